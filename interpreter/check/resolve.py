@@ -1,0 +1,371 @@
+"""Name resolution, arity and declaration checks over a whole ruleset.
+
+Walks every declaration, then every procedure, function, table and hook body with a
+scope of local names. Problems become diagnostics at the span where they are written,
+with a "did you mean" where a declared name is close. The checker never runs a game.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..ir import nodes as n
+from ..lang import BEYOND_POLICIES, BUILTINS, EXCESS_POLICIES, GRID_SHAPES, HEX_COLUMN_SCHEMES, HOOK_EVENTS, VALUE_TYPES
+from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
+from .symbols import Symbols, collect
+
+
+class Checker:
+    """Checks one ruleset; ``extra_values`` adds names such as a scenario's unit ids."""
+
+    def __init__(self, sym: Symbols, extra_values: Iterable[str] = ()):
+        self.sym = sym
+        self.diags: list[Diagnostic] = []
+        self.values = sym.value_names() | set(extra_values)
+
+    # ── reporting ──
+    def error(self, message: str, span: Span, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic("error", message, span, hint))
+
+    def warning(self, message: str, span: Span, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic("warning", message, span, hint))
+
+    def unknown(self, what: str, name: str, span: Span, candidates: Iterable[str]) -> None:
+        self.error(f"unknown {what} '{name}'", span, did_you_mean(name, candidates))
+
+    def need_cite(self, node, what: str) -> None:
+        if not getattr(node, "cite", None):
+            self.error(f"{what} has no rule citation", node.span, "add the rule it encodes, for example [9.1]")
+
+    # ── declarations ──
+    def check_declarations(self) -> None:
+        sym = self.sym
+        if sym.game is not None:
+            if not sym.sides:
+                self.error("the game declares no sides", sym.game.span)
+            if not sym.dice:
+                self.error("the game declares no die", sym.game.span)
+            for die in sym.dice.values():
+                if die.low > die.high:
+                    self.error(f"die '{die.name}' has faces {die.low}..{die.high}: the low face is above the high one", die.span)
+        for kind, space in (("stat", sym.stats), ("flag", sym.flags), ("class", sym.classes), ("type", sym.types),
+                            ("counter", sym.counters), ("table", sym.tables), ("procedure", sym.procedures),
+                            ("track", sym.tracks), ("box", sym.boxes)):
+            for decl in space.values():
+                self.need_cite(decl, f"{kind} '{decl.name}'")
+        for decl in sym.types.values():
+            if decl.parent not in sym.classes:
+                self.unknown("unit class", decl.parent, decl.parent_span, sym.classes)
+            self.check_values(decl.values)
+        for decl in sym.counters.values():
+            if decl.type not in sym.types:
+                self.unknown("unit type", decl.type, decl.type_span, sym.types)
+            if decl.side not in sym.sides:
+                self.unknown("side", decl.side, decl.side_span, sym.sides)
+            self.check_values(decl.values)
+        if sym.map:
+            grid = sym.map.grid
+            if grid and grid.shape not in GRID_SHAPES:
+                self.unknown("grid shape", grid.shape, grid.span, GRID_SHAPES)
+            if grid and grid.columns and grid.columns not in HEX_COLUMN_SCHEMES:
+                self.unknown("hex column scheme", grid.columns, grid.span, HEX_COLUMN_SCHEMES)
+            for prop in sym.map.props:
+                self.check_type(prop.type)
+        for decl in list(sym.unit_states.values()) + list(sym.game_states.values()):
+            self.check_type(decl.type)
+        for track in sym.tracks.values():
+            if track.excess and track.excess not in EXCESS_POLICIES:
+                self.unknown("overflow policy", track.excess, track.span, EXCESS_POLICIES)
+            for side, _ in track.start:
+                if side not in sym.sides:
+                    self.unknown("side", side, track.span, sym.sides)
+        for table in sym.tables.values():
+            self.check_table(table)
+        for fn in sym.functions.values():
+            self.check_params(fn.params)
+            self.expr(fn.body, {p.name for p in fn.params})
+        for proc in sym.procedures.values():
+            self.check_params(proc.params)
+            self.block(proc.body, {p.name for p in proc.params})
+        for hook in sym.hooks:
+            self.need_cite(hook, f"the '{hook.event}' hook")
+            if hook.event not in HOOK_EVENTS:
+                self.unknown("event", hook.event, hook.span, HOOK_EVENTS)
+            self.block(hook.body, {hook.var})
+        for inv in sym.invariants:
+            self.need_cite(inv, f"invariant '{inv.name}'")
+            self.block(inv.body, set())
+        if sym.sequence:
+            for phase in sym.sequence.phases:
+                self.need_cite(phase, f"phase '{phase.name}'")
+                if phase.active and phase.active not in sym.sides:
+                    self.unknown("side", phase.active, phase.span, sym.sides)
+                for step in phase.steps:
+                    self.need_cite(step, f"step '{step.name}'")
+                    if step.pending:
+                        self.warning(f"step '{step.name}' [{step.cite}] is declared but not encoded yet", step.span)
+                    self.block(step.body, set())
+
+    def check_values(self, values: tuple[n.StatValue, ...]) -> None:
+        for v in values:
+            if v.is_flag:
+                if v.name not in self.sym.flags:
+                    hint = "a stat needs a value, as in 'gun: 4'" if v.name in self.sym.stats else did_you_mean(v.name, self.sym.flags)
+                    self.error(f"unknown flag '{v.name}'", v.span, hint)
+            elif v.name not in self.sym.stats:
+                self.unknown("stat", v.name, v.span, self.sym.stats)
+            elif isinstance(v.value, str) and v.value not in ("X", "?"):
+                self.error(f"stat '{v.name}' takes a number, 'X' or '?', not '{v.value}'", v.span)
+
+    def check_type(self, t: n.TypeName) -> None:
+        if t.name and t.name not in VALUE_TYPES:
+            self.unknown("type", t.name, t.span, VALUE_TYPES)
+
+    def check_params(self, params: tuple[n.Param, ...]) -> None:
+        seen: set[str] = set()
+        for p in params:
+            if p.type not in VALUE_TYPES:
+                self.unknown("type", p.type, p.span, VALUE_TYPES)
+            if p.name in seen:
+                self.error(f"parameter '{p.name}' is declared twice", p.span)
+            seen.add(p.name)
+
+    def check_table(self, table: n.TableDecl) -> None:
+        self.check_params(table.params)
+        if table.die not in self.sym.dice:
+            self.unknown("die", table.die, table.die_span, self.sym.dice)
+        scope = {p.name for p in table.params}
+        for mod in table.modifiers:
+            self.need_cite(mod, f"modifier '{mod.name}' of table '{table.name}'")
+            self.expr(mod.value, scope)
+            if mod.when is not None:
+                self.expr(mod.when, scope)
+        covered: dict[int, n.Row] = {}
+        for row in table.rows:
+            self.need_cite(row, f"row {row.low}..{row.high} of table '{table.name}'")
+            if row.low > row.high:
+                self.error(f"row {row.low}..{row.high} is empty: its low end is above its high end", row.span)
+            for v in range(row.low, row.high + 1):
+                if v in covered:
+                    self.error(f"row {row.low}..{row.high} overlaps the row for {v} at line {covered[v].span.line}", row.span)
+                    break
+                covered[v] = row
+            self.block(row.effect, set(scope))
+        die = self.sym.dice.get(table.die)
+        if die and covered:
+            low, high = table.count * die.low, table.count * die.high
+            gaps = [v for v in range(min(low, min(covered)), max(high, max(covered)) + 1) if v not in covered and low <= v <= high]
+            if gaps:
+                self.error(f"table '{table.name}' has no row for the roll(s) {', '.join(map(str, gaps))}", table.span)
+        if table.beyond is not None and table.beyond not in BEYOND_POLICIES:
+            self.unknown("out-of-range policy", table.beyond, table.beyond_span or table.span, BEYOND_POLICIES)
+        if table.modifiers and table.beyond is None:
+            self.error(
+                f"table '{table.name}' has modifiers but no out-of-range policy",
+                table.span,
+                "add 'beyond: clamp', 'beyond: no_effect' or 'beyond: unresolved' with the rule or ruling",
+            )
+
+    # ── statements ──
+    def block(self, stmts: tuple, scope: set[str]) -> None:
+        for s in stmts:
+            self.stmt(s, scope)
+
+    def stmt(self, s, scope: set[str]) -> None:  # noqa: C901 - one case per statement kind
+        if isinstance(s, n.Let):
+            self.expr(s.value, scope)
+            scope.add(s.name)
+        elif isinstance(s, n.SetStmt):
+            self.expr(s.value, scope)
+            self.assignable(s.target, scope)
+        elif isinstance(s, n.Adjust):
+            self.expr(s.by, scope)
+            self.expr(s.target, scope)
+            if not (isinstance(s.target, n.Index) and isinstance(s.target.obj, n.Var) and s.target.obj.name in self.sym.tracks) \
+                    and not (isinstance(s.target, n.Var) and s.target.name in scope):
+                self.error("'adjust' changes a track, as in 'adjust war_funds[side] by 2'", s.target.span)
+        elif isinstance(s, n.If):
+            self.expr(s.test, scope)
+            self.block(s.body, scope)
+            self.block(s.orelse, scope)
+        elif isinstance(s, n.ForEach):
+            self.expr(s.iterable, scope)
+            scope.add(s.var)
+            self.block(s.body, scope)
+        elif isinstance(s, n.Roll):
+            self.expr(s.count, scope)
+            if s.die not in self.sym.dice:
+                self.unknown("die", s.die, s.die_span, self.sym.dice)
+            self.define_target(s.target, scope)
+        elif isinstance(s, n.Choose):
+            self.expr(s.chooser, scope)
+            self.expr(s.options, scope)
+            for e in (s.amount, s.limit):
+                if e is not None:
+                    self.expr(e, scope)
+            if s.prompt is not None:
+                self.string(s.prompt, scope)
+            scope.add(s.name)
+        elif isinstance(s, n.Lookup):
+            table = self.sym.tables.get(s.table)
+            if table is None:
+                self.unknown("table", s.table, s.table_span, self.sym.tables)
+            else:
+                self.check_args(s.args, [p.name for p in table.params], f"table '{s.table}'", s.span)
+            for a in s.args:
+                self.expr(a.value, scope)
+            scope.add(s.name)
+        elif isinstance(s, (n.Eliminate,)):
+            self.expr(s.units, scope)
+        elif isinstance(s, n.Move):
+            self.expr(s.units, scope)
+            self.expr(s.to, scope)
+        elif isinstance(s, n.Say):
+            self.string(s.text, scope)
+        elif isinstance(s, n.CallStmt):
+            proc = self.sym.procedures.get(s.proc)
+            if proc is None:
+                self.unknown("procedure", s.proc, s.proc_span, self.sym.procedures)
+            else:
+                self.check_args(s.args, [p.name for p in proc.params], f"procedure '{s.proc}'", s.span)
+            for a in s.args:
+                self.expr(a.value, scope)
+        elif isinstance(s, n.Reroll):
+            self.expr(s.pools, scope)
+            self.expr(s.order, scope)
+            self.expr(s.spend, scope | {s.side_var})
+        elif isinstance(s, n.Simultaneously):
+            self.block(s.body, scope)
+        elif isinstance(s, n.Record):
+            self.string(s.key, scope)
+            self.expr(s.value, scope)
+        elif isinstance(s, n.Ensure):
+            self.expr(s.test, scope)
+            self.string(s.message, scope)
+
+    def define_target(self, target, scope: set[str]) -> None:
+        if isinstance(target, n.Var):
+            scope.add(target.name)
+        else:
+            self.assignable(target, scope)
+
+    def assignable(self, target, scope: set[str]) -> None:
+        if isinstance(target, n.Var):
+            if target.name not in scope and target.name not in self.sym.game_states:
+                self.unknown("variable", target.name, target.span, scope | set(self.sym.game_states))
+        elif isinstance(target, n.Index):
+            self.expr(target.obj, scope)
+            self.expr(target.key, scope)
+        elif isinstance(target, n.Attr):
+            self.expr(target.obj, scope)
+            settable = set(self.sym.unit_states) | {p for p, d in self.sym.place_props.items() if d.mutable}
+            if target.name not in settable:
+                if target.name in self.sym.stats or target.name in self.sym.place_props:
+                    self.error(f"'{target.name}' is a printed value and cannot be changed", target.name_span,
+                               "declare a 'unit state' or a map 'state' for values that change during play")
+                else:
+                    self.unknown("state", target.name, target.name_span, settable)
+
+    def check_args(self, args: tuple[n.Arg, ...], params: list[str], what: str, span: Span) -> None:
+        positional = [a for a in args if a.name is None]
+        named = [a for a in args if a.name is not None]
+        if len(positional) > len(params):
+            self.error(f"{what} takes {len(params)} argument(s), but {len(args)} are given", span)
+            return
+        filled = set(params[: len(positional)])
+        for a in named:
+            if a.name not in params:
+                self.unknown(f"parameter of {what}", a.name, a.span, params)
+            elif a.name in filled:
+                self.error(f"parameter '{a.name}' of {what} is given twice", a.span)
+            filled.add(a.name)
+        missing = [p for p in params if p not in filled]
+        if missing:
+            self.error(f"{what} needs a value for {', '.join(repr(m) for m in missing)}", span)
+
+    # ── expressions ──
+    def string(self, s: n.StrLit, scope: set[str]) -> None:
+        for part in s.parts:
+            if part.expr is not None:
+                self.expr(part.expr, scope)
+
+    def expr(self, e, scope: set[str]) -> None:  # noqa: C901 - one case per expression kind
+        if isinstance(e, n.Var):
+            if e.name not in scope and e.name not in self.values:
+                self.unknown("name", e.name, e.span, scope | self.values)
+        elif isinstance(e, n.StrLit):
+            self.string(e, scope)
+        elif isinstance(e, n.Attr):
+            self.expr(e.obj, scope)
+            if e.name not in self.sym.attribute_names():
+                self.unknown("attribute", e.name, e.name_span, self.sym.attribute_names())
+        elif isinstance(e, n.Index):
+            self.expr(e.obj, scope)
+            self.expr(e.key, scope)
+        elif isinstance(e, n.CallExpr):
+            self.call(e, scope)
+        elif isinstance(e, (n.BinOp, n.Compare)):
+            self.expr(e.left, scope)
+            self.expr(e.right, scope)
+        elif isinstance(e, n.BoolOp):
+            for item in e.items:
+                self.expr(item, scope)
+        elif isinstance(e, (n.Not, n.Neg, n.Has)):
+            self.expr(e.operand, scope)
+        elif isinstance(e, n.IsTest):
+            self.expr(e.operand, scope)
+            if e.name not in self.sym.unit_kinds():
+                self.unknown("unit class, type or flag", e.name, e.name_span, self.sym.unit_kinds())
+        elif isinstance(e, n.InTest):
+            self.expr(e.item, scope)
+            self.expr(e.collection, scope)
+        elif isinstance(e, n.CondExpr):
+            for part in (e.test, e.then, e.orelse):
+                self.expr(part, scope)
+        elif isinstance(e, n.ListLit):
+            for item in e.items:
+                self.expr(item, scope)
+        elif isinstance(e, n.MapLit):
+            for entry in e.entries:
+                self.expr(entry.key, scope)
+                self.expr(entry.value, scope)
+        elif isinstance(e, n.Comprehension):
+            self.expr(e.iterable, scope)
+            inner = scope | {e.var}
+            self.expr(e.expr, inner)
+            if e.where is not None:
+                self.expr(e.where, inner)
+        elif isinstance(e, n.Matching):
+            self.expr(e.dice, scope)
+            self.expr(e.units, scope)
+            self.expr(e.where, scope | {e.die_var, e.unit_var})
+
+    def call(self, e: n.CallExpr, scope: set[str]) -> None:
+        for a in e.args:
+            self.expr(a.value, scope)
+        fn = self.sym.functions.get(e.func)
+        if fn is not None:
+            self.check_args(e.args, [p.name for p in fn.params], f"function '{e.func}'", e.span)
+            return
+        builtin = BUILTINS.get(e.func)
+        if builtin is None:
+            self.unknown("function", e.func, e.span, set(BUILTINS) | set(self.sym.functions))
+            return
+        if any(a.name for a in e.args):
+            self.error(f"'{e.func}' takes positional arguments only", e.span)
+        if not builtin.min_args <= len(e.args) <= builtin.max_args:
+            want = str(builtin.min_args) if builtin.min_args == builtin.max_args else f"{builtin.min_args} or {builtin.max_args}"
+            self.error(f"'{e.func}' takes {want} argument(s), but {len(e.args)} are given", e.span)
+
+
+def check_ruleset(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
+    """Collect symbols and check everything; diagnostics are sorted by position."""
+    sym, diags = collect(ruleset)
+    checker = Checker(sym)
+    if sym.game is None:
+        checker.error("the ruleset declares no game", Span(file=ruleset.file, line=1, col=1, end_line=1, end_col=2),
+                      "start the file with: game NAME \"Title\" [rule] { sides a, b; die d6 1..6 }")
+    checker.check_declarations()
+    all_diags = diags + checker.diags
+    all_diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
+    return sym, all_diags

@@ -1,0 +1,127 @@
+"""The ``umpire`` command line: check, run, schema.
+
+Every failure reaches the user as a diagnostic (file:line:col, the source line, a
+caret, a hint) and an exit code, never as a Python traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from .ir import nodes as n
+from .load import load_rules, load_scenario, rules_path_for
+from .runtime.scenario import check_scenario, run_scenario
+from .syntax.diagnostics import Diagnostic, Sources, UmpireError, render, render_all
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="umpire", description="A rules interpreter for historical board wargames.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_check = sub.add_parser("check", help="check rules and scenario files; exit 1 on any error")
+    p_check.add_argument("files", nargs="+")
+    p_check.add_argument("--quiet", action="store_true", help="print errors only, no warnings or summary of missing data")
+    p_run = sub.add_parser("run", help="run a scenario: narrate it with rule citations and check its expectations")
+    p_run.add_argument("scenario")
+    sub.add_parser("schema", help="print the JSON schema of the IR")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "check":
+            return cmd_check(args.files, args.quiet)
+        if args.command == "run":
+            return cmd_run(args.scenario)
+        print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
+        return 0
+    except UmpireError as err:  # pragma: no cover - each command renders its own
+        print(render_all(err.diagnostics, Sources()), file=sys.stderr)
+        return 1
+    except RecursionError:
+        print("umpire: error: the input nests too deeply to process", file=sys.stderr)
+        return 1
+    except Exception as err:  # the last line of defence: a bug in Umpire, reported without a traceback
+        if os.environ.get("UMPIRE_DEBUG"):
+            raise
+        print(f"umpire: internal error ({type(err).__name__}: {err}); this is a bug in Umpire, please report it "
+              "with the input that caused it (set UMPIRE_DEBUG=1 for details)", file=sys.stderr)
+        return 70
+
+
+def cmd_check(files: list[str], quiet: bool = False) -> int:
+    failed = False
+    for path in files:
+        sources = Sources()
+        try:
+            diags, summary = (_check_scenario if path.endswith(".scenario") else _check_rules)(path, sources)
+        except UmpireError as err:
+            diags, summary = err.diagnostics, []
+        shown = [d for d in diags if d.severity == "error" or not quiet]
+        for d in shown:
+            print(render(d, sources), file=sys.stderr if d.severity == "error" else sys.stdout)
+        errors = sum(1 for d in diags if d.severity == "error")
+        warnings = len(diags) - errors
+        failed |= errors > 0
+        if not quiet:
+            for line in summary:
+                print(line)
+            print(f"{path}: {errors} error(s), {warnings} warning(s)")
+    return 1 if failed else 0
+
+
+def _check_rules(path: str, sources: Sources) -> tuple[list[Diagnostic], list[str]]:
+    loaded = load_rules(path, sources)
+    return loaded.diagnostics, _missing_summary(loaded)
+
+
+def _missing_summary(loaded) -> list[str]:
+    sym = loaded.symbols
+    lines = []
+    for m in sym.missing.values():
+        lines.append(f"missing {m.what} '{m.name}': {m.description} [{m.cite}]")
+    unknown = [
+        f"{c.name}.{v.name}" for c in sym.counters.values() for v in c.values if v.value == "?"
+    ]
+    if unknown:
+        lines.append(f"missing printed values ({len(unknown)}): {', '.join(unknown)}")
+    return lines
+
+
+def _check_scenario(path: str, sources: Sources) -> tuple[list[Diagnostic], list[str]]:
+    scenario = load_scenario(path, sources)
+    rules = rules_path_for(scenario)
+    if not Path(rules).exists():
+        return [Diagnostic("error", f"the ruleset '{scenario.uses}' does not exist (looked for {rules})", scenario.uses_span)], []
+    loaded = load_rules(rules, sources)
+    if loaded.errors:
+        return loaded.errors, []
+    return check_scenario(scenario, loaded.symbols), []
+
+
+def cmd_run(path: str) -> int:
+    sources = Sources()
+    try:
+        scenario = load_scenario(path, sources)
+        diags, _ = _check_scenario(path, sources)
+        errors = [d for d in diags if d.severity == "error"]
+        if errors:
+            raise UmpireError(errors)
+        loaded = load_rules(rules_path_for(scenario), sources)
+    except UmpireError as err:
+        print(render_all(err.diagnostics, sources), file=sys.stderr)
+        return 1
+    outcome = run_scenario(scenario, loaded.symbols, sources)
+    print("\n".join(outcome.lines))
+    if outcome.error is not None:
+        print(render(outcome.error, sources), file=sys.stderr)
+        return 1
+    return 0 if outcome.ok else 1
+
+
+def entry() -> None:  # console script
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,627 @@
+"""Parse tree → IR. One method per grammar rule, named after it (as in jlox's parser).
+
+Lark gives us trees whose optional parts are simply absent, so each method sorts
+its children by kind. Everything that is not well-formed but parsed (for instance
+an assignment to something that is not a variable, index or attribute) is
+reported here as a diagnostic with its span.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lark import Token, Transformer, Tree, v_args
+
+from ..syntax.diagnostics import Diagnostic, Span, UmpireError
+from ..syntax.parse import parse
+from . import nodes as n
+
+
+class Cite(str):
+    """A citation's text (without brackets), remembering its span."""
+
+    span: Span
+
+
+def _span(file: str, meta: Any) -> Span:
+    if getattr(meta, "empty", True):
+        return Span(file=file, line=0, col=0, end_line=0, end_col=0)
+    return Span(file=file, line=meta.line, col=meta.column, end_line=meta.end_line, end_col=meta.end_column)
+
+
+def _tok_span(file: str, tok: Token) -> Span:
+    return Span(file=file, line=tok.line, col=tok.column, end_line=tok.end_line, end_col=tok.end_column)
+
+
+def _unquote(tok: Token) -> str:
+    return bytes(tok[1:-1], "utf-8").decode("unicode_escape") if "\\" in tok else tok[1:-1]
+
+
+def _tokens(children: list, type_: str) -> list[Token]:
+    return [c for c in children if isinstance(c, Token) and c.type == type_]
+
+
+def _first(children: list, type_: str) -> Token | None:
+    found = _tokens(children, type_)
+    return found[0] if found else None
+
+
+def _cite(children: list) -> str | None:
+    for c in children:
+        if isinstance(c, Cite):
+            return str(c)
+    return None
+
+
+def _of(children: list, cls: type) -> list:
+    return [c for c in children if isinstance(c, cls)]
+
+
+_INTERP = re.compile(r"\{([^{}]*)\}")
+
+
+@v_args(meta=True)
+class Builder(Transformer):
+    """Transforms a parse tree of one file into IR nodes."""
+
+    def __init__(self, file: str):
+        super().__init__()
+        self.file = file
+        self.errors: list[Diagnostic] = []
+
+    # ── helpers ──
+    def sp(self, meta: Any) -> Span:
+        return _span(self.file, meta)
+
+    def ts(self, tok: Token) -> Span:
+        return _tok_span(self.file, tok)
+
+    def string(self, tok: Token) -> n.StrLit:
+        text = _unquote(tok)
+        span = self.ts(tok)
+        parts: list[n.StrPart] = []
+        pos = 0
+        for m in _INTERP.finditer(text):
+            if m.start() > pos:
+                parts.append(n.StrPart(text=text[pos : m.start()]))
+            try:
+                tree = parse(m.group(1), self.file, "expr")
+                expr = Builder(self.file).transform(tree)
+                expr = _respan(expr, span)
+                parts.append(n.StrPart(expr=expr))
+            except UmpireError:
+                self.errors.append(Diagnostic("error", f"cannot read '{{{m.group(1)}}}' inside this string as an expression", span))
+            pos = m.end()
+        if parts and pos < len(text):
+            parts.append(n.StrPart(text=text[pos:]))
+        return n.StrLit(span=span, value=text, parts=tuple(parts))
+
+    def error(self, message: str, span: Span, hint: str | None = None) -> None:
+        self.errors.append(Diagnostic("error", message, span, hint))
+
+    # ── citations ──
+    def cite(self, meta, children):
+        tok = children[0]
+        c = Cite(tok[1:-1].strip())
+        c.span = self.ts(tok)
+        return c
+
+    # ── expressions ──
+    def int_lit(self, meta, c):
+        return n.IntLit(span=self.sp(meta), value=int(c[0]))
+
+    def str_lit(self, meta, c):
+        return self.string(c[0])
+
+    def true_lit(self, meta, c):
+        return n.BoolLit(span=self.sp(meta), value=True)
+
+    def false_lit(self, meta, c):
+        return n.BoolLit(span=self.sp(meta), value=False)
+
+    def none_lit(self, meta, c):
+        return n.NoneLit(span=self.sp(meta))
+
+    def x_lit(self, meta, c):
+        return n.XLit(span=self.sp(meta))
+
+    def var(self, meta, c):
+        return n.Var(span=self.sp(meta), name=str(c[0]))
+
+    def place_lit(self, meta, c):
+        return n.PlaceLit(span=self.sp(meta), id=str(c[0]))
+
+    def attr(self, meta, c):
+        return n.Attr(span=self.sp(meta), obj=c[0], name=str(c[1]), name_span=self.ts(c[1]))
+
+    def index(self, meta, c):
+        return n.Index(span=self.sp(meta), obj=c[0], key=c[1])
+
+    def call_expr(self, meta, c):
+        return n.CallExpr(span=self.sp(meta), func=str(c[0]), args=c[1])
+
+    def args(self, meta, c):
+        return tuple(a for a in c if a is not None)
+
+    def pos_arg(self, meta, c):
+        return n.Arg(value=c[0], span=self.sp(meta))
+
+    def kw_arg(self, meta, c):
+        return n.Arg(name=str(c[0]), value=c[1], span=self.sp(meta))
+
+    def binop(self, meta, c):
+        return n.BinOp(span=self.sp(meta), op=str(c[1]), left=c[0], right=c[2])
+
+    def compare(self, meta, c):
+        return n.Compare(span=self.sp(meta), op=str(c[1]), left=c[0], right=c[2])
+
+    def _boolop(self, meta, op, c):
+        items = []
+        for x in c:  # flatten a and b and c into one node
+            items.extend(x.items if isinstance(x, n.BoolOp) and x.op == op else [x])
+        return n.BoolOp(span=self.sp(meta), op=op, items=tuple(items))
+
+    def or_(self, meta, c):
+        return self._boolop(meta, "or", c)
+
+    def and_(self, meta, c):
+        return self._boolop(meta, "and", c)
+
+    def not_(self, meta, c):
+        return n.Not(span=self.sp(meta), operand=c[0])
+
+    def neg(self, meta, c):
+        return n.Neg(span=self.sp(meta), operand=c[0])
+
+    def pos(self, meta, c):
+        return c[0]
+
+    def is_(self, meta, c):
+        return n.IsTest(span=self.sp(meta), operand=c[0], name=str(c[1]), name_span=self.ts(c[1]))
+
+    def is_not(self, meta, c):
+        return n.IsTest(span=self.sp(meta), operand=c[0], name=str(c[1]), name_span=self.ts(c[1]), negate=True)
+
+    def in_(self, meta, c):
+        return n.InTest(span=self.sp(meta), item=c[0], collection=c[1])
+
+    def has(self, meta, c):
+        return n.Has(span=self.sp(meta), operand=c[0])
+
+    def cond_expr(self, meta, c):
+        return n.CondExpr(span=self.sp(meta), test=c[0], then=c[1], orelse=c[2])
+
+    def list_lit(self, meta, c):
+        return n.ListLit(span=self.sp(meta), items=tuple(x for x in c if x is not None))
+
+    def comprehension(self, meta, c):
+        where = c[3] if len(c) > 3 else None
+        return n.Comprehension(span=self.sp(meta), expr=c[0], var=str(c[1]), iterable=c[2], where=where)
+
+    def empty_map(self, meta, c):
+        return n.MapLit(span=self.sp(meta), entries=())
+
+    def map_lit(self, meta, c):
+        return n.MapLit(span=self.sp(meta), entries=tuple(c))
+
+    def map_entry(self, meta, c):
+        return n.MapEntry(key=c[0], value=c[1])
+
+    def matching(self, meta, c):
+        return n.Matching(span=self.sp(meta), die_var=str(c[0]), dice=c[1], unit_var=str(c[2]), units=c[3], where=c[4])
+
+    # ── statements ──
+    def block(self, meta, c):
+        return tuple(c)
+
+    def target(self, meta, c):
+        node = c[0]
+        if not isinstance(node, (n.Var, n.Index, n.Attr)):
+            self.error("only a variable, an index such as hits[s] or an attribute such as u.flipped can be assigned", node.span)
+        return node
+
+    def let(self, meta, c):
+        return n.Let(span=self.sp(meta), name=str(c[0]), value=c[1], cite=_cite(c))
+
+    def set_(self, meta, c):
+        return n.SetStmt(span=self.sp(meta), target=c[0], value=c[1], cite=_cite(c))
+
+    def adjust(self, meta, c):
+        return n.Adjust(span=self.sp(meta), target=c[0], by=c[1], cite=_cite(c))
+
+    def if_(self, meta, c):
+        blocks = [x for x in c if isinstance(x, tuple)]
+        orelse = blocks[1] if len(blocks) > 1 else ()
+        return n.If(span=self.sp(meta), test=c[0], body=blocks[0], orelse=orelse, cite=_cite(c))
+
+    def else_block(self, meta, c):
+        return c[0]
+
+    def else_if(self, meta, c):
+        return (c[0],)
+
+    def for_(self, meta, c):
+        return n.ForEach(span=self.sp(meta), var=str(c[0]), iterable=c[1], body=c[-1] if isinstance(c[-1], tuple) else c[-2], cite=_cite(c))
+
+    def roll(self, meta, c):
+        return n.Roll(span=self.sp(meta), target=c[0], count=c[1], die=str(c[2]), die_span=self.ts(c[2]), cite=_cite(c))
+
+    def choose(self, meta, c):
+        mode, options, amount, limit = c[2]
+        prompt = _first(c, "STRING")
+        return n.Choose(
+            span=self.sp(meta), name=str(c[0]), chooser=c[1], mode=mode, options=options, amount=amount,
+            limit=limit, optional=_first(c, "MAY") is not None, prompt=self.string(prompt) if prompt else None,
+            cite=_cite(c),
+        )
+
+    def choose_from(self, meta, c):
+        if len(c) > 1:
+            mode, amount = c[1]
+            return (mode, c[0], amount, None)
+        return ("one", c[0], None, None)
+
+    def choose_split(self, meta, c):
+        return ("split", c[1], c[0], c[2] if len(c) > 2 else None)
+
+    def count_exactly(self, meta, c):
+        return ("exactly", c[0])
+
+    def count_up_to(self, meta, c):
+        return ("up_to", c[0])
+
+    def lookup(self, meta, c):
+        return n.Lookup(span=self.sp(meta), name=str(c[0]), table=str(c[1]), table_span=self.ts(c[1]), args=c[2], cite=_cite(c))
+
+    def eliminate(self, meta, c):
+        because = _first(c, "STRING")
+        return n.Eliminate(span=self.sp(meta), units=c[0], because=_unquote(because) if because else None, cite=_cite(c))
+
+    def move(self, meta, c):
+        return n.Move(span=self.sp(meta), units=c[0], to=c[1], cite=_cite(c))
+
+    def say(self, meta, c):
+        return n.Say(span=self.sp(meta), text=self.string(c[0]), cite=_cite(c))
+
+    def call(self, meta, c):
+        return n.CallStmt(span=self.sp(meta), proc=str(c[0]), proc_span=self.ts(c[0]), args=c[1], cite=_cite(c))
+
+    def reroll(self, meta, c):
+        return n.Reroll(span=self.sp(meta), pools=c[0], order=c[1], side_var=str(c[2]), spend=c[3], cite=_cite(c))
+
+    def simult(self, meta, c):
+        return n.Simultaneously(span=self.sp(meta), body=c[-1], cite=_cite(c))
+
+    def record(self, meta, c):
+        return n.Record(span=self.sp(meta), key=self.string(c[0]), value=c[1], cite=_cite(c))
+
+    def ensure(self, meta, c):
+        return n.Ensure(span=self.sp(meta), test=c[0], message=self.string(c[1]), cite=_cite(c))
+
+    # ── declarations ──
+    def rules_file(self, meta, c):
+        return n.Ruleset(file=self.file, decls=tuple(c))
+
+    def game(self, meta, c):
+        title = _first(c, "STRING")
+        fields: dict[str, Any] = {"sides": (), "nations": (), "dice": ()}
+        dice = []
+        for item in c:
+            if isinstance(item, tuple) and item and item[0] in ("sides", "nations"):
+                fields[item[0]] = item[1]
+                if item[0] == "sides":
+                    fields["sides_cite"] = item[2]
+            elif isinstance(item, n.Die):
+                dice.append(item)
+            elif isinstance(item, tuple) and item and item[0] == "turns":
+                fields["turns"] = item[1]
+        fields["dice"] = tuple(dice)
+        return n.Game(span=self.sp(meta), name=str(c[0]), title=_unquote(title) if title else None, cite=_cite(c), **fields)
+
+    def sides(self, meta, c):
+        return ("sides", tuple(_of(c, n.NameLabel)), _cite(c))
+
+    def nations(self, meta, c):
+        return ("nations", tuple(_of(c, n.NameLabel)), _cite(c))
+
+    def name_label(self, meta, c):
+        label = _first(c, "STRING")
+        return n.NameLabel(span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None)
+
+    def die_decl(self, meta, c):
+        return n.Die(span=self.sp(meta), name=str(c[0]), low=int(c[1]), high=int(c[2]), cite=_cite(c))
+
+    def turns(self, meta, c):
+        return ("turns", int(c[0]))
+
+    def _named(self, cls, meta, c, **extra):
+        label = _first(c, "STRING")
+        return cls(span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, cite=_cite(c), **extra)
+
+    def stat_decl(self, meta, c):
+        return self._named(n.StatDecl, meta, c)
+
+    def flag_decl(self, meta, c):
+        return self._named(n.FlagDecl, meta, c)
+
+    def class_decl(self, meta, c):
+        return self._named(n.ClassDecl, meta, c)
+
+    def unit_state_decl(self, meta, c):
+        return n.UnitStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
+
+    def game_state_decl(self, meta, c):
+        return n.GameStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
+
+    def simple_type(self, meta, c):
+        return n.TypeName(span=self.sp(meta), name=str(c[0]))
+
+    def enum_type(self, meta, c):
+        return n.TypeName(span=self.sp(meta), enum=tuple(str(x) for x in c))
+
+    def type_decl(self, meta, c):
+        names = _tokens(c, "NAME")
+        values = next((x for x in c if isinstance(x, tuple)), ())
+        return self._named(n.TypeDecl, meta, c, parent=str(names[1]), parent_span=self.ts(names[1]), values=values)
+
+    def counter_decl(self, meta, c):
+        names = _tokens(c, "NAME")
+        values = next((x for x in c if isinstance(x, tuple)), ())
+        return self._named(
+            n.CounterDecl, meta, c, type=str(names[1]), type_span=self.ts(names[1]), side=str(names[2]),
+            side_span=self.ts(names[2]), values=values,
+        )
+
+    def stat_block(self, meta, c):
+        return tuple(c)
+
+    def stat_set(self, meta, c):
+        raw = c[1]
+        if isinstance(raw, Token) and raw.type == "X":
+            value: int | str = "X"
+        elif isinstance(raw, Token) and raw.type == "MISSING":
+            value = "?"
+        else:
+            value = raw
+        return n.StatValue(span=self.sp(meta), name=str(c[0]), value=value, cite=_cite(c))
+
+    def signed_int(self, meta, c):
+        return int(c[0])
+
+    def name_lit(self, meta, c):
+        return str(c[0])
+
+    def flag_set(self, meta, c):
+        return n.StatValue(span=self.sp(meta), name=str(c[0]), is_flag=True, cite=_cite(c))
+
+    def map_decl(self, meta, c):
+        grid = next((x for x in c if isinstance(x, n.Grid)), None)
+        return n.MapDecl(span=self.sp(meta), name=str(c[0]), grid=grid, props=tuple(_of(c, n.PlaceProp)), cite=_cite(c))
+
+    def grid(self, meta, c):
+        names = _tokens(c, "NAME")
+        fmt = _first(c, "STRING")
+        return n.Grid(
+            span=self.sp(meta), shape=str(names[0]), id_format=_unquote(fmt) if fmt else None,
+            columns=str(names[1]) if len(names) > 1 else None, cite=_cite(c),
+        )
+
+    def place_prop(self, meta, c):
+        return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
+
+    def place_state(self, meta, c):
+        return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], mutable=True, cite=_cite(c))
+
+    def box_decl(self, meta, c):
+        return self._named(n.BoxDecl, meta, c, per_side=_first(c, "PER_SIDE") is not None)
+
+    def track_decl(self, meta, c):
+        ints = _tokens(c, "INT")
+        excess = next((x[1] for x in c if isinstance(x, tuple) and x and x[0] == "excess"), None)
+        start = next((x[1] for x in c if isinstance(x, tuple) and x and x[0] == "start"), ())
+        return self._named(
+            n.TrackDecl, meta, c, per_side=_first(c, "PER_SIDE") is not None, low=int(ints[0]), high=int(ints[1]),
+            excess=excess, start=start,
+        )
+
+    def overflow(self, meta, c):
+        return ("excess", str(c[0]))
+
+    def track_start(self, meta, c):
+        return ("start", tuple((str(c[i]), int(c[i + 1])) for i in range(0, len(c), 2)))
+
+    def missing_decl(self, meta, c):
+        return n.MissingDecl(span=self.sp(meta), what=str(c[0]), name=str(c[1]), description=_unquote(c[2]), cite=_cite(c))
+
+    def params(self, meta, c):
+        return tuple(p for p in c if p is not None)
+
+    def param(self, meta, c):
+        return n.Param(span=self.sp(meta), name=str(c[0]), type=str(c[1]))
+
+    def table_decl(self, meta, c):
+        label = _first(c, "STRING")
+        params = next((x for x in c if isinstance(x, tuple) and all(isinstance(p, n.Param) for p in x)), ())
+        count, die, die_span = next(x for x in c if isinstance(x, list))
+        beyond = next((x for x in c if isinstance(x, dict)), None)
+        return n.TableDecl(
+            span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, params=params,
+            count=count, die=die, die_span=die_span, modifiers=tuple(_of(c, n.Modifier)), rows=tuple(_of(c, n.Row)),
+            beyond=beyond["policy"] if beyond else None, beyond_span=beyond["span"] if beyond else None,
+            beyond_cite=beyond["cite"] if beyond else None, cite=_cite(c),
+        )
+
+    def table_roll(self, meta, c):
+        return [int(c[0]), str(c[1]), self.ts(c[1])]
+
+    def modifier(self, meta, c):
+        exprs = [x for x in c[1:] if not isinstance(x, (Cite, Token))]
+        return n.Modifier(span=self.sp(meta), name=str(c[0]), value=exprs[0], when=exprs[1] if len(exprs) > 1 else None, cite=_cite(c))
+
+    def row(self, meta, c):
+        low, high = c[0]
+        label = _first(c, "STRING")
+        effect = next((x for x in c if isinstance(x, tuple) and not (len(x) == 2 and isinstance(x[0], int))), ())
+        return n.Row(span=self.sp(meta), low=low, high=high, result=str(c[1]), label=_unquote(label) if label else None, effect=effect, cite=_cite(c))
+
+    def range(self, meta, c):
+        return (c[0], c[1] if len(c) > 1 else c[0])
+
+    def out_of_range(self, meta, c):
+        return {"policy": str(c[0]), "span": self.ts(c[0]), "cite": _cite(c)}
+
+    def function_decl(self, meta, c):
+        return n.FunctionDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], cite=_cite(c))
+
+    def procedure_decl(self, meta, c):
+        return n.ProcedureDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], cite=_cite(c))
+
+    def hook_decl(self, meta, c):
+        return n.HookDecl(span=self.sp(meta), event=str(c[0]), var=str(c[1]), body=c[-1], cite=_cite(c))
+
+    def invariant_decl(self, meta, c):
+        return n.InvariantDecl(span=self.sp(meta), name=str(c[0]), body=c[-1], cite=_cite(c))
+
+    def sequence_decl(self, meta, c):
+        return n.SequenceDecl(span=self.sp(meta), phases=tuple(_of(c, n.PhaseDecl)), cite=_cite(c))
+
+    def phase(self, meta, c):
+        names = _tokens(c, "NAME")
+        return n.PhaseDecl(
+            span=self.sp(meta), name=str(names[0]), active=str(names[1]) if len(names) > 1 else None,
+            steps=tuple(_of(c, n.StepDecl)), cite=_cite(c),
+        )
+
+    def step(self, meta, c):
+        body = next((x for x in c if isinstance(x, tuple)), None)
+        return n.StepDecl(span=self.sp(meta), name=str(c[0]), body=body or (), pending=body is None, cite=_cite(c))
+
+    # ── scenarios ──
+    def scenario_file(self, meta, c):
+        fields: dict[str, list] = {k: [] for k in ("notes", "fixtures", "places", "adjacency", "units", "tracks", "dice", "decisions", "expects")}
+        extra: dict[str, Any] = {}
+        for item in c[2:]:
+            if isinstance(item, tuple) and item and item[0] == "places":
+                fields["places"].extend(item[1])
+                fields["adjacency"].extend(item[2])
+            elif isinstance(item, tuple) and item and isinstance(item[0], str) and item[0] in fields:
+                fields[item[0]].extend(item[1])
+            elif isinstance(item, tuple) and item and item[0] == "at":
+                extra["at"] = item[1]
+                extra["at_span"] = item[2]
+            elif isinstance(item, n.RunTarget):
+                extra["run"] = item
+        return n.Scenario(
+            span=self.sp(meta), file=self.file, title=_unquote(c[0]), uses=_unquote(c[1]), uses_span=self.ts(c[1]),
+            cite=_cite(c), **{k: tuple(v) for k, v in fields.items()}, **extra,
+        )
+
+    def note(self, meta, c):
+        return ("notes", [_unquote(c[0])])
+
+    def fixture(self, meta, c):
+        return ("fixtures", [(_unquote(c[0]), _cite(c))])
+
+    def places(self, meta, c):
+        defs = [x for x in c if isinstance(x, n.PlaceDef)]
+        adj = [x for x in c if isinstance(x, n.Adjacency)]
+        return ("places", defs, adj)
+
+    def place_def(self, meta, c):
+        values = next((x for x in c[2:] if isinstance(x, tuple)), ())
+        note = _first(c[2:], "STRING")
+        return n.PlaceDef(span=self.sp(meta), shape=str(c[0]), id=str(c[1]), values=values, note=_unquote(note) if note else None)
+
+    def adjacent(self, meta, c):
+        return n.Adjacency(span=self.sp(meta), place=str(c[0]), neighbours=tuple(str(x) for x in c[1:]))
+
+    def units(self, meta, c):
+        return ("units", list(c))
+
+    def unit_def(self, meta, c):
+        where, loc_tok = c[3]
+        values = next((x for x in c[4:] if isinstance(x, tuple)), ())
+        note = _first(c[4:], "STRING")
+        return n.UnitDef(
+            span=self.sp(meta), id=str(c[0]), type=str(c[1]), type_span=self.ts(c[1]), side=str(c[2]),
+            side_span=self.ts(c[2]), where=where, location=str(loc_tok), location_span=self.ts(loc_tok), values=values,
+            note=_unquote(note) if note else None,
+        )
+
+    def loc_at(self, meta, c):
+        return ("at", c[0])
+
+    def loc_aboard(self, meta, c):
+        return ("aboard", c[0])
+
+    def loc_box(self, meta, c):
+        return ("in", c[0])
+
+    def at(self, meta, c):
+        return ("at", (int(c[0]), str(c[1]), str(c[2])), self.sp(meta))
+
+    def track_set(self, meta, c):
+        return ("tracks", [n.TrackSet(span=self.sp(meta), track=str(c[0]), side=str(c[1]), value=int(c[2]))])
+
+    def run_step(self, meta, c):
+        return n.RunTarget(span=self.sp(meta), step=str(c[0]))
+
+    def run_call(self, meta, c):
+        return n.RunTarget(span=self.sp(meta), proc=str(c[0]), args=c[1])
+
+    def dice(self, meta, c):
+        return ("dice", list(c))
+
+    def die_entry(self, meta, c):
+        label = _first(c, "STRING")
+        return n.ScriptedDie(span=self.sp(meta), value=int(c[0]), label=_unquote(label) if label else None)
+
+    def decisions(self, meta, c):
+        return ("decisions", list(c))
+
+    def decision(self, meta, c):
+        dep = c[3] if len(c) > 3 else None
+        return n.Decision(span=self.sp(meta), side=str(c[0]), name=str(c[1]), answer=c[2], departure=dep)
+
+    def departs(self, meta, c):
+        return n.Departure(span=self.sp(meta), tag=str(c[0]), reason=_unquote(c[1]), instead=c[2] if len(c) > 2 else None)
+
+    def answer_pass(self, meta, c):
+        return n.Answer(span=self.sp(meta), passes=True)
+
+    def answer_list(self, meta, c):
+        return n.Answer(span=self.sp(meta), items=tuple(c))
+
+    def answer_item(self, meta, c):
+        return n.AnswerItem(name=str(c[0]), die=int(c[1]) if len(c) > 1 and c[1] is not None else None)
+
+    def answer_place(self, meta, c):
+        return n.AnswerItem(name=str(c[0]))
+
+    def answer_split(self, meta, c):
+        return n.Answer(span=self.sp(meta), split=tuple(c))
+
+    def split_item(self, meta, c):
+        return (str(c[0]), int(c[1]))
+
+    def expect(self, meta, c):
+        return ("expects", list(c))
+
+    def expectation(self, meta, c):
+        label = _first(c, "STRING")
+        return n.Expectation(span=self.sp(meta), expr=c[0], label=_unquote(label) if label else None)
+
+
+def _respan(expr: Any, span: Span) -> Any:
+    """Expressions read from inside a string point at the string itself."""
+    return expr.model_copy(update={"span": span}) if hasattr(expr, "span") else expr
+
+
+def build(tree: Tree, file: str) -> Any:
+    """Transform a parse tree to IR; raise UmpireError on any construct error."""
+    builder = Builder(file)
+    result = builder.transform(tree)
+    if builder.errors:
+        raise UmpireError(builder.errors)
+    return result

@@ -1,0 +1,671 @@
+"""IR node shapes: the one declarative place that says what a rules file can contain.
+
+Every node is a frozen pydantic model with a ``span`` (where it was written) and,
+where the language allows one, a ``cite`` (the rule number it encodes). Unions are
+discriminated on ``kind`` so ``umpire schema`` can print a precise JSON schema.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..syntax.diagnostics import Span
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    span: Span
+
+
+class Cited(Node):
+    cite: str | None = None
+
+
+# ─────────────────────────────── expressions ───────────────────────────────
+
+
+class IntLit(Node):
+    kind: Literal["int"] = "int"
+    value: int
+
+
+class StrPart(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    text: str | None = None
+    expr: Expr | None = None
+
+
+class StrLit(Node):
+    """A string; ``{expr}`` inside it interpolates an expression."""
+
+    kind: Literal["str"] = "str"
+    value: str
+    parts: tuple[StrPart, ...] = ()
+
+
+class BoolLit(Node):
+    kind: Literal["bool"] = "bool"
+    value: bool
+
+
+class NoneLit(Node):
+    kind: Literal["none"] = "none"
+
+
+class XLit(Node):
+    """The printed 'X': a value that exists but has no combat or tactical value."""
+
+    kind: Literal["x"] = "x"
+
+
+class PlaceLit(Node):
+    kind: Literal["place"] = "place"
+    id: str
+
+
+class Var(Node):
+    kind: Literal["var"] = "var"
+    name: str
+
+
+class Attr(Node):
+    kind: Literal["attr"] = "attr"
+    obj: Expr
+    name: str
+    name_span: Span
+
+
+class Index(Node):
+    kind: Literal["index"] = "index"
+    obj: Expr
+    key: Expr
+
+
+class Arg(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    name: str | None = None
+    value: Expr
+    span: Span
+
+
+class CallExpr(Node):
+    kind: Literal["call"] = "call"
+    func: str
+    args: tuple[Arg, ...]
+
+
+class BinOp(Node):
+    kind: Literal["binop"] = "binop"
+    op: str
+    left: Expr
+    right: Expr
+
+
+class Compare(Node):
+    kind: Literal["compare"] = "compare"
+    op: str
+    left: Expr
+    right: Expr
+
+
+class BoolOp(Node):
+    kind: Literal["boolop"] = "boolop"
+    op: Literal["and", "or"]
+    items: tuple[Expr, ...]
+
+
+class Not(Node):
+    kind: Literal["not"] = "not"
+    operand: Expr
+
+
+class Neg(Node):
+    kind: Literal["neg"] = "neg"
+    operand: Expr
+
+
+class IsTest(Node):
+    """``u is naval``: class, type or flag membership of a unit."""
+
+    kind: Literal["is"] = "is"
+    operand: Expr
+    name: str
+    name_span: Span
+    negate: bool = False
+
+
+class InTest(Node):
+    kind: Literal["in"] = "in"
+    item: Expr
+    collection: Expr
+
+
+class Has(Node):
+    """``has u.gun``: the stat holds a number (neither 'X' nor absent nor missing)."""
+
+    kind: Literal["has"] = "has"
+    operand: Expr
+
+
+class CondExpr(Node):
+    kind: Literal["cond"] = "cond"
+    test: Expr
+    then: Expr
+    orelse: Expr
+
+
+class ListLit(Node):
+    kind: Literal["list"] = "list"
+    items: tuple[Expr, ...]
+
+
+class MapEntry(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    key: Expr
+    value: Expr
+
+
+class MapLit(Node):
+    kind: Literal["map"] = "map"
+    entries: tuple[MapEntry, ...]
+
+
+class Comprehension(Node):
+    """``[expr for v in iterable where test]``."""
+
+    kind: Literal["comprehension"] = "comprehension"
+    expr: Expr
+    var: str
+    iterable: Expr
+    where: Expr | None = None
+
+
+class Matching(Node):
+    """Size of a maximum one-to-one matching of dice to units where a test holds."""
+
+    kind: Literal["matching"] = "matching"
+    die_var: str
+    dice: Expr
+    unit_var: str
+    units: Expr
+    where: Expr
+
+
+Expr = Annotated[
+    Union[
+        IntLit, StrLit, BoolLit, NoneLit, XLit, PlaceLit, Var, Attr, Index, CallExpr, BinOp, Compare,
+        BoolOp, Not, Neg, IsTest, InTest, Has, CondExpr, ListLit, MapLit, Comprehension, Matching,
+    ],
+    Field(discriminator="kind"),
+]
+
+
+# ─────────────────────────────── statements ───────────────────────────────
+
+
+class Let(Cited):
+    kind: Literal["let"] = "let"
+    name: str
+    value: Expr
+
+
+class SetStmt(Cited):
+    kind: Literal["set"] = "set"
+    target: Expr
+    value: Expr
+
+
+class Adjust(Cited):
+    kind: Literal["adjust"] = "adjust"
+    target: Expr
+    by: Expr
+
+
+class If(Cited):
+    kind: Literal["if"] = "if"
+    test: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...] = ()
+
+
+class ForEach(Cited):
+    kind: Literal["for"] = "for"
+    var: str
+    iterable: Expr
+    body: tuple[Stmt, ...]
+
+
+class Roll(Cited):
+    """``roll target = count die``: a pool of dice through the dice interface."""
+
+    kind: Literal["roll"] = "roll"
+    target: Expr
+    count: Expr
+    die: str
+    die_span: Span
+
+
+class Choose(Cited):
+    """A player decision with its legal options; its ``name`` keys scripted answers."""
+
+    kind: Literal["choose"] = "choose"
+    name: str
+    chooser: Expr
+    mode: Literal["one", "exactly", "up_to", "split"]
+    options: Expr
+    amount: Expr | None = None  # exactly/up_to: how many; split: the points to split
+    limit: Expr | None = None  # split: at most this many recipients
+    optional: bool = False
+    prompt: StrLit | None = None
+
+
+class Lookup(Cited):
+    kind: Literal["lookup"] = "lookup"
+    name: str
+    table: str
+    table_span: Span
+    args: tuple[Arg, ...]
+
+
+class Eliminate(Cited):
+    kind: Literal["eliminate"] = "eliminate"
+    units: Expr
+    because: str | None = None
+
+
+class Move(Cited):
+    kind: Literal["move"] = "move"
+    units: Expr
+    to: Expr
+
+
+class Say(Cited):
+    kind: Literal["say"] = "say"
+    text: StrLit
+
+
+class CallStmt(Cited):
+    kind: Literal["call"] = "call"
+    proc: str
+    proc_span: Span
+    args: tuple[Arg, ...]
+
+
+class Reroll(Cited):
+    """A reroll window: sides in order may spend a unit to void and reroll one die."""
+
+    kind: Literal["reroll"] = "reroll"
+    pools: Expr
+    order: Expr
+    side_var: str
+    spend: Expr
+
+
+class Simultaneously(Cited):
+    """Eliminations inside the block take effect together when the block ends."""
+
+    kind: Literal["simultaneously"] = "simultaneously"
+    body: tuple[Stmt, ...]
+
+
+class Record(Cited):
+    """Record a named result of the run (scenarios' expectations can read it)."""
+
+    kind: Literal["record"] = "record"
+    key: StrLit
+    value: Expr
+
+
+class Ensure(Cited):
+    """Inside an invariant: a condition whose failure is reported with the message."""
+
+    kind: Literal["ensure"] = "ensure"
+    test: Expr
+    message: StrLit
+
+
+Stmt = Annotated[
+    Union[
+        Let, SetStmt, Adjust, If, ForEach, Roll, Choose, Lookup, Eliminate, Move, Say, CallStmt,
+        Reroll, Simultaneously, Record, Ensure,
+    ],
+    Field(discriminator="kind"),
+]
+
+
+# ─────────────────────────────── declarations ───────────────────────────────
+
+
+class NameLabel(Node):
+    name: str
+    label: str | None = None
+
+
+class Die(Cited):
+    name: str
+    low: int
+    high: int
+
+
+class Game(Cited):
+    kind: Literal["game"] = "game"
+    name: str
+    title: str | None = None
+    sides: tuple[NameLabel, ...] = ()
+    sides_cite: str | None = None
+    nations: tuple[NameLabel, ...] = ()
+    dice: tuple[Die, ...] = ()
+    turns: int | None = None
+
+
+class StatDecl(Cited):
+    kind: Literal["stat"] = "stat"
+    name: str
+    label: str | None = None
+
+
+class FlagDecl(Cited):
+    kind: Literal["flag"] = "flag"
+    name: str
+    label: str | None = None
+
+
+class TypeName(Node):
+    name: str | None = None  # int, bool, side, place, unit ...
+    enum: tuple[str, ...] = ()
+
+
+class UnitStateDecl(Cited):
+    kind: Literal["unit_state"] = "unit_state"
+    name: str
+    type: TypeName
+
+
+class GameStateDecl(Cited):
+    """A game-wide state variable, such as a flag set by an event table."""
+
+    kind: Literal["game_state"] = "game_state"
+    name: str
+    type: TypeName
+
+
+class ClassDecl(Cited):
+    kind: Literal["class"] = "class"
+    name: str
+    label: str | None = None
+
+
+class StatValue(Cited):
+    """One printed value: a number, 'X', missing ('?'), a name, or a flag that is set."""
+
+    name: str
+    value: int | str | None = None  # int, "X", "?", a name; None for a flag
+    is_flag: bool = False
+
+
+class TypeDecl(Cited):
+    kind: Literal["type"] = "type"
+    name: str
+    label: str | None = None
+    parent: str
+    parent_span: Span
+    values: tuple[StatValue, ...] = ()
+
+
+class CounterDecl(Cited):
+    kind: Literal["counter"] = "counter"
+    name: str
+    label: str | None = None
+    type: str
+    type_span: Span
+    side: str
+    side_span: Span
+    values: tuple[StatValue, ...] = ()
+
+
+class Grid(Cited):
+    shape: str
+    id_format: str | None = None
+    columns: str | None = None
+
+
+class PlaceProp(Cited):
+    name: str
+    type: TypeName
+    mutable: bool = False
+
+
+class MapDecl(Cited):
+    kind: Literal["map"] = "map"
+    name: str
+    grid: Grid | None = None
+    props: tuple[PlaceProp, ...] = ()
+
+
+class BoxDecl(Cited):
+    kind: Literal["box"] = "box"
+    name: str
+    label: str | None = None
+    per_side: bool = False
+
+
+class TrackDecl(Cited):
+    kind: Literal["track"] = "track"
+    name: str
+    label: str | None = None
+    per_side: bool = False
+    low: int
+    high: int
+    excess: str | None = None  # "discarded" (clamp) or "forbidden"
+    start: tuple[tuple[str, int], ...] = ()
+
+
+class MissingDecl(Cited):
+    kind: Literal["missing"] = "missing"
+    what: str  # map, table, counters, ...
+    name: str
+    description: str
+
+
+class Param(Node):
+    name: str
+    type: str
+
+
+class Modifier(Cited):
+    name: str
+    value: Expr
+    when: Expr | None = None
+
+
+class Row(Cited):
+    low: int
+    high: int
+    result: str
+    label: str | None = None
+    effect: tuple[Stmt, ...] = ()
+
+
+class TableDecl(Cited):
+    kind: Literal["table"] = "table"
+    name: str
+    label: str | None = None
+    params: tuple[Param, ...] = ()
+    count: int
+    die: str
+    die_span: Span
+    modifiers: tuple[Modifier, ...] = ()
+    rows: tuple[Row, ...] = ()
+    beyond: str | None = None  # clamp | no_effect | unresolved
+    beyond_span: Span | None = None
+    beyond_cite: str | None = None
+
+
+class FunctionDecl(Cited):
+    kind: Literal["function"] = "function"
+    name: str
+    params: tuple[Param, ...]
+    body: Expr
+
+
+class ProcedureDecl(Cited):
+    kind: Literal["procedure"] = "procedure"
+    name: str
+    params: tuple[Param, ...]
+    body: tuple[Stmt, ...]
+
+
+class HookDecl(Cited):
+    kind: Literal["hook"] = "hook"
+    event: str
+    var: str
+    body: tuple[Stmt, ...]
+
+
+class InvariantDecl(Cited):
+    kind: Literal["invariant"] = "invariant"
+    name: str
+    body: tuple[Stmt, ...]
+
+
+class StepDecl(Cited):
+    name: str
+    body: tuple[Stmt, ...] = ()
+    pending: bool = False
+
+
+class PhaseDecl(Cited):
+    name: str
+    active: str | None = None
+    steps: tuple[StepDecl, ...] = ()
+
+
+class SequenceDecl(Cited):
+    kind: Literal["sequence"] = "sequence"
+    phases: tuple[PhaseDecl, ...] = ()
+
+
+Decl = Annotated[
+    Union[
+        Game, StatDecl, FlagDecl, UnitStateDecl, GameStateDecl, ClassDecl, TypeDecl, CounterDecl, MapDecl, BoxDecl,
+        TrackDecl, MissingDecl, TableDecl, FunctionDecl, ProcedureDecl, HookDecl, InvariantDecl,
+        SequenceDecl,
+    ],
+    Field(discriminator="kind"),
+]
+
+
+class Ruleset(BaseModel):
+    """A whole rules file, in source order."""
+
+    model_config = ConfigDict(frozen=True)
+    file: str
+    decls: tuple[Decl, ...]
+
+
+# ─────────────────────────────── scenarios ───────────────────────────────
+
+
+class PlaceDef(Node):
+    shape: str
+    id: str
+    values: tuple[StatValue, ...] = ()
+    note: str | None = None
+
+
+class Adjacency(Node):
+    place: str
+    neighbours: tuple[str, ...]
+
+
+class UnitDef(Node):
+    id: str
+    type: str
+    type_span: Span
+    side: str
+    side_span: Span
+    where: Literal["at", "aboard", "in"]
+    location: str
+    location_span: Span
+    values: tuple[StatValue, ...] = ()
+    note: str | None = None
+
+
+class TrackSet(Node):
+    track: str
+    side: str
+    value: int
+
+
+class RunTarget(Node):
+    step: str | None = None
+    proc: str | None = None
+    args: tuple[Arg, ...] = ()
+
+
+class ScriptedDie(Node):
+    value: int
+    label: str | None = None
+
+
+class AnswerItem(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    name: str
+    die: int | None = None
+
+
+class Answer(Node):
+    passes: bool = False
+    items: tuple[AnswerItem, ...] = ()
+    split: tuple[tuple[str, int], ...] = ()
+
+    def text(self) -> str:
+        if self.passes:
+            return "pass"
+        if self.split:
+            return "{" + ", ".join(f"{k}: {v}" for k, v in self.split) + "}"
+        return ", ".join(i.name + (f" die {i.die}" if i.die is not None else "") for i in self.items)
+
+
+class Departure(Node):
+    tag: str
+    reason: str
+    instead: Answer | None = None
+
+
+class Decision(Node):
+    side: str
+    name: str
+    answer: Answer
+    departure: Departure | None = None
+
+
+class Expectation(Node):
+    expr: Expr
+    label: str | None = None
+
+
+class Scenario(Cited):
+    file: str
+    title: str
+    uses: str
+    uses_span: Span
+    notes: tuple[str, ...] = ()
+    fixtures: tuple[tuple[str, str | None], ...] = ()
+    places: tuple[PlaceDef, ...] = ()
+    adjacency: tuple[Adjacency, ...] = ()
+    units: tuple[UnitDef, ...] = ()
+    at: tuple[int, str, str] | None = None
+    at_span: Span | None = None
+    tracks: tuple[TrackSet, ...] = ()
+    run: RunTarget | None = None
+    dice: tuple[ScriptedDie, ...] = ()
+    decisions: tuple[Decision, ...] = ()
+    expects: tuple[Expectation, ...] = ()
+
+
+for _model in list(globals().values()):
+    if isinstance(_model, type) and issubclass(_model, BaseModel) and _model is not BaseModel:
+        _model.model_rebuild()

@@ -1,0 +1,79 @@
+"""The fixed vocabulary of the rules language: built-in functions and attributes.
+
+Both the checker (names, arity) and the runtime (behaviour) read this table, so the
+language has one definition. Nothing here names a game: these are the generic
+queries every board wargame needs (units in a place, neighbours, counts, sums).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    min_args: int
+    max_args: int
+    doc: str
+
+
+BUILTINS: dict[str, Builtin] = {
+    b.name: b
+    for b in [
+        Builtin("units_at", 1, 1, "every unit located in a place, including units carried aboard others there"),
+        Builtin("all_units", 0, 0, "every unit in the game, wherever it is"),
+        Builtin("places", 0, 0, "every map place"),
+        Builtin("adjacent", 1, 1, "the places adjacent to a place"),
+        Builtin("sides", 0, 0, "the player sides, in declaration order"),
+        Builtin("enemy", 1, 1, "the other side of a two-sided game"),
+        Builtin("count", 1, 1, "the number of items in a list, pool or map"),
+        Builtin("sum", 1, 1, "the sum of a list of numbers or of a pool of dice"),
+        Builtin("min", 1, 2, "the least of a list, or of two numbers"),
+        Builtin("max", 1, 2, "the greatest of a list, or of two numbers"),
+        Builtin("any", 1, 1, "true if any item of a list is true"),
+        Builtin("all", 1, 1, "true if every item of a list is true"),
+        Builtin("keys", 1, 1, "the keys of a map, in insertion order"),
+        Builtin("values", 1, 1, "the values of a map, in insertion order"),
+        Builtin("get", 3, 3, "get(map, key, default): the value at key, or default"),
+        Builtin("fact", 1, 1, "a result recorded during the run (scenario expectations)"),
+    ]
+}
+
+# Attributes every unit has, besides its stats, flags and declared unit states.
+UNIT_ATTRS: dict[str, str] = {
+    "id": "the unit's identifier",
+    "side": "the side that owns it",
+    "type": "its type name",
+    "location": "the place or box it is in (none once eliminated and not yet placed)",
+    "carrier": "the unit carrying it, or none",
+    "cargo": "the units it carries",
+    "on_map": "true if it is in a map place (not a box)",
+    "starting": "true if it is a counter that starts the game on the map",
+}
+
+# Attributes every place has, besides its declared properties and states.
+PLACE_ATTRS: dict[str, str] = {
+    "id": "the place's identifier (a hex number, an area or box name)",
+}
+
+# Types a parameter or property may declare.
+VALUE_TYPES = ("int", "bool", "side", "nation", "faction", "place", "unit", "list", "map", "str")
+
+# Out-of-range policies of a table.
+BEYOND_POLICIES = {
+    "clamp": "a modified roll outside the rows reads as the nearest row",
+    "no_effect": "a modified roll outside the rows has no effect",
+    "unresolved": "a modified roll outside the rows stops the run with an error: the rulebook gives no ruling",
+}
+
+# Overflow policies of a track.
+EXCESS_POLICIES = {
+    "discarded": "a value above the track's maximum is lost (clamped)",
+    "forbidden": "an adjustment past either end is an error",
+}
+
+HOOK_EVENTS = ("eliminated",)
+
+GRID_SHAPES = ("hex", "area", "square", "points")
+HEX_COLUMN_SCHEMES = ("even_q", "odd_q")

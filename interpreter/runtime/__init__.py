@@ -1,0 +1,1 @@
+"""The runtime: game state, dice providers, agents, the executor and its trace."""

@@ -1,0 +1,160 @@
+"""Agents: whoever answers a player's decision — a script, a random player, first-legal.
+
+An agent returns a proposed answer; the engine validates it against the legal options
+and refuses an illegal one with the rule that forbids it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..ir import nodes as n
+from .requests import ChoiceRequest, ScriptError
+
+PASS = object()  # an agent declines an optional decision
+
+
+class Agent:
+    def choose(self, req: ChoiceRequest) -> Any:
+        raise NotImplementedError
+
+
+class FirstLegalAgent(Agent):
+    """Always the first legal answer: deterministic, for smoke runs and tests."""
+
+    def choose(self, req: ChoiceRequest) -> Any:
+        if req.mode == "one":
+            return req.options[0] if req.options else PASS
+        if req.mode == "exactly":
+            return list(req.options[: req.amount])
+        if req.mode == "up_to":
+            return list(req.options[: req.amount])
+        if req.mode == "split":
+            return {req.options[0]: req.amount} if req.options else PASS
+        return PASS  # reroll: never spends
+
+
+class RandomAgent(Agent):
+    """A uniformly random legal answer, from its own seeded generator."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, req: ChoiceRequest) -> Any:
+        rng = self.rng
+        if req.mode == "one":
+            if req.optional and rng.random() < 0.5:
+                return PASS
+            return rng.choice(req.options)
+        if req.mode == "exactly":
+            return rng.sample(req.options, req.amount)
+        if req.mode == "up_to":
+            return rng.sample(req.options, rng.randint(0, min(req.amount, len(req.options))))
+        if req.mode == "split":
+            if req.optional and rng.random() < 0.2:
+                return PASS
+            limit = min(req.limit or len(req.options), len(req.options), req.amount)
+            k = rng.randint(1, limit)
+            chosen = rng.sample(req.options, k)
+            cuts = sorted(rng.sample(range(1, req.amount), k - 1)) if k > 1 else []
+            parts = [b - a for a, b in zip([0] + cuts, cuts + [req.amount])]
+            return dict(zip(chosen, parts))
+        if req.mode == "reroll":
+            if rng.random() < 0.7 or not req.options:
+                return PASS
+            die = rng.choice(req.options)
+            return (die, rng.choice(req.spend[req.chooser]))
+        return PASS
+
+
+class ScriptedAgent(Agent):
+    """Answers from a scenario's ``decisions { ... }`` block, matched by side and decision name.
+
+    An entry answers the first decision that asks its side for its name. An optional
+    decision with no matching entry next is declined. Entries marked as a departure
+    from the rules may stay unasked; the engine reports them.
+    """
+
+    def __init__(self, decisions: tuple[n.Decision, ...]):
+        self.entries = list(decisions)
+        self.used: set[int] = set()
+
+    def next_entry(self, req: ChoiceRequest) -> n.Decision | None:
+        for i, entry in enumerate(self.entries):
+            if i in self.used:
+                continue
+            if entry.side == req.chooser and entry.name == req.name:
+                self.used.add(i)
+                return entry
+            if entry.departure is None:
+                return None  # the next real entry is for another decision
+        return None
+
+    def unused(self) -> list[n.Decision]:
+        return [e for i, e in enumerate(self.entries) if i not in self.used]
+
+    def choose(self, req: ChoiceRequest) -> Any:  # pragma: no cover - the engine calls answer_for
+        raise NotImplementedError
+
+
+def resolve_answer(answer: n.Answer, req: ChoiceRequest) -> Any:
+    """Turn a scripted answer's names into the runtime values among the options."""
+    if answer.passes:
+        return PASS
+    if answer.split:
+        by_name = {_name(o).lower(): o for o in req.options}
+        out = {}
+        for name, points in answer.split:
+            if name.lower() not in by_name:
+                raise ScriptError(f"'{name}' is not among the options: {_options_text(req)} [{req.cite}]", answer.span)
+            out[by_name[name.lower()]] = points
+        return out
+    if req.mode == "reroll":
+        return _reroll_answer(answer, req)
+    values = [_find(item.name, req, answer) for item in answer.items]
+    if req.mode == "one":
+        if len(values) != 1:
+            raise ScriptError(f"this decision takes one answer, the script gives {len(values)} [{req.cite}]", answer.span)
+        return values[0]
+    return values
+
+
+def _reroll_answer(answer: n.Answer, req: ChoiceRequest) -> Any:
+    die_items = [i for i in answer.items if i.die is not None]
+    spend_items = [i for i in answer.items if i.die is None]
+    if len(die_items) != 1:
+        raise ScriptError("a reroll answer names one die, as in 'SFR2 die 1' (and the unit spent)", answer.span)
+    item = die_items[0]
+    die = next((o for o in req.options if _name(o[0].key).lower() == item.name.lower() and o[1] == item.die - 1), None)
+    if die is None:
+        raise ScriptError(f"no die '{item.name} die {item.die}' is in this combat: {_options_text(req)}", answer.span)
+    spendable = req.spend.get(req.chooser, [])
+    if spend_items:
+        unit = next((u for u in spendable if _name(u).lower() == spend_items[0].name.lower()), None)
+        if unit is None:
+            raise ScriptError(f"'{spend_items[0].name}' cannot be spent here; spendable: {', '.join(map(str, spendable)) or 'none'} [{req.cite}]", answer.span)
+    elif len(spendable) == 1:
+        unit = spendable[0]
+    else:
+        raise ScriptError(f"name the unit spent for this reroll, one of {', '.join(map(str, spendable))}", answer.span)
+    return (die, unit)
+
+
+def _find(name: str, req: ChoiceRequest, answer: n.Answer) -> Any:
+    for o in req.options:
+        if _name(o).lower() == name.lower():
+            return o
+    if name.lower() == "yes" and len(req.options) == 1:
+        return req.options[0]
+    raise ScriptError(f"'{name}' is not among the options: {_options_text(req)} [{req.cite}]", answer.span)
+
+
+def _name(value: Any) -> str:
+    return str(value)
+
+
+def _options_text(req: ChoiceRequest) -> str:
+    if req.mode == "reroll":
+        return ", ".join(f"{o[0].key} die {o[1] + 1} ({int(o[0][o[1]])})" for o in req.options) or "none"
+    return ", ".join(_name(o) for o in req.options) or "none"

@@ -1,0 +1,554 @@
+"""Lowering: IR expressions become Python closures, statements become generators.
+
+This is the "plain fast data" stage of the design: pydantic nodes are read once, here,
+and the executor then only calls closures. A statement's closure is a generator that
+yields a RollRequest or ChoiceRequest whenever it needs the outside world, and
+receives the answer; that is what makes every procedure resumable.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable, Iterator
+
+from ..ir import nodes as n
+from ..lang import UNIT_ATTRS
+from .requests import ChoiceRequest, RollRequest, RuleError
+from .values import MISSING, X, Die, Place, Pool, Unit, show
+
+Env = dict
+ExprFn = Callable[[Env], Any]
+StmtFn = Callable[[Env], Iterator]
+
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
+_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _num(v: Any) -> Any:
+    """A pool of dice used as a number is the total of its dice (a 2d6 roll reads as its sum)."""
+    return sum(int(d) for d in v) if isinstance(v, Pool) else v
+
+
+class Compiler:
+    """Lowers the IR of one ruleset (and a scenario's expressions) against an engine."""
+
+    def __init__(self, engine):
+        self.engine = engine
+        self.sym = engine.sym
+
+    # ───────────────────────── expressions ─────────────────────────
+
+    def expr(self, e) -> ExprFn:
+        method = getattr(self, "x_" + e.kind)
+        return method(e)
+
+    def x_int(self, e: n.IntLit) -> ExprFn:
+        v = e.value
+        return lambda env: v
+
+    def x_str(self, e: n.StrLit) -> ExprFn:
+        if not e.parts:
+            v = e.value
+            return lambda env: v
+        parts = [(p.text, self.expr(p.expr) if p.expr is not None else None) for p in e.parts]
+
+        def interpolate(env):
+            return "".join(text if fn is None else show(fn(env)) for text, fn in parts)
+
+        return interpolate
+
+    def x_bool(self, e: n.BoolLit) -> ExprFn:
+        v = e.value
+        return lambda env: v
+
+    def x_none(self, e) -> ExprFn:
+        return lambda env: None
+
+    def x_x(self, e) -> ExprFn:
+        return lambda env: X
+
+    def x_place(self, e: n.PlaceLit) -> ExprFn:
+        engine, pid, span = self.engine, e.id, e.span
+
+        def place(env):
+            p = engine.state.places.get(pid)
+            if p is None:
+                raise RuleError(f"there is no place '{pid}' in this game", span)
+            return p
+
+        return place
+
+    def x_var(self, e: n.Var) -> ExprFn:
+        name, glob = e.name, self.engine.global_value
+
+        def var(env):
+            if name in env:
+                return env[name]
+            return glob(name, e.span)
+
+        return var
+
+    def x_attr(self, e: n.Attr) -> ExprFn:
+        obj, name, span = self.expr(e.obj), e.name, e.span
+        engine = self.engine
+        return lambda env: engine.attribute(obj(env), name, span)
+
+    def x_index(self, e: n.Index) -> ExprFn:
+        obj, key, span = self.expr(e.obj), self.expr(e.key), e.span
+
+        def index(env):
+            container, k = obj(env), key(env)
+            try:
+                return container[k]
+            except (KeyError, IndexError, TypeError):
+                raise RuleError(f"{show(container)} has no entry {show(k)}", span) from None
+
+        return index
+
+    def x_call(self, e: n.CallExpr) -> ExprFn:
+        args = [self.expr(a.value) for a in e.args]
+        names = [a.name for a in e.args]
+        fn_decl = self.sym.functions.get(e.func)
+        if fn_decl is not None:
+            return self.engine.function_caller(fn_decl, args, names, e.span)
+        impl = self.engine.builtin(e.func)
+        span = e.span
+
+        def call(env):
+            return impl(span, *[a(env) for a in args])
+
+        return call
+
+    def x_binop(self, e: n.BinOp) -> ExprFn:
+        left, right, op, span, sym = self.expr(e.left), self.expr(e.right), _ARITH[e.op], e.span, e.op
+
+        def binop(env):
+            a, b = left(env), right(env)
+            if sym == "+" and isinstance(a, list) and isinstance(b, list) and not isinstance(a, Pool):
+                return a + b
+            a, b = _num(a), _num(b)
+            if not (_is_number(a) and _is_number(b)):
+                raise RuleError(f"cannot compute {show(a)} {sym} {show(b)}: both sides must be numbers", span)
+            if sym in "/%" and b == 0:
+                raise RuleError(f"division by zero in {show(a)} {sym} {show(b)}", span)
+            return op(a, b)
+
+        return binop
+
+    def x_compare(self, e: n.Compare) -> ExprFn:
+        left, right, op, span = self.expr(e.left), self.expr(e.right), e.op, e.span
+        if op == "==":
+            return lambda env: left(env) == right(env)
+        if op == "!=":
+            return lambda env: left(env) != right(env)
+        fn = _ORDER[op]
+
+        def compare(env):
+            a, b = _num(left(env)), _num(right(env))
+            if not (_is_number(a) and _is_number(b)):
+                raise RuleError(f"cannot compare {show(a)} {op} {show(b)}: both sides must be numbers", span)
+            return fn(a, b)
+
+        return compare
+
+    def x_boolop(self, e: n.BoolOp) -> ExprFn:
+        items = [self.expr(i) for i in e.items]
+        if e.op == "and":
+            return lambda env: all(i(env) for i in items)
+        return lambda env: any(i(env) for i in items)
+
+    def x_not(self, e: n.Not) -> ExprFn:
+        operand = self.expr(e.operand)
+        return lambda env: not operand(env)
+
+    def x_neg(self, e: n.Neg) -> ExprFn:
+        operand, span = self.expr(e.operand), e.span
+
+        def neg(env):
+            v = _num(operand(env))
+            if not _is_number(v):
+                raise RuleError(f"cannot negate {show(v)}", span)
+            return -v
+
+        return neg
+
+    def x_is(self, e: n.IsTest) -> ExprFn:
+        operand, name, negate, span = self.expr(e.operand), e.name, e.negate, e.span
+
+        def is_(env):
+            u = operand(env)
+            if u is None:
+                return negate
+            if not isinstance(u, Unit):
+                raise RuleError(f"'is {name}' tests a unit, not {show(u)}", span)
+            result = name == u.cls or name == u.type or name in u.flags
+            return result != negate
+
+        return is_
+
+    def x_in(self, e: n.InTest) -> ExprFn:
+        item, coll = self.expr(e.item), self.expr(e.collection)
+        return lambda env: item(env) in coll(env)
+
+    def x_has(self, e: n.Has) -> ExprFn:
+        operand = self.expr(e.operand)
+        return lambda env: _is_number(_num(operand(env)))
+
+    def x_cond(self, e: n.CondExpr) -> ExprFn:
+        test, then, orelse = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
+        return lambda env: then(env) if test(env) else orelse(env)
+
+    def x_list(self, e: n.ListLit) -> ExprFn:
+        items = [self.expr(i) for i in e.items]
+        return lambda env: [i(env) for i in items]
+
+    def x_map(self, e: n.MapLit) -> ExprFn:
+        entries = [(self.expr(x.key), self.expr(x.value)) for x in e.entries]
+        return lambda env: {k(env): v(env) for k, v in entries}
+
+    def x_comprehension(self, e: n.Comprehension) -> ExprFn:
+        body, var, iterable, span = self.expr(e.expr), e.var, self.expr(e.iterable), e.span
+        where = self.expr(e.where) if e.where is not None else None
+
+        def comprehension(env):
+            seq = iterable(env)
+            if not isinstance(seq, (list, tuple, dict)):
+                raise RuleError(f"cannot go through {show(seq)}: it is not a list", span)
+            saved = env.get(var, _UNSET)
+            out = []
+            try:
+                for item in seq:
+                    env[var] = item
+                    if where is None or where(env):
+                        out.append(body(env))
+            finally:
+                if saved is _UNSET:
+                    env.pop(var, None)
+                else:
+                    env[var] = saved
+            return out
+
+        return comprehension
+
+    def x_matching(self, e: n.Matching) -> ExprFn:
+        dice, units, where = self.expr(e.dice), self.expr(e.units), self.expr(e.where)
+        dv, uv = e.die_var, e.unit_var
+
+        def matching(env):
+            ds, us = list(dice(env)), list(units(env))
+            local = dict(env)
+            edges = []
+            for d in ds:
+                local[dv] = d
+                row = []
+                for j, u in enumerate(us):
+                    local[uv] = u
+                    if where(local):
+                        row.append(j)
+                edges.append(row)
+            return max_matching(edges, len(us))
+
+        return matching
+
+    # ───────────────────────── statements ─────────────────────────
+
+    def block(self, stmts, cite: str) -> StmtFn:
+        fns = [self.stmt(s, cite) for s in stmts]
+
+        def block(env):
+            for fn in fns:
+                yield from fn(env)
+
+        return block
+
+    def stmt(self, s, cite: str) -> StmtFn:
+        here = s.cite or cite
+        return getattr(self, "s_" + s.kind)(s, here)
+
+    def s_let(self, s: n.Let, cite: str) -> StmtFn:
+        value, name = self.expr(s.value), s.name
+
+        def let(env):
+            env[name] = value(env)
+            return
+            yield
+
+        return let
+
+    def s_set(self, s: n.SetStmt, cite: str) -> StmtFn:
+        value = self.expr(s.value)
+        assign = self.assigner(s.target, cite)
+
+        def set_(env):
+            assign(env, value(env))
+            return
+            yield
+
+        return set_
+
+    def assigner(self, target, cite: str) -> Callable[[Env, Any], None]:
+        engine = self.engine
+        if isinstance(target, n.Var):
+            name = target.name
+            is_global = name in self.sym.game_states
+
+            def set_var(env, v):
+                if name in env or not is_global:
+                    env[name] = v
+                else:
+                    engine.set_global(name, v, cite)
+
+            return set_var
+        if isinstance(target, n.Index):
+            obj, key = self.expr(target.obj), self.expr(target.key)
+
+            def set_index(env, v):
+                container = obj(env)
+                if not isinstance(container, dict):
+                    raise RuleError(f"cannot assign into {show(container)}: only maps made with {{}} can be changed", target.span)
+                container[key(env)] = v
+
+            return set_index
+        obj, name = self.expr(target.obj), target.name
+        return lambda env, v: engine.set_state(obj(env), name, v, cite, target.span)
+
+    def s_adjust(self, s: n.Adjust, cite: str) -> StmtFn:
+        by, span, engine = self.expr(s.by), s.span, self.engine
+        target = s.target
+        if isinstance(target, n.Index) and isinstance(target.obj, n.Var) and target.obj.name in self.sym.tracks:
+            track, side = target.obj.name, self.expr(target.key)
+
+            def adjust(env):
+                engine.adjust_track(track, side(env), by(env), cite, span)
+                return
+                yield
+
+            return adjust
+        name = target.name
+
+        def adjust_var(env):
+            env[name] = env[name] + by(env)
+            return
+            yield
+
+        return adjust_var
+
+    def s_if(self, s: n.If, cite: str) -> StmtFn:
+        test, body, orelse = self.expr(s.test), self.block(s.body, cite), self.block(s.orelse, cite)
+
+        def if_(env):
+            if test(env):
+                yield from body(env)
+            else:
+                yield from orelse(env)
+
+        return if_
+
+    def s_for(self, s: n.ForEach, cite: str) -> StmtFn:
+        iterable, var, body, span = self.expr(s.iterable), s.var, self.block(s.body, cite), s.span
+
+        def for_(env):
+            seq = iterable(env)
+            if not isinstance(seq, (list, tuple, dict)):
+                raise RuleError(f"cannot go through {show(seq)}: it is not a list", span)
+            for item in list(seq):
+                env[var] = item
+                yield from body(env)
+
+        return for_
+
+    def s_roll(self, s: n.Roll, cite: str) -> StmtFn:
+        count, span, engine = self.expr(s.count), s.span, self.engine
+        die = self.sym.dice[s.die]
+        label_of = self.target_label(s.target)
+        assign = self.assigner(s.target, cite)
+        key_of = self.expr(s.target.key) if isinstance(s.target, n.Index) else (lambda env: s.target.name if isinstance(s.target, n.Var) else None)
+
+        def roll(env):
+            k = count(env)
+            if not _is_number(k) or k < 0:
+                raise RuleError(f"cannot roll {show(k)} dice", span)
+            label = label_of(env)
+            faces = (yield RollRequest(k, die.low, die.high, die.name, label, cite, span)) if k else []
+            pool = Pool([Die(f, label) for f in faces], label, key_of(env), (die.name, die.low, die.high))
+            engine.trace(cite, f"roll {label}: {k}{die.name} -> {show(pool) if k else 'no dice'}")
+            assign(env, pool)
+
+        return roll
+
+    def target_label(self, target) -> ExprFn:
+        if isinstance(target, n.Var):
+            name = target.name
+            return lambda env: name
+        if isinstance(target, n.Index):
+            base, key = self.target_label(target.obj) if isinstance(target.obj, (n.Var, n.Index)) else (lambda env: "?"), self.expr(target.key)
+            return lambda env: f"{base(env)}[{show(key(env))}]"
+        return lambda env: target.name
+
+    def s_choose(self, s: n.Choose, cite: str) -> StmtFn:
+        chooser, options = self.expr(s.chooser), self.expr(s.options)
+        amount = self.expr(s.amount) if s.amount is not None else (lambda env: 1)
+        limit = self.expr(s.limit) if s.limit is not None else (lambda env: None)
+        prompt = self.expr(s.prompt) if s.prompt else (lambda env: "")
+        name, mode, optional, span = s.name, s.mode, s.optional, s.span
+        engine = self.engine
+
+        def choose(env):
+            opts = options(env)
+            if not isinstance(opts, list):
+                raise RuleError(f"the options of '{name}' must be a list, not {show(opts)}", span)
+            who = chooser(env)
+            engine.require_side(who, span)
+            req = ChoiceRequest(
+                chooser=who, name=name, mode=mode, options=opts, cite=cite, span=span, amount=amount(env),
+                limit=limit(env), optional=optional, prompt=prompt(env),
+            )
+            env[name] = yield req
+
+        return choose
+
+    def s_lookup(self, s: n.Lookup, cite: str) -> StmtFn:
+        table = self.engine.table(s.table)
+        args = [(a.name, self.expr(a.value)) for a in s.args]
+        name = s.name
+
+        def lookup(env):
+            values = table.bind([(k, fn(env)) for k, fn in args])
+            env[name] = yield from table.run(values, cite)
+
+        return lookup
+
+    def s_eliminate(self, s: n.Eliminate, cite: str) -> StmtFn:
+        units, because, engine, span = self.expr(s.units), s.because, self.engine, s.span
+
+        def eliminate(env):
+            yield from engine.eliminate(engine.as_units(units(env), span), because, cite)
+
+        return eliminate
+
+    def s_move(self, s: n.Move, cite: str) -> StmtFn:
+        units, to, engine, span = self.expr(s.units), self.expr(s.to), self.engine, s.span
+
+        def move(env):
+            engine.move(engine.as_units(units(env), span), to(env), cite, span)
+            return
+            yield
+
+        return move
+
+    def s_say(self, s: n.Say, cite: str) -> StmtFn:
+        text, engine = self.expr(s.text), self.engine
+
+        def say(env):
+            engine.trace(cite, text(env))
+            return
+            yield
+
+        return say
+
+    def s_call(self, s: n.CallStmt, cite: str) -> StmtFn:
+        engine = self.engine
+        proc_name = s.proc
+        args = [(a.name, self.expr(a.value)) for a in s.args]
+
+        def call(env):
+            proc = engine.procedure(proc_name)
+            yield from proc.call([(k, fn(env)) for k, fn in args])
+
+        return call
+
+    def s_reroll(self, s: n.Reroll, cite: str) -> StmtFn:
+        pools, order, spend, side_var, engine = self.expr(s.pools), self.expr(s.order), self.expr(s.spend), s.side_var, self.engine
+
+        def reroll(env):
+            sides = order(env)
+            spendable = {}
+            local = dict(env)
+            for side in sides:
+                local[side_var] = side
+                spendable[side] = spend(local)
+            yield from engine.reroll_window(pools(env), sides, spendable, local, spend, side_var, cite, s.span)
+
+        return reroll
+
+    def s_simultaneously(self, s: n.Simultaneously, cite: str) -> StmtFn:
+        body, engine = self.block(s.body, cite), self.engine
+
+        def simultaneously(env):
+            engine.deferred.append([])
+            try:
+                yield from body(env)
+            finally:
+                queued = engine.deferred.pop()
+            for units, because, when in queued:
+                yield from engine.eliminate(units, because, when)
+
+        return simultaneously
+
+    def s_record(self, s: n.Record, cite: str) -> StmtFn:
+        key, value, engine = self.expr(s.key), self.expr(s.value), self.engine
+
+        def record(env):
+            engine.record(key(env), value(env), cite)
+            return
+            yield
+
+        return record
+
+    def s_ensure(self, s: n.Ensure, cite: str) -> StmtFn:
+        test, message, engine = self.expr(s.test), self.expr(s.message), self.engine
+
+        def ensure(env):
+            if not test(env):
+                engine.violation(message(env), cite)
+            return
+            yield
+
+        return ensure
+
+
+_UNSET = object()
+
+
+def max_matching(edges: list[list[int]], n_right: int) -> int:
+    """Size of a maximum bipartite matching (Kuhn's augmenting paths); sizes here are tiny."""
+    match_right = [-1] * n_right
+
+    def augment(i: int, seen: list[bool]) -> bool:
+        for j in edges[i]:
+            if not seen[j]:
+                seen[j] = True
+                if match_right[j] == -1 or augment(match_right[j], seen):
+                    match_right[j] = i
+                    return True
+        return False
+
+    return sum(1 for i in range(len(edges)) if augment(i, [False] * n_right))
+
+
+def unit_attr(u: Unit, name: str) -> Any:
+    if name == "id":
+        return u.id
+    if name == "side":
+        return u.side
+    if name == "type":
+        return u.type
+    if name == "location":
+        return u.location
+    if name == "carrier":
+        return u.carrier
+    if name == "cargo":
+        return list(u.cargo)
+    if name == "on_map":
+        return u.location is not None and not u.location.is_box
+    if name == "starting":
+        return u.starting
+    raise KeyError(name)
+
+
+assert set(UNIT_ATTRS) == {"id", "side", "type", "location", "carrier", "cargo", "on_map", "starting"}
+_ = (MISSING, Place)

@@ -1,0 +1,193 @@
+"""The driver: answers a suspended procedure's requests with dice and agents.
+
+It is the only place where a decision is checked against its legal options, so an
+illegal decision — from a script, a person or a buggy agent — is refused with the rule
+that asked for it, before any state changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from ..ir import nodes as n
+from .agents import PASS, Agent, ScriptedAgent, resolve_answer
+from .dice import DiceProvider
+from .engine import Engine, Event
+from .requests import ChoiceRequest, RollRequest, RuleError, ScriptError
+from .values import show
+
+_NOT_FORCED = object()
+
+
+class Runner:
+    def __init__(self, engine: Engine, dice: DiceProvider, agents: dict[str, Agent]):
+        self.engine = engine
+        self.dice = dice
+        self.agents = agents
+        self.departures: list[Event] = []
+
+    def run(self, gen: Iterator) -> Any:
+        answer: Any = None
+        while True:
+            try:
+                req = gen.send(answer)
+            except StopIteration as stop:
+                return stop.value
+            if isinstance(req, RollRequest):
+                answer = self.dice.roll(req)
+            else:
+                answer = self.decide(req)
+
+    # ── decisions ──
+    def decide(self, req: ChoiceRequest) -> Any:
+        forced = forced_answer(req)
+        if forced is not _NOT_FORCED:
+            if req.mode != "reroll":
+                self.engine.trace(req.cite, f"{req.chooser} {req.name}: {show(forced)} (no other choice)", "decision")
+            return forced
+        agent = self.agents[req.chooser]
+        if isinstance(agent, ScriptedAgent):
+            answer = self.scripted(agent, req)
+        else:
+            answer = normalize(req, agent.choose(req))
+            reason = illegal(req, answer)
+            if reason:
+                raise ScriptError(f"{req.chooser}'s decision '{req.name}' is not legal: {reason} [{req.cite}]", req.span)
+        if req.mode != "reroll":
+            self.engine.trace(req.cite, f"{req.chooser} {req.name}: {show(answer)}", "decision")
+        return answer
+
+    def scripted(self, agent: ScriptedAgent, req: ChoiceRequest) -> Any:
+        entry = agent.next_entry(req)
+        if entry is None:
+            if req.optional or req.mode in ("reroll", "up_to"):
+                return normalize(req, PASS)
+            raise ScriptError(
+                f"the rules ask {req.chooser} to decide '{req.name}' here ({req.prompt}) [{req.cite}], "
+                "but the script's next decision is not that one",
+                req.span,
+                f"add '{req.chooser} {req.name}: ...' to the decisions block; options: {', '.join(map(show, req.options))}",
+            )
+        answer = normalize(req, resolve_answer(entry.answer, req))
+        reason = illegal(req, answer)
+        dep = entry.departure
+        if dep is None:
+            if reason:
+                raise ScriptError(
+                    f"decision '{entry.side} {entry.name}: {entry.answer.text()}' is not legal: {reason} [{req.cite}]", entry.span
+                )
+            return answer
+        if reason is None:
+            raise ScriptError(
+                f"the scenario marks '{entry.side} {entry.name}: {entry.answer.text()}' as departure {dep.tag}, but the rules allow it",
+                entry.span,
+            )
+        self.report(dep, entry, f"the rules refuse it: {reason}", req.cite)
+        if dep.instead is not None:
+            answer = normalize(req, resolve_answer(dep.instead, req))
+            reason = illegal(req, answer)
+            if reason:
+                raise ScriptError(f"the 'instead' answer of departure {dep.tag} is not legal either: {reason}", dep.span)
+            return answer
+        if req.optional:
+            return normalize(req, PASS)
+        raise ScriptError(f"departure {dep.tag} needs an 'instead' answer: this decision is not optional", dep.span)
+
+    def report(self, dep: n.Departure, entry: n.Decision, engine_says: str, cite: str) -> None:
+        text = (
+            f"departure {dep.tag}: the example has {entry.side} decide '{entry.name}: {entry.answer.text()}' "
+            f"({dep.reason}); {engine_says}"
+        )
+        event = Event(cite, text, "departure")
+        self.departures.append(event)
+        self.engine.events.append(event)
+
+    def finish(self) -> None:
+        """End of run: unused dice are an error; unasked decisions too, unless marked as departures."""
+        self.dice.finish()
+        for agent in {id(a): a for a in self.agents.values()}.values():
+            if not isinstance(agent, ScriptedAgent):
+                continue
+            for entry in agent.unused():
+                if entry.departure is None:
+                    raise ScriptError(
+                        f"decision '{entry.side} {entry.name}: {entry.answer.text()}' at line {entry.span.line} was never asked",
+                        entry.span,
+                    )
+                self.report(entry.departure, entry, "the rules never ask for this decision", "script")
+
+
+def forced_answer(req: ChoiceRequest) -> Any:
+    opts, mode = req.options, req.mode
+    if mode == "one":
+        if len(opts) == 0:
+            if req.optional:
+                return None
+            raise RuleError(f"{req.chooser} must decide '{req.name}', but there is no legal option", req.span, req.cite)
+        if len(opts) == 1 and not req.optional:
+            return opts[0]
+    elif mode == "exactly":
+        if req.amount > len(opts):
+            raise RuleError(f"{req.chooser} must choose {req.amount} for '{req.name}' among only {len(opts)}", req.span, req.cite)
+        if req.amount == len(opts):
+            return list(opts)
+    elif mode in ("up_to", "split"):
+        if not opts:
+            return [] if mode == "up_to" else {}
+    return _NOT_FORCED
+
+
+def normalize(req: ChoiceRequest, answer: Any) -> Any:
+    if answer is PASS:
+        return {"one": None, "exactly": [], "up_to": [], "split": {}, "reroll": None}[req.mode]
+    return answer
+
+
+def _in(x: Any, options: list) -> bool:
+    return any(x is o or x == o for o in options)
+
+
+def illegal(req: ChoiceRequest, answer: Any) -> str | None:  # noqa: C901 - one case per decision mode
+    """Why an answer is not legal, or None when it is."""
+    opts = req.options
+    listing = ", ".join(map(show, opts)) or "none"
+    if req.mode == "one":
+        if answer is None:
+            return None if req.optional else "a choice is required"
+        return None if _in(answer, opts) else f"{show(answer)} is not one of the legal options ({listing})"
+    if req.mode in ("exactly", "up_to"):
+        if not isinstance(answer, list):
+            return "a list of choices is expected"
+        bad = [a for a in answer if not _in(a, opts)]
+        if bad:
+            return f"{show(bad[0])} is not one of the legal options ({listing})"
+        if len({id(a) for a in answer}) != len(answer):
+            return "the same option is chosen twice"
+        if req.mode == "exactly" and len(answer) != req.amount:
+            return f"exactly {req.amount} must be chosen, not {len(answer)}"
+        if req.mode == "up_to" and len(answer) > req.amount:
+            return f"at most {req.amount} may be chosen, not {len(answer)}"
+        return None
+    if req.mode == "split":
+        if not answer:
+            return None if req.optional else "the points must be given out"
+        bad = [k for k in answer if not _in(k, opts)]
+        if bad:
+            return f"{show(bad[0])} may not receive them; the legal recipients are {listing}"
+        if req.limit is not None and len(answer) > req.limit:
+            return f"at most {req.limit} recipients, not {len(answer)}"
+        if any(not isinstance(v, int) or v < 1 for v in answer.values()):
+            return "each recipient gets a whole number of at least 1"
+        if sum(answer.values()) != req.amount:
+            return f"the parts must add up to {req.amount}, not {sum(answer.values())}"
+        return None
+    if req.mode == "reroll":
+        if answer is None:
+            return None
+        die, unit = answer
+        if not _in(die, opts):
+            return "that die is not in this combat"
+        if not _in(unit, req.spend.get(req.chooser, [])):
+            return f"{show(unit)} cannot be spent here"
+        return None
+    return f"unknown decision mode {req.mode}"

@@ -1,0 +1,446 @@
+"""The generic executor: state changes, eliminations, tables, procedures and the trace.
+
+Nothing here knows a game. The engine offers the language's effects (move, eliminate,
+adjust a track, record, reroll window) and reads the ruleset's declarations; every
+event it emits carries the rule citation of the statement that produced it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from ..check.symbols import Symbols
+from ..ir import nodes as n
+from ..syntax.diagnostics import Span
+from .compile import Compiler, unit_attr
+from .requests import ChoiceRequest, RollRequest, RuleError
+from .state import GameState, Track
+from .values import MISSING, X, Die, Place, Pool, Unit, show
+
+
+@dataclass
+class Event:
+    """One line of the trace: what happened, and the rule that made it happen."""
+
+    cite: str
+    text: str
+    kind: str = "event"
+
+    def line(self) -> str:
+        return f"[{self.cite}] {self.text}"
+
+
+class Engine:
+    def __init__(self, sym: Symbols):
+        self.sym = sym
+        self.state = GameState()
+        self.events: list[Event] = []
+        self.violations: list[Event] = []
+        self.deferred: list[list] = []
+        self.compiler = Compiler(self)
+        self._procs: dict[str, Procedure] = {}
+        self._tables: dict[str, Table] = {}
+        self._builtins = _builtins(self)
+        self._hooks = {h.event: [] for h in sym.hooks}
+        for h in sym.hooks:
+            self._hooks[h.event].append((h.var, self.compiler.block(h.body, h.cite or "hook"), h.cite or "hook"))
+        self._init_state()
+
+    # ── set-up ──
+    def _init_state(self) -> None:
+        st = self.state
+        for box in self.sym.boxes.values():
+            if box.per_side:
+                st.boxes[box.name] = {s: Place(f"{box.name}[{s}]", "box", is_box=True, side=s) for s in self.sym.sides}
+            else:
+                st.boxes[box.name] = Place(box.name, "box", is_box=True)
+        for t in self.sym.tracks.values():
+            track = Track(t.name, t.low, t.high, t.excess)
+            for side in self.sym.sides:
+                track.values[side] = t.low
+            track.values.update(dict(t.start))
+            st.tracks[t.name] = track
+        for g in self.sym.game_states.values():
+            st.globals[g.name] = False if g.type.name == "bool" else None
+
+    # ── trace ──
+    def trace(self, cite: str, text: str, kind: str = "event") -> None:
+        self.events.append(Event(cite, text, kind))
+
+    def record(self, key: str, value: Any, cite: str) -> None:
+        self.state.facts[key] = value
+        self.trace(cite, f"record {key} = {show(value)}", "record")
+
+    def violation(self, message: str, cite: str) -> None:
+        event = Event(cite, f"rule check failed: {message}", "violation")
+        self.violations.append(event)
+        self.state.facts["rule checks failed"] = len(self.violations)
+        self.events.append(event)
+
+    # ── names and values ──
+    def global_value(self, name: str, span: Span) -> Any:
+        sym, st = self.sym, self.state
+        if name in st.units:
+            return st.units[name]
+        if name in sym.sides or name in sym.nations or name in sym.enum_values:
+            return name
+        if name in st.boxes:
+            return st.boxes[name]
+        if name in st.tracks:
+            return dict(st.tracks[name].values)
+        if name in st.globals:
+            return st.globals[name]
+        if name in sym.counters:
+            raise RuleError(f"counter {name} is not in play in this game", span)
+        raise RuleError(f"unknown name '{name}'", span)
+
+    def attribute(self, obj: Any, name: str, span: Span) -> Any:
+        if isinstance(obj, Unit):
+            if name in self.sym.stats:
+                v = obj.stats.get(name)
+                if v is MISSING:
+                    raise RuleError(
+                        f"{obj}'s {name} value is not printed in the rulebook (declared '?')", span,
+                        hint="a scenario must give it a fixture value",
+                    )
+                return v
+            if name in self.sym.flags:
+                return name in obj.flags
+            if name in self.sym.unit_states:
+                return obj.state.get(name, False if self.sym.unit_states[name].type.name == "bool" else None)
+            try:
+                return unit_attr(obj, name)
+            except KeyError:
+                raise RuleError(f"a unit has no attribute '{name}'", span) from None
+        if isinstance(obj, Place):
+            if name == "id":
+                return obj.id
+            if name in obj.state:
+                return obj.state[name]
+            prop = self.sym.place_props.get(name)
+            if prop is not None:
+                return obj.props.get(name) if not prop.mutable else obj.state.get(name)
+            raise RuleError(f"a place has no attribute '{name}'", span)
+        raise RuleError(f"cannot read '.{name}' of {show(obj)}", span)
+
+    def require_side(self, value: Any, span: Span) -> None:
+        if value not in self.sym.sides:
+            raise RuleError(f"{show(value)} is not a side", span)
+
+    def as_units(self, value: Any, span: Span) -> list[Unit]:
+        if value is None:
+            return []
+        if isinstance(value, Unit):
+            return [value]
+        if isinstance(value, list) and all(isinstance(u, Unit) for u in value):
+            return list(value)
+        raise RuleError(f"expected a unit or a list of units, not {show(value)}", span)
+
+    # ── effects ──
+    def set_global(self, name: str, value: Any, cite: str) -> None:
+        self.state.globals[name] = value
+        self.trace(cite, f"{name} is now {show(value)}")
+
+    def set_state(self, obj: Any, name: str, value: Any, cite: str, span: Span) -> None:
+        if isinstance(obj, Unit) and name in self.sym.unit_states:
+            obj.state[name] = value
+        elif isinstance(obj, Place) and name in self.sym.place_props and self.sym.place_props[name].mutable:
+            if obj.state.get(name) == value:
+                return
+            obj.state[name] = value
+        else:
+            raise RuleError(f"cannot set '{name}' of {show(obj)}", span)
+        self.trace(cite, f"{obj}.{name} is now {show(value)}", "state")
+
+    def adjust_track(self, name: str, side: Any, by: Any, cite: str, span: Span) -> None:
+        track = self.state.tracks[name]
+        if side not in track.values:
+            raise RuleError(f"{name} has no entry for {show(side)}", span)
+        if not isinstance(by, int):
+            raise RuleError(f"cannot adjust {name} by {show(by)}", span)
+        old = track.values[side]
+        new = old + by
+        note = ""
+        if new > track.high or new < track.low:
+            if track.excess == "forbidden":
+                raise RuleError(f"{name}[{side}] would go from {old} to {new}, outside {track.low}..{track.high}", span)
+            clamped = max(track.low, min(track.high, new))
+            note = f" ({new - clamped:+d} beyond the track, discarded)"
+            new = clamped
+        track.values[side] = new
+        self.trace(cite, f"{name}[{side}] {old} -> {new}{note}", "track")
+
+    def place_unit(self, unit: Unit, where: Place | Unit) -> None:
+        """Put a unit somewhere without a trace line (set-up)."""
+        self._detach(unit)
+        if isinstance(where, Unit):
+            unit.carrier = where
+            where.cargo.append(unit)
+            unit.location = where.location
+        else:
+            unit.location = where
+
+    def _detach(self, unit: Unit) -> None:
+        if unit.carrier is not None:
+            unit.carrier.cargo.remove(unit)
+            unit.carrier = None
+
+    def move(self, units: list[Unit], to: Any, cite: str, span: Span) -> None:
+        if not isinstance(to, Place):
+            raise RuleError(f"cannot move to {show(to)}: it is not a place or box", span)
+        for u in units:
+            self._detach(u)
+            u.location = to
+            for c in _all_cargo(u):
+                c.location = to
+        if units:
+            self.trace(cite, f"{', '.join(map(str, units))} {'moves' if len(units) == 1 else 'move'} to {to}", "move")
+
+    def eliminate(self, units: list[Unit], because: str | None, cite: str) -> Iterator:
+        if self.deferred:
+            self.deferred[-1].append((units, because, cite))
+            return
+        for u in list(units):
+            if u.location is None or u.location.is_box:
+                continue  # already gone (for instance as cargo of a unit eliminated first)
+            why = f" ({because})" if because else ""
+            self.trace(cite, f"{u} is eliminated{why}", "eliminate")
+            self._detach(u)
+            u.location = None
+            for var, body, _ in self._hooks.get("eliminated", []):
+                yield from body({var: u})
+            for c in list(u.cargo):
+                self._detach(c)
+
+    def reroll_window(self, pools: list, sides: list, spendable: dict, local: dict, spend, side_var: str, cite: str, span: Span) -> Iterator:
+        """Sides in order may each spend a unit to void one die and reroll it, until all pass."""
+        passes = 0
+        i = 0
+        while passes < len(sides):
+            side = sides[i % len(sides)]
+            i += 1
+            local[side_var] = side
+            can_spend = [u for u in spend(local) if u.location is not None and not u.location.is_box]
+            options = [(p, k) for p in pools if isinstance(p, Pool) for k in range(len(p))]
+            if not can_spend or not options:
+                passes += 1
+                continue
+            req = ChoiceRequest(
+                chooser=side, name="reroll", mode="reroll", options=options, cite=cite, span=span, optional=True,
+                prompt="spend a unit to void one die and reroll it", spend={side: can_spend},
+            )
+            answer = yield req
+            if answer is None:
+                passes += 1
+                continue
+            passes = 0
+            (pool, k), unit = answer
+            old = pool[k]
+            self.trace(cite, f"{side} spends {unit} to void {pool.label} die {k + 1} ({int(old)})", "reroll")
+            yield from self.eliminate([unit], "expended", cite)
+            die_name, low, high = pool.die
+            face = (yield RollRequest(1, low, high, die_name, f"reroll of {pool.label} die {k + 1}", cite, span))[0]
+            pool[k] = Die(face, pool.label, old.history + (int(old),))
+            self.trace(cite, f"reroll of {pool.label} die {k + 1}: {int(old)} -> {face}; {pool.label} is now {show(pool)}", "reroll")
+
+    # ── procedures, functions, tables ──
+    def procedure(self, name: str) -> "Procedure":
+        proc = self._procs.get(name)
+        if proc is None:
+            proc = self._procs[name] = Procedure(self, self.sym.procedures[name])
+        return proc
+
+    def table(self, name: str) -> "Table":
+        table = self._tables.get(name)
+        if table is None:
+            table = self._tables[name] = Table(self, self.sym.tables[name])
+        return table
+
+    def function_caller(self, decl: n.FunctionDecl, args: list, names: list, span: Span):
+        params = [p.name for p in decl.params]
+        holder: list = []
+
+        def call(env):
+            if not holder:
+                holder.append(self.compiler.expr(decl.body))  # compiled on first use: functions may recurse
+            frame = bind_args(params, [(k, a(env)) for k, a in zip(names, args)])
+            return holder[0](frame)
+
+        return call
+
+    def builtin(self, name: str):
+        return self._builtins[name]
+
+    def run_invariants(self) -> None:
+        """Check the ruleset's invariants against the position; failures are traced, not fatal."""
+        self.state.facts.setdefault("rule checks failed", 0)
+        for inv in self.sym.invariants:
+            body = self.compiler.block(inv.body, inv.cite or inv.name)
+            for _ in body({}):
+                raise RuleError(f"invariant '{inv.name}' may not roll dice or ask for decisions", inv.span)
+
+
+def _all_cargo(u: Unit) -> list[Unit]:
+    out = []
+    for c in u.cargo:
+        out.append(c)
+        out.extend(_all_cargo(c))
+    return out
+
+
+def bind_args(params: list[str], args: list[tuple[str | None, Any]]) -> dict:
+    frame: dict = {}
+    positional = [v for k, v in args if k is None]
+    for p, v in zip(params, positional):
+        frame[p] = v
+    for k, v in args:
+        if k is not None:
+            frame[k] = v
+    return frame
+
+
+class Procedure:
+    def __init__(self, engine: Engine, decl: n.ProcedureDecl):
+        self.decl = decl
+        self.params = [p.name for p in decl.params]
+        self.body = engine.compiler.block(decl.body, decl.cite or decl.name)
+
+    def call(self, args: list[tuple[str | None, Any]]) -> Iterator:
+        yield from self.body(bind_args(self.params, args))
+
+
+class Table:
+    """A die table: roll, apply the modifiers that hold, find the row, run its effect."""
+
+    def __init__(self, engine: Engine, decl: n.TableDecl):
+        self.engine = engine
+        self.decl = decl
+        self.params = [p.name for p in decl.params]
+        comp = engine.compiler
+        self.die = engine.sym.dice[decl.die]
+        self.modifiers = [
+            (m, comp.expr(m.value), comp.expr(m.when) if m.when is not None else None, m.cite or decl.cite)
+            for m in decl.modifiers
+        ]
+        self.rows = [(r, comp.block(r.effect, r.cite or decl.cite)) for r in decl.rows]
+        self.low = min(r.low for r in decl.rows)
+        self.high = max(r.high for r in decl.rows)
+
+    def bind(self, args: list[tuple[str | None, Any]]) -> dict:
+        return bind_args(self.params, args)
+
+    def run(self, env: dict, cite: str) -> Iterator:
+        d, eng = self.decl, self.engine
+        label = d.name
+        faces = yield RollRequest(d.count, self.die.low, self.die.high, self.die.name, label, d.cite or cite, d.span)
+        raw = sum(faces)
+        total = raw
+        applied = []
+        for m, value, when, mcite in self.modifiers:
+            if when is None or when(env):
+                v = value(env)
+                if not isinstance(v, int):
+                    raise RuleError(f"modifier '{m.name}' of {d.name} is {show(v)}, not a number", m.span)
+                total += v
+                applied.append(f"{m.name} {v:+d} [{mcite}]")
+        mods = f" {' '.join(applied)}" if applied else ""
+        index = total
+        if not self.low <= total <= self.high:
+            if d.beyond == "clamp":
+                index = max(self.low, min(self.high, total))
+            elif d.beyond == "no_effect":
+                eng.trace(d.beyond_cite or d.cite, f"{d.name}: roll {raw}{mods} = {total}, beyond the table: no effect")
+                return None
+            else:
+                raise RuleError(
+                    f"{d.name}: the modified roll {total} is outside rows {self.low}..{self.high} and the rulebook gives no ruling",
+                    d.span, d.beyond_cite or d.cite,
+                )
+        row, effect = next(((r, e) for r, e in self.rows if r.low <= index <= r.high), (None, None))
+        if row is None:
+            raise RuleError(f"{d.name} has no row for {index}", d.span)
+        shown = f"{total}" + (f" (read as {index} [{d.beyond_cite}])" if index != total else "")
+        eng.trace(row.cite or d.cite, f"{d.name}: roll {raw}{mods} = {shown} -> {row.label or row.result}")
+        yield from effect(dict(env))
+        return row.result
+
+
+def _builtins(engine: Engine) -> dict:
+    st = engine.state
+
+    def _list(span, v, fn):
+        if isinstance(v, dict):
+            v = list(v)
+        if not isinstance(v, list):
+            raise RuleError(f"{fn} needs a list, not {show(v)}", span)
+        return v
+
+    def _numbers(span, v, fn):
+        items = _list(span, v, fn)
+        for x in items:
+            if not (isinstance(x, int) and not isinstance(x, bool)):
+                raise RuleError(f"{fn} needs numbers, but the list holds {show(x)}", span)
+        return items
+
+    def _minmax(fn, f):
+        def impl(span, a, b=None):
+            if b is None:
+                items = _numbers(span, a, fn)
+                if not items:
+                    raise RuleError(f"{fn} of an empty list", span)
+                return int(f(items))
+            if not all(isinstance(x, int) for x in (a, b)):
+                raise RuleError(f"{fn} needs numbers, not {show(a)} and {show(b)}", span)
+            return f(a, b)
+
+        return impl
+
+    def enemy(span, side):
+        others = [s for s in engine.sym.sides if s != side]
+        if side not in engine.sym.sides or len(others) != 1:
+            raise RuleError(f"enemy({show(side)}) needs a side of a two-sided game", span)
+        return others[0]
+
+    def units_at(span, place):
+        if not isinstance(place, Place):
+            raise RuleError(f"units_at needs a place, not {show(place)}", span)
+        return st.units_at(place)
+
+    def adjacent(span, place):
+        if not isinstance(place, Place):
+            raise RuleError(f"adjacent needs a place, not {show(place)}", span)
+        return list(place.neighbours)
+
+    def fact(span, key):
+        if key not in st.facts:
+            raise RuleError(f"nothing was recorded as '{key}'", span, hint=did_you_mean_fact(key, st.facts))
+        return st.facts[key]
+
+    return {
+        "units_at": units_at,
+        "all_units": lambda span: list(st.units.values()),
+        "places": lambda span: list(st.places.values()),
+        "adjacent": adjacent,
+        "sides": lambda span: list(engine.sym.sides),
+        "enemy": enemy,
+        "count": lambda span, v: len(_list(span, v, "count")),
+        "sum": lambda span, v: sum(int(x) for x in _numbers(span, v, "sum")),
+        "min": _minmax("min", min),
+        "max": _minmax("max", max),
+        "any": lambda span, v: any(_list(span, v, "any")),
+        "all": lambda span, v: all(_list(span, v, "all")),
+        "keys": lambda span, m: list(m) if isinstance(m, dict) else _list(span, m, "keys"),
+        "values": lambda span, m: list(m.values()) if isinstance(m, dict) else _list(span, m, "values"),
+        "get": lambda span, m, k, d: m.get(k, d) if isinstance(m, dict) else d,
+        "fact": fact,
+    }
+
+
+def did_you_mean_fact(key: str, facts: dict) -> str | None:
+    from ..syntax.diagnostics import did_you_mean
+
+    return did_you_mean(key, facts)
+
+
+_ = X

@@ -1,0 +1,61 @@
+"""What a suspended procedure asks of the outside world: dice, or a player's decision.
+
+The executor yields these; a driver answers them with a dice provider or an agent.
+The executor never knows which provider or agent is at the other end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..syntax.diagnostics import Span
+
+
+@dataclass
+class RollRequest:
+    count: int
+    low: int
+    high: int
+    die: str
+    label: str
+    cite: str
+    span: Span
+
+
+@dataclass
+class ChoiceRequest:
+    """A decision: ``mode`` is one | exactly | up_to | split | reroll."""
+
+    chooser: str
+    name: str
+    mode: str
+    options: list[Any]
+    cite: str
+    span: Span
+    amount: int = 1
+    limit: int | None = None
+    optional: bool = False
+    prompt: str = ""
+    spend: dict[str, list[Any]] = field(default_factory=dict)  # reroll: the units this side may spend
+
+
+class RuleError(Exception):
+    """A rule cannot be applied as written (a missing value, a bad type): reported, never a traceback."""
+
+    def __init__(self, message: str, span: Span, cite: str | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.cite = cite
+        self.hint = hint
+
+
+class ScriptError(Exception):
+    """A scenario's script and the game disagree (an extra die, an illegal decision...)."""
+
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.hint = hint

@@ -1,0 +1,319 @@
+"""Scenarios: set up a position, script dice and decisions, run, check expectations.
+
+A scenario reproduces a rulebook's worked example (or a hand-made rule case). Values
+the rulebook does not print are fixtures: the scenario states them and the report
+lists them. The ruleset's printed values cannot be overridden from a scenario.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..check.resolve import Checker
+from ..check.symbols import Symbols
+from ..ir import nodes as n
+from ..syntax.diagnostics import Diagnostic, Sources, Span, UmpireError, did_you_mean
+from .agents import ScriptedAgent
+from .dice import ScriptedDice
+from .driver import Runner
+from .engine import Engine, Event
+from .requests import RuleError, ScriptError
+from .values import MISSING, X, Place, Unit, show
+
+
+@dataclass
+class Outcome:
+    """What ``umpire run`` prints and whether the scenario held."""
+
+    lines: list[str] = field(default_factory=list)
+    ok: bool = True
+    failures: int = 0
+    error: Diagnostic | None = None
+
+
+def hex_neighbours(pid: str, columns: str) -> set[str]:
+    """Neighbours of a CCRR hex id in a flat-topped column layout (even_q or odd_q)."""
+    if len(pid) != 4 or not pid.isdigit():
+        return set()
+    c, r = int(pid[:2]), int(pid[2:])
+    up_shift = (c % 2 == 1) if columns == "even_q" else (c % 2 == 0)
+    side_rows = (r - 1, r) if up_shift else (r, r + 1)
+    cells = [(c, r - 1), (c, r + 1)] + [(c + dc, rr) for dc in (-1, 1) for rr in side_rows]
+    return {f"{cc:02d}{rr:02d}" for cc, rr in cells if cc >= 0 and rr >= 0}
+
+
+class Setup:
+    """Builds an engine's state from a scenario; problems are ScriptErrors at the scenario's spans."""
+
+    def __init__(self, engine: Engine, scenario: n.Scenario):
+        self.engine = engine
+        self.sym: Symbols = engine.sym
+        self.sc = scenario
+        self.fixtures: list[str] = []
+
+    def run(self) -> None:
+        self.places()
+        self.units()
+        self.position()
+
+    def places(self) -> None:
+        st, sym = self.engine.state, self.sym
+        grid = sym.map.grid if sym.map else None
+        for pd in self.sc.places:
+            if grid and pd.shape != grid.shape:
+                raise ScriptError(f"this game's map is a {grid.shape} grid, not '{pd.shape}'", pd.span)
+            if pd.id in st.places:
+                raise ScriptError(f"place {pd.id} is defined twice", pd.span)
+            place = Place(pd.id, pd.shape)
+            for v in pd.values:
+                self.place_value(place, v)
+            st.places[pd.id] = place
+            if pd.note:
+                self.fixtures.append(f"{pd.id}: {pd.note}")
+        if grid and grid.shape == "hex" and grid.columns:
+            for place in st.places.values():
+                for nid in sorted(hex_neighbours(place.id, grid.columns)):
+                    if nid in st.places:
+                        place.neighbours.append(st.places[nid])
+        for adj in self.sc.adjacency:
+            a = self.place(adj.place, adj.span)
+            for nid in adj.neighbours:
+                b = self.place(nid, adj.span)
+                computed = b in a.neighbours
+                if not computed:
+                    a.neighbours.append(b)
+                    b.neighbours.append(a)
+                    self.fixtures.append(f"{a.id}-{b.id} adjacent: stated by the scenario (the grid does not make them neighbours)")
+
+    def place(self, pid: str, span: Span) -> Place:
+        place = self.engine.state.places.get(pid)
+        if place is None:
+            raise ScriptError(f"unknown place '{pid}'", span, did_you_mean(pid, self.engine.state.places))
+        return place
+
+    def place_value(self, place: Place, v: n.StatValue) -> None:
+        prop = self.sym.place_props.get(v.name)
+        if prop is None:
+            raise ScriptError(f"places have no property '{v.name}'", v.span, did_you_mean(v.name, self.sym.place_props))
+        value = self.typed(v, prop.type, v.span)
+        (place.state if prop.mutable else place.props)[v.name] = value
+
+    def typed(self, v: n.StatValue, t: n.TypeName, span: Span):
+        sym = self.sym
+        if t.enum:
+            if v.value not in t.enum:
+                raise ScriptError(f"'{v.name}' is one of {', '.join(t.enum)}, not '{v.value}'", span, did_you_mean(str(v.value), t.enum))
+            return v.value
+        if t.name == "int":
+            if not isinstance(v.value, int):
+                raise ScriptError(f"'{v.name}' takes a number", span)
+            return v.value
+        if t.name in ("side", "nation", "faction"):
+            allowed = {"side": set(sym.sides), "nation": set(sym.nations), "faction": set(sym.sides) | set(sym.nations)}[t.name]
+            if v.value not in allowed:
+                raise ScriptError(f"'{v.name}' takes a {t.name}, not '{v.value}'", span, did_you_mean(str(v.value), allowed))
+            return v.value
+        if t.name == "bool":
+            if v.value not in ("true", "false"):
+                raise ScriptError(f"'{v.name}' is true or false", span)
+            return v.value == "true"
+        return v.value
+
+    def units(self) -> None:
+        st, sym = self.engine.state, self.sym
+        for ud in self.sc.units:
+            if ud.id in st.units:
+                raise ScriptError(f"unit {ud.id} is defined twice", ud.span)
+            type_decl = sym.types.get(ud.type)
+            if type_decl is None:
+                raise ScriptError(f"unknown unit type '{ud.type}'", ud.type_span, did_you_mean(ud.type, sym.types))
+            if ud.side not in sym.sides:
+                raise ScriptError(f"unknown side '{ud.side}'", ud.side_span, did_you_mean(ud.side, sym.sides))
+            counter = sym.counters.get(ud.id)
+            if counter and (counter.type != ud.type or counter.side != ud.side):
+                raise ScriptError(
+                    f"{ud.id} is printed as a {counter.type} of {counter.side} [{counter.cite}]", ud.type_span,
+                )
+            unit = Unit(ud.id, ud.type, type_decl.parent, ud.side, counter.label if counter else None)
+            self.apply(unit, type_decl.values, printed=True, where=f"type {ud.type} [{type_decl.cite}]")
+            if counter:
+                self.apply(unit, counter.values, printed=True, where=f"counter {ud.id} [{counter.cite}]")
+            self.apply(unit, ud.values, printed=False, where="scenario")
+            if ud.note:
+                self.fixtures.append(f"{ud.id}: {ud.note}")
+            st.units[ud.id] = unit
+        for ud in self.sc.units:
+            self.locate(st.units[ud.id], ud)
+
+    def apply(self, unit: Unit, values: tuple[n.StatValue, ...], printed: bool, where: str) -> None:
+        for v in values:
+            if v.is_flag:
+                if v.name not in self.sym.flags:
+                    raise ScriptError(f"unknown flag '{v.name}'", v.span, did_you_mean(v.name, self.sym.flags))
+                unit.flags.add(v.name)
+                continue
+            if v.name not in self.sym.stats:
+                raise ScriptError(f"unknown stat '{v.name}'", v.span, did_you_mean(v.name, self.sym.stats))
+            value = X if v.value == "X" else MISSING if v.value == "?" else v.value
+            current = unit.stats.get(v.name)
+            if not printed and v.name in unit.stats and current is not MISSING:
+                raise ScriptError(
+                    f"{unit.id}'s {v.name} is printed as {show(current)}; a scenario may only supply values the rulebook does not print",
+                    v.span,
+                )
+            unit.stats[v.name] = value
+            if not printed:
+                self.fixtures.append(f"{unit.id} {v.name} {show(value)} (not printed in the rulebook)")
+
+    def locate(self, unit: Unit, ud: n.UnitDef) -> None:
+        st = self.engine.state
+        if ud.where == "at":
+            self.engine.place_unit(unit, self.place(ud.location, ud.location_span))
+        elif ud.where == "aboard":
+            carrier = st.units.get(ud.location)
+            if carrier is None:
+                raise ScriptError(f"unknown unit '{ud.location}'", ud.location_span, did_you_mean(ud.location, st.units))
+            if carrier.location is None:
+                raise ScriptError(f"{carrier.id} is not placed yet; define carriers before their cargo", ud.location_span)
+            self.engine.place_unit(unit, carrier)
+        else:
+            box = st.boxes.get(ud.location)
+            if box is None:
+                raise ScriptError(f"unknown box '{ud.location}'", ud.location_span, did_you_mean(ud.location, st.boxes))
+            self.engine.place_unit(unit, box[unit.side] if isinstance(box, dict) else box)
+
+    def position(self) -> None:
+        st, sym, sc = self.engine.state, self.sym, self.sc
+        if sc.at:
+            turn, phase, step = sc.at
+            if (phase, step) not in sym.steps():
+                raise ScriptError(f"the sequence of play has no step '{step}' in phase '{phase}'", sc.at_span)
+            st.turn, st.phase, st.step = turn, phase, step
+        for ts in sc.tracks:
+            track = st.tracks.get(ts.track)
+            if track is None:
+                raise ScriptError(f"unknown track '{ts.track}'", ts.span, did_you_mean(ts.track, st.tracks))
+            if ts.side not in track.values:
+                raise ScriptError(f"track {ts.track} has no entry for '{ts.side}'", ts.span)
+            if not track.low <= ts.value <= track.high:
+                raise ScriptError(f"{ts.track} runs {track.low}..{track.high}; {ts.value} is off the track", ts.span)
+            track.values[ts.side] = ts.value
+
+
+def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
+    """Static checks of what a scenario runs and expects, before anything runs."""
+    checker = Checker(sym, extra_values={u.id for u in sc.units})
+    run = sc.run
+    if run is None:
+        checker.error("the scenario has no 'run' line", sc.span, "add 'run step NAME' or 'run PROCEDURE(args)'")
+    elif run.proc is not None:
+        target = sym.procedures.get(run.proc) or sym.tables.get(run.proc)
+        if target is None:
+            checker.unknown("procedure or table", run.proc, run.span, set(sym.procedures) | set(sym.tables))
+        else:
+            checker.check_args(run.args, [p.name for p in target.params], f"'{run.proc}'", run.span)
+        for a in run.args:
+            checker.expr(a.value, set())
+    elif run.step is not None and sc.at is None:
+        checker.error("'run step' needs an 'at turn N phase P step S' line", run.span)
+    for exp in sc.expects:
+        checker.expr(exp.expr, set())
+    for dec in sc.decisions:
+        if dec.side not in sym.sides:
+            checker.unknown("side", dec.side, dec.span, sym.sides)
+    return checker.diags
+
+
+def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources) -> Outcome:
+    out = Outcome()
+    engine = Engine(sym)
+    setup = Setup(engine, sc)
+    title = f"scenario: {sc.title}" + (f" [{sc.cite}]" if sc.cite else "")
+    out.lines.append(title)
+    game = sym.game
+    out.lines.append(f"ruleset: {sc.uses}" + (f" ({game.title})" if game and game.title else ""))
+    try:
+        setup.run()
+        for note in sc.notes:
+            out.lines.append(f"note: {note}")
+        for text, cite in sc.fixtures:
+            setup.fixtures.append(text + (f" [{cite}]" if cite else ""))
+        for f in setup.fixtures:
+            out.lines.append(f"fixture: {f}")
+        engine.run_invariants()
+        runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym))
+        runner.run(_run_target(engine, sc))
+        runner.finish()
+    except (RuleError, ScriptError) as err:
+        _trace_into(out, engine.events)
+        out.ok = False
+        cite = getattr(err, "cite", None)
+        message = err.message + (f" [{cite}]" if cite and f"[{cite}]" not in err.message else "")
+        out.error = Diagnostic("error", message, err.span or sc.span, err.hint)
+        return out
+    _trace_into(out, engine.events)
+    if runner.departures:
+        out.lines.append("departures from the printed example (the engine follows the rules):")
+        out.lines.extend(f"  {e.line()}" for e in runner.departures)
+    out.lines.append("expectations:")
+    comp = engine.compiler
+    for exp in sc.expects:
+        text = _source_text(sources, exp.expr.span)
+        try:
+            held = comp.expr(exp.expr)({})
+            status = "ok  " if held is True else "FAIL"
+            detail = "" if held is True else f"  (got {show(held)})"
+        except RuleError as err:
+            status, detail = "FAIL", f"  ({err.message})"
+            held = False
+        label = f"  -- {exp.label}" if exp.label else ""
+        out.lines.append(f"  {status} {text}{label}{detail}")
+        if held is not True:
+            out.ok = False
+            out.failures += 1
+    met = len(sc.expects) - out.failures
+    out.lines.append(f"result: {met} of {len(sc.expects)} expectations met" + ("" if out.ok else " -- FAILED"))
+    return out
+
+
+def _trace_into(out: Outcome, events: list[Event]) -> None:
+    out.lines.append("trace:")
+    out.lines.extend(f"  {e.line()}" for e in events)
+
+
+def _scripted_agents(sc: n.Scenario, sym: Symbols) -> dict:
+    agent = ScriptedAgent(sc.decisions)
+    return {side: agent for side in sym.sides}
+
+
+def _run_target(engine: Engine, sc: n.Scenario):
+    run = sc.run
+    if run.step is not None:
+        phase = sc.at[1]
+        step = engine.sym.steps().get((phase, run.step))
+        if step is None:
+            raise ScriptError(f"phase '{phase}' has no step '{run.step}'", run.span)
+        if step.pending:
+            raise ScriptError(f"step '{run.step}' [{step.cite}] is not encoded yet", run.span)
+        engine.trace(step.cite or run.step, f"turn {engine.state.turn}, {phase}, {run.step}")
+        return engine.compiler.block(step.body, step.cite or run.step)({})
+    args = [(a.name, engine.compiler.expr(a.value)({})) for a in run.args]
+    if run.proc in engine.sym.tables:
+        table = engine.table(run.proc)
+        return table.run(table.bind(args), table.decl.cite)
+    return engine.procedure(run.proc).call(args)
+
+
+def _source_text(sources: Sources, span: Span) -> str:
+    line = sources.line(span.file, span.line)
+    if line is None:
+        return "?"
+    if span.end_line == span.line:
+        return line[span.col - 1 : span.end_col - 1]
+    return line[span.col - 1 :].rstrip()
+
+
+def scenario_errors(diags: list[Diagnostic]) -> None:
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise UmpireError(errors)

@@ -1,0 +1,37 @@
+"""The true state of a game: places, boxes, units, tracks, game-wide values, records.
+
+Only what the rules treat as state is stored; everything else (ownership, enemy
+seaports, counts) is derived by the ruleset's functions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .values import Place, Unit
+
+
+@dataclass
+class Track:
+    name: str
+    low: int
+    high: int
+    excess: str | None
+    values: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class GameState:
+    places: dict[str, Place] = field(default_factory=dict)
+    boxes: dict[str, Place | dict[str, Place]] = field(default_factory=dict)
+    units: dict[str, Unit] = field(default_factory=dict)
+    tracks: dict[str, Track] = field(default_factory=dict)
+    globals: dict[str, Any] = field(default_factory=dict)
+    facts: dict[str, Any] = field(default_factory=dict)
+    turn: int = 1
+    phase: str | None = None
+    step: str | None = None
+
+    def units_at(self, place: Place) -> list[Unit]:
+        return [u for u in self.units.values() if u.location is place]

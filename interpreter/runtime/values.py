@@ -1,0 +1,110 @@
+"""Runtime values: units, places, dice and pools, and the printed 'X' and missing marks.
+
+These are plain Python objects (no pydantic) because the executor touches them in
+its hot loop. Sides, nations and enum values are plain strings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class _Mark:
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+
+X = _Mark("X")  # printed 'X': exists, has no combat or tactical value
+MISSING = _Mark("?")  # not printed in the rulebook; a scenario must supply it
+
+
+class Place:
+    """A map place (hex, area, square, point) or an off-map box."""
+
+    __slots__ = ("id", "shape", "props", "state", "neighbours", "is_box", "side")
+
+    def __init__(self, id: str, shape: str, is_box: bool = False, side: str | None = None):
+        self.id = id
+        self.shape = shape
+        self.props: dict[str, Any] = {}
+        self.state: dict[str, Any] = {}
+        self.neighbours: list[Place] = []
+        self.is_box = is_box
+        self.side = side
+
+    def __repr__(self) -> str:
+        return self.id
+
+    __str__ = __repr__
+
+
+class Unit:
+    """One counter on the map, in a box, or aboard another unit."""
+
+    __slots__ = ("id", "type", "cls", "side", "stats", "flags", "state", "location", "carrier", "cargo", "starting", "label")
+
+    def __init__(self, id: str, type: str, cls: str, side: str, label: str | None = None):
+        self.id = id
+        self.type = type
+        self.cls = cls
+        self.side = side
+        self.stats: dict[str, Any] = {}
+        self.flags: set[str] = set()
+        self.state: dict[str, Any] = {}
+        self.location: Place | None = None
+        self.carrier: Unit | None = None
+        self.cargo: list[Unit] = []
+        self.starting = False
+        self.label = label
+
+    def __repr__(self) -> str:
+        return self.id
+
+    __str__ = __repr__
+
+
+class Die(int):
+    """A die's face, remembering which roll produced it (for traces and rerolls)."""
+
+    label: str
+    history: tuple[int, ...]
+
+    def __new__(cls, value: int, label: str, history: tuple[int, ...] = ()):
+        obj = super().__new__(cls, value)
+        obj.label = label
+        obj.history = history
+        return obj
+
+
+class Pool(list):
+    """The dice of one roll statement; a reroll replaces one die in place."""
+
+    def __init__(self, dice: list[Die], label: str, key: Any = None, die: tuple[str, int, int] = ("d6", 1, 6)):
+        super().__init__(dice)
+        self.label = label
+        self.key = key
+        self.die = die  # (name, low face, high face), for rerolls
+
+
+def show(value: Any) -> str:
+    """How a value reads in a trace line or a message."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, Pool) and len(value) == 1:
+        return str(int(value[0]))
+    if isinstance(value, Pool) or (isinstance(value, list) and value and isinstance(value[0], Die)):
+        return "[" + ", ".join(str(int(d)) for d in value) + "]"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, Die):
+        return str(int(value))
+    return str(value)

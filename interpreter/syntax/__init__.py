@@ -1,0 +1,1 @@
+"""Text to parse tree: grammar loading, spans, diagnostics and their rendering."""
