@@ -585,7 +585,9 @@ class Builder(Transformer):
         return n.Decision(span=self.sp(meta), side=str(c[0]), name=str(c[1]), answer=c[2], departure=dep)
 
     def departs(self, meta, c):
-        return n.Departure(span=self.sp(meta), tag=str(c[0]), reason=_unquote(c[1]), instead=c[2] if len(c) > 2 else None)
+        strings = _tokens(c, "STRING")
+        instead = next((x for x in c if isinstance(x, n.Answer)), None)
+        return n.Departure(span=self.sp(meta), tag=str(c[0]), reason=_unquote(strings[0]), instead=instead, cite=_cite(c))
 
     def answer_pass(self, meta, c):
         return n.Answer(span=self.sp(meta), passes=True)

@@ -629,7 +629,9 @@ class Answer(Node):
         return ", ".join(i.name + (f" die {i.die}" if i.die is not None else "") for i in self.items)
 
 
-class Departure(Node):
+class Departure(Cited):
+    """A scripted decision of a printed example that the rules refuse; ``cite`` names the rule."""
+
     tag: str
     reason: str
     instead: Answer | None = None

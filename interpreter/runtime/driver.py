@@ -42,6 +42,9 @@ class Runner:
     def decide(self, req: ChoiceRequest) -> Any:
         forced = forced_answer(req)
         if forced is not _NOT_FORCED:
+            agent = self.agents.get(req.chooser)
+            if isinstance(agent, ScriptedAgent):
+                self.confirm_forced(agent, req, forced)
             if req.mode != "reroll":
                 self.engine.trace(req.cite, f"{req.chooser} {req.name}: {show(forced)} (no other choice)", "decision")
             return forced
@@ -56,6 +59,20 @@ class Runner:
         if req.mode != "reroll":
             self.engine.trace(req.cite, f"{req.chooser} {req.name}: {show(answer)}", "decision")
         return answer
+
+    def confirm_forced(self, agent: ScriptedAgent, req: ChoiceRequest, forced: Any) -> None:
+        """A script may spell out a decision the rules leave no choice in; it must then agree."""
+        entry = agent.next_entry(req)
+        if entry is None:
+            return
+        answer = normalize(req, resolve_answer(entry.answer, req))
+        same = answer == forced if not isinstance(forced, list) else sorted(map(str, answer)) == sorted(map(str, forced))
+        if not same:
+            raise ScriptError(
+                f"decision '{entry.side} {entry.name}: {entry.answer.text()}' is not legal: the rules leave only "
+                f"{show(forced)} [{req.cite}]",
+                entry.span,
+            )
 
     def scripted(self, agent: ScriptedAgent, req: ChoiceRequest) -> Any:
         entry = agent.next_entry(req)
@@ -98,8 +115,9 @@ class Runner:
             f"departure {dep.tag}: the example has {entry.side} decide '{entry.name}: {entry.answer.text()}' "
             f"({dep.reason}); {engine_says}"
         )
-        event = Event(cite, text, "departure")
+        event = Event(dep.cite or cite, text, "departure")
         self.departures.append(event)
+        self.engine.state.facts["departures"] = len(self.departures)
         self.engine.events.append(event)
 
     def finish(self) -> None:
@@ -114,7 +132,7 @@ class Runner:
                         f"decision '{entry.side} {entry.name}: {entry.answer.text()}' at line {entry.span.line} was never asked",
                         entry.span,
                     )
-                self.report(entry.departure, entry, "the rules never ask for this decision", "script")
+                self.report(entry.departure, entry, "the rules never ask for this decision", "EoP")
 
 
 def forced_answer(req: ChoiceRequest) -> Any:

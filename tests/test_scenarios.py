@@ -1,0 +1,42 @@
+"""Every scenario runs, meets its expectations, and narrates exactly its reviewed trace.
+
+The traces live in tests/__snapshots__/test_scenarios/*.trace; after an intended change,
+regenerate them with `pytest --snapshot-update` and review the diff.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.load import load_rules, load_scenario, rules_path_for
+from interpreter.runtime.scenario import check_scenario, run_scenario
+from interpreter.syntax.diagnostics import Sources, render
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = sorted((ROOT / "scenarios").rglob("*.scenario"))
+
+
+def run(path: Path):
+    sources = Sources()
+    rel = str(path.relative_to(ROOT))
+    scenario = load_scenario(rel, sources)
+    loaded = load_rules(rules_path_for(scenario), sources)
+    assert not loaded.errors, [render(d, sources) for d in loaded.errors]
+    problems = [d for d in check_scenario(scenario, loaded.symbols) if d.severity == "error"]
+    assert not problems, [render(d, sources) for d in problems]
+    return run_scenario(scenario, loaded.symbols, sources), sources
+
+
+def test_there_are_scenarios():
+    assert len(SCENARIOS) >= 4
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_scenario(path, trace_snapshot, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    outcome, sources = run(path)
+    assert outcome.error is None, render(outcome.error, sources)
+    assert outcome.ok, "\n".join(outcome.lines)
+    assert "\n".join(outcome.lines) + "\n" == trace_snapshot
