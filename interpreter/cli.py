@@ -88,26 +88,30 @@ def _missing_summary(loaded) -> list[str]:
     return lines
 
 
-def _check_scenario(path: str, sources: Sources) -> tuple[list[Diagnostic], list[str]]:
+def _load_scenario_and_rules(path: str, sources: Sources):
+    """The scenario, its ruleset, and every diagnostic of both."""
     scenario = load_scenario(path, sources)
     rules = rules_path_for(scenario)
-    if not Path(rules).exists():
-        return [Diagnostic("error", f"the ruleset '{scenario.uses}' does not exist (looked for {rules})", scenario.uses_span)], []
+    if not Path(rules).is_file():
+        missing = Diagnostic("error", f"the ruleset '{scenario.uses}' does not exist (looked for {rules})", scenario.uses_span)
+        return scenario, None, [missing]
     loaded = load_rules(rules, sources)
     if loaded.errors:
-        return loaded.errors, []
-    return check_scenario(scenario, loaded.symbols), []
+        return scenario, loaded, loaded.errors
+    return scenario, loaded, check_scenario(scenario, loaded.symbols)
+
+
+def _check_scenario(path: str, sources: Sources) -> tuple[list[Diagnostic], list[str]]:
+    return _load_scenario_and_rules(path, sources)[2], []
 
 
 def cmd_run(path: str) -> int:
     sources = Sources()
     try:
-        scenario = load_scenario(path, sources)
-        diags, _ = _check_scenario(path, sources)
+        scenario, loaded, diags = _load_scenario_and_rules(path, sources)
         errors = [d for d in diags if d.severity == "error"]
         if errors:
             raise UmpireError(errors)
-        loaded = load_rules(rules_path_for(scenario), sources)
     except UmpireError as err:
         print(render_all(err.diagnostics, sources), file=sys.stderr)
         return 1

@@ -7,7 +7,7 @@ with a "did you mean" where a declared name is close. The checker never runs a g
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..ir import nodes as n
 from ..lang import BEYOND_POLICIES, BUILTINS, EXCESS_POLICIES, GRID_SHAPES, HEX_COLUMN_SCHEMES, HOOK_EVENTS, VALUE_TYPES

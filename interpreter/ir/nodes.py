@@ -7,7 +7,7 @@ discriminated on ``kind`` so ``umpire schema`` can print a precise JSON schema.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -194,10 +194,7 @@ class Matching(Node):
 
 
 Expr = Annotated[
-    Union[
-        IntLit, StrLit, BoolLit, NoneLit, XLit, PlaceLit, Var, Attr, Index, CallExpr, BinOp, Compare,
-        BoolOp, Not, Neg, IsTest, InTest, Has, CondExpr, ListLit, MapLit, Comprehension, Matching,
-    ],
+    IntLit | StrLit | BoolLit | NoneLit | XLit | PlaceLit | Var | Attr | Index | CallExpr | BinOp | Compare | BoolOp | Not | Neg | IsTest | InTest | Has | CondExpr | ListLit | MapLit | Comprehension | Matching,
     Field(discriminator="kind"),
 ]
 
@@ -327,10 +324,7 @@ class Ensure(Cited):
 
 
 Stmt = Annotated[
-    Union[
-        Let, SetStmt, Adjust, If, ForEach, Roll, Choose, Lookup, Eliminate, Move, Say, CallStmt,
-        Reroll, Simultaneously, Record, Ensure,
-    ],
+    Let | SetStmt | Adjust | If | ForEach | Roll | Choose | Lookup | Eliminate | Move | Say | CallStmt | Reroll | Simultaneously | Record | Ensure,
     Field(discriminator="kind"),
 ]
 
@@ -548,11 +542,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Union[
-        Game, StatDecl, FlagDecl, UnitStateDecl, GameStateDecl, ClassDecl, TypeDecl, CounterDecl, MapDecl, BoxDecl,
-        TrackDecl, MissingDecl, TableDecl, FunctionDecl, ProcedureDecl, HookDecl, InvariantDecl,
-        SequenceDecl,
-    ],
+    Game | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl,
     Field(discriminator="kind"),
 ]
 
@@ -668,6 +658,6 @@ class Scenario(Cited):
     expects: tuple[Expectation, ...] = ()
 
 
-for _model in list(globals().values()):
-    if isinstance(_model, type) and issubclass(_model, BaseModel) and _model is not BaseModel:
-        _model.model_rebuild()
+# Forward references (Expr, Stmt) are resolved once, by the top-level models that hold them.
+for _model in (StrPart, Attr, Ruleset, Scenario):
+    _model.model_rebuild()

@@ -9,12 +9,13 @@ receives the answer; that is what makes every procedure resumable.
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from ..ir import nodes as n
 from ..lang import UNIT_ATTRS
 from .requests import ChoiceRequest, RollRequest, RuleError
-from .values import MISSING, X, Die, Place, Pool, Unit, show
+from .values import MISSING, Die, Place, Pool, Unit, X, show
 
 Env = dict
 ExprFn = Callable[[Env], Any]

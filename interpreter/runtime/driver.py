@@ -7,7 +7,8 @@ that asked for it, before any state changes.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..ir import nodes as n
 from .agents import PASS, Agent, ScriptedAgent, resolve_answer

@@ -7,8 +7,9 @@ event it emits carries the rule citation of the statement that produced it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from ..check.symbols import Symbols
 from ..ir import nodes as n
@@ -16,7 +17,7 @@ from ..syntax.diagnostics import Span
 from .compile import Compiler, unit_attr
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .state import GameState, Track
-from .values import MISSING, X, Die, Place, Pool, Unit, show
+from .values import MISSING, Die, Place, Pool, Unit, X, show
 
 
 @dataclass
@@ -245,13 +246,13 @@ class Engine:
             self.trace(cite, f"reroll of {pool.label} die {k + 1}: {int(old)} -> {face}; {pool.label} is now {show(pool)}", "reroll")
 
     # ── procedures, functions, tables ──
-    def procedure(self, name: str) -> "Procedure":
+    def procedure(self, name: str) -> Procedure:
         proc = self._procs.get(name)
         if proc is None:
             proc = self._procs[name] = Procedure(self, self.sym.procedures[name])
         return proc
 
-    def table(self, name: str) -> "Table":
+    def table(self, name: str) -> Table:
         table = self._tables.get(name)
         if table is None:
             table = self._tables[name] = Table(self, self.sym.tables[name])

@@ -18,7 +18,7 @@ from .dice import ScriptedDice
 from .driver import Runner
 from .engine import Engine, Event
 from .requests import RuleError, ScriptError
-from .values import MISSING, X, Place, Unit, show
+from .values import MISSING, Place, Unit, X, show
 
 
 @dataclass
