@@ -98,21 +98,15 @@ class ScriptedAgent(Agent):
         raise NotImplementedError
 
 
-def resolve_answer(answer: n.Answer, req: ChoiceRequest) -> Any:
+def resolve_answer(answer: n.Answer, req: ChoiceRequest, lookup=None) -> Any:
     """Turn a scripted answer's names into the runtime values among the options."""
     if answer.passes:
         return PASS
     if answer.split:
-        by_name = {_name(o).lower(): o for o in req.options}
-        out = {}
-        for name, points in answer.split:
-            if name.lower() not in by_name:
-                raise ScriptError(f"'{name}' is not among the options: {_options_text(req)} [{req.cite}]", answer.span)
-            out[by_name[name.lower()]] = points
-        return out
+        return {_find(name, req, answer, lookup): points for name, points in answer.split}
     if req.mode == "reroll":
         return _reroll_answer(answer, req)
-    values = [_find(item.name, req, answer) for item in answer.items]
+    values = [_find(item.name, req, answer, lookup) for item in answer.items]
     if req.mode == "one":
         if len(values) != 1:
             raise ScriptError(f"this decision takes one answer, the script gives {len(values)} [{req.cite}]", answer.span)
@@ -141,12 +135,15 @@ def _reroll_answer(answer: n.Answer, req: ChoiceRequest) -> Any:
     return (die, unit)
 
 
-def _find(name: str, req: ChoiceRequest, answer: n.Answer) -> Any:
+def _find(name: str, req: ChoiceRequest, answer: n.Answer, lookup=None) -> Any:
     for o in req.options:
         if _name(o).lower() == name.lower():
             return o
     if name.lower() == "yes" and len(req.options) == 1:
         return req.options[0]
+    known = lookup(name) if lookup else None
+    if known is not None:
+        return known  # a real unit or place that is not an option: validation says why
     raise ScriptError(f"'{name}' is not among the options: {_options_text(req)} [{req.cite}]", answer.span)
 
 

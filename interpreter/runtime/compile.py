@@ -40,6 +40,7 @@ class Compiler:
     def __init__(self, engine):
         self.engine = engine
         self.sym = engine.sym
+        self._lets: dict[str, Any] = {}  # the latest `let` of each name compiled, to explain options
 
     # ───────────────────────── expressions ─────────────────────────
 
@@ -272,6 +273,7 @@ class Compiler:
 
     def s_let(self, s: n.Let, cite: str) -> StmtFn:
         value, name = self.expr(s.value), s.name
+        self._lets[name] = s.value
 
         def let(env):
             env[name] = value(env)
@@ -395,6 +397,7 @@ class Compiler:
         amount = self.expr(s.amount) if s.amount is not None else (lambda env: 1)
         limit = self.expr(s.limit) if s.limit is not None else (lambda env: None)
         prompt = self.expr(s.prompt) if s.prompt else (lambda env: "")
+        explainer = self.explainer(s.options)
         name, mode, optional, span = s.name, s.mode, s.optional, s.span
         engine = self.engine
 
@@ -407,10 +410,44 @@ class Compiler:
             req = ChoiceRequest(
                 chooser=who, name=name, mode=mode, options=opts, cite=cite, span=span, amount=amount(env),
                 limit=limit(env), optional=optional, prompt=prompt(env),
+                explain=(lambda item: explainer(env, item)) if explainer else None,
             )
             env[name] = yield req
 
         return choose
+
+    def explainer(self, options) -> Callable[[Env, Any], str | None] | None:
+        """For options written as a comprehension, say which condition an excluded item fails."""
+        if isinstance(options, n.Var) and options.name in self._lets:
+            options = self._lets[options.name]
+        if isinstance(options, n.BinOp) and options.op == "+":
+            parts = [p for p in (self.explainer(options.left), self.explainer(options.right)) if p]
+            return (lambda env, item: next((r for r in (p(env, item) for p in parts) if r), None)) if parts else None
+        if not isinstance(options, n.Comprehension) or options.where is None:
+            return None
+        where = options.where
+        conjuncts = list(where.items) if isinstance(where, n.BoolOp) and where.op == "and" else [where]
+        tests = [(c, self.expr(c)) for c in conjuncts]
+        var, source = options.var, self.engine.source_text
+        iterable, iterable_span = self.expr(options.iterable), options.iterable.span
+
+        def explain(env, item):
+            local = dict(env)
+            try:
+                if item not in iterable(local):
+                    return f"{show(item)} is not in '{source(iterable_span)}'"
+            except RuleError:
+                return None
+            local[var] = item
+            for node, test in tests:
+                try:
+                    if not test(local):
+                        return f"for {show(item)}, '{source(node.span)}' does not hold"
+                except RuleError:
+                    return None
+            return None
+
+        return explain
 
     def s_lookup(self, s: n.Lookup, cite: str) -> StmtFn:
         table = self.engine.table(s.table)

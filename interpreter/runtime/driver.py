@@ -27,6 +27,11 @@ class Runner:
         self.agents = agents
         self.departures: list[Event] = []
 
+    def lookup(self, name: str) -> Any:
+        """A unit or place named in a script, whether or not it is a legal option."""
+        st = self.engine.state
+        return st.units.get(name) or st.places.get(name)
+
     def run(self, gen: Iterator) -> Any:
         answer: Any = None
         while True:
@@ -66,7 +71,7 @@ class Runner:
         entry = agent.next_entry(req)
         if entry is None:
             return
-        answer = normalize(req, resolve_answer(entry.answer, req))
+        answer = normalize(req, resolve_answer(entry.answer, req, self.lookup))
         same = answer == forced if not isinstance(forced, list) else sorted(map(str, answer)) == sorted(map(str, forced))
         if not same:
             raise ScriptError(
@@ -86,7 +91,7 @@ class Runner:
                 req.span,
                 f"add '{req.chooser} {req.name}: ...' to the decisions block; options: {', '.join(map(show, req.options))}",
             )
-        answer = normalize(req, resolve_answer(entry.answer, req))
+        answer = normalize(req, resolve_answer(entry.answer, req, self.lookup))
         reason = illegal(req, answer)
         dep = entry.departure
         if dep is None:
@@ -102,7 +107,7 @@ class Runner:
             )
         self.report(dep, entry, f"the rules refuse it: {reason}", req.cite)
         if dep.instead is not None:
-            answer = normalize(req, resolve_answer(dep.instead, req))
+            answer = normalize(req, resolve_answer(dep.instead, req, self.lookup))
             reason = illegal(req, answer)
             if reason:
                 raise ScriptError(f"the 'instead' answer of departure {dep.tag} is not legal either: {reason}", dep.span)
@@ -166,6 +171,11 @@ def _in(x: Any, options: list) -> bool:
     return any(x is o or x == o for o in options)
 
 
+def _not_an_option(req: ChoiceRequest, item: Any, listing: str) -> str:
+    why = req.explain(item) if req.explain else None
+    return f"{show(item)} is not one of the legal options ({listing})" + (f": {why}" if why else "")
+
+
 def illegal(req: ChoiceRequest, answer: Any) -> str | None:  # noqa: C901 - one case per decision mode
     """Why an answer is not legal, or None when it is."""
     opts = req.options
@@ -173,13 +183,13 @@ def illegal(req: ChoiceRequest, answer: Any) -> str | None:  # noqa: C901 - one 
     if req.mode == "one":
         if answer is None:
             return None if req.optional else "a choice is required"
-        return None if _in(answer, opts) else f"{show(answer)} is not one of the legal options ({listing})"
+        return None if _in(answer, opts) else _not_an_option(req, answer, listing)
     if req.mode in ("exactly", "up_to"):
         if not isinstance(answer, list):
             return "a list of choices is expected"
         bad = [a for a in answer if not _in(a, opts)]
         if bad:
-            return f"{show(bad[0])} is not one of the legal options ({listing})"
+            return _not_an_option(req, bad[0], listing)
         if len({id(a) for a in answer}) != len(answer):
             return "the same option is chosen twice"
         if req.mode == "exactly" and len(answer) != req.amount:

@@ -33,8 +33,9 @@ class Event:
 
 
 class Engine:
-    def __init__(self, sym: Symbols):
+    def __init__(self, sym: Symbols, sources=None):
         self.sym = sym
+        self.sources = sources
         self.state = GameState()
         self.events: list[Event] = []
         self.violations: list[Event] = []
@@ -78,6 +79,13 @@ class Engine:
         self.violations.append(event)
         self.state.facts["rule checks failed"] = len(self.violations)
         self.events.append(event)
+
+    def source_text(self, span: Span) -> str:
+        """The text of a span of the ruleset, for explanations (falls back to its position)."""
+        line = self.sources.line(span.file, span.line) if self.sources else None
+        if line is None or span.end_line != span.line:
+            return f"the condition at {span}"
+        return line[span.col - 1 : span.end_col - 1]
 
     # ── names and values ──
     def global_value(self, name: str, span: Span) -> Any:

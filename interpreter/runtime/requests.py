@@ -38,6 +38,7 @@ class ChoiceRequest:
     optional: bool = False
     prompt: str = ""
     spend: dict[str, list[Any]] = field(default_factory=dict)  # reroll: the units this side may spend
+    explain: Any = None  # explain(item) -> why the rule's options exclude item, or None
 
 
 class RuleError(Exception):

@@ -226,7 +226,7 @@ def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
 
 def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources) -> Outcome:
     out = Outcome()
-    engine = Engine(sym)
+    engine = Engine(sym, sources)
     setup = Setup(engine, sc)
     title = f"scenario: {sc.title}" + (f" [{sc.cite}]" if sc.cite else "")
     out.lines.append(title)
