@@ -25,6 +25,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("all_units", 0, 0, "every unit in the game, wherever it is"),
         Builtin("places", 0, 0, "every map place"),
         Builtin("adjacent", 1, 1, "the places adjacent to a place"),
+        Builtin("linked", 2, 2, "linked(place, kind): the places joined to a place by edges of a declared kind"),
         Builtin("sides", 0, 0, "the player sides, in declaration order"),
         Builtin("enemy", 1, 1, "the other side of a two-sided game"),
         Builtin("count", 1, 1, "the number of items in a list, pool or map"),

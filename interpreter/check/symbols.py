@@ -28,6 +28,7 @@ class Symbols:
     map: n.MapDecl | None = None
     place_props: dict[str, n.PlaceProp] = field(default_factory=dict)
     enum_values: dict[str, str] = field(default_factory=dict)  # value -> property
+    edges: dict[str, n.EdgeDecl] = field(default_factory=dict)
     boxes: dict[str, n.BoxDecl] = field(default_factory=dict)
     tracks: dict[str, n.TrackDecl] = field(default_factory=dict)
     missing: dict[str, n.MissingDecl] = field(default_factory=dict)
@@ -42,7 +43,7 @@ class Symbols:
         """Names an expression may use as a value without declaring them locally."""
         return (
             set(self.sides) | set(self.nations) | set(self.enum_values) | set(self.boxes) | set(self.tracks)
-            | set(self.game_states) | set(self.counters)
+            | set(self.game_states) | set(self.counters) | set(self.edges)
         )
 
     def unit_kinds(self) -> set[str]:
@@ -115,6 +116,10 @@ def collect(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
                 sym.place_props[prop.name] = prop
                 for value in prop.type.enum:
                     sym.enum_values[value] = prop.name
+            for edge in decl.edges:
+                if edge.name in sym.edges:
+                    dup("edge kind", edge.name, edge)
+                sym.edges[edge.name] = edge
         elif isinstance(decl, n.HookDecl):
             sym.hooks.append(decl)
         elif isinstance(decl, n.InvariantDecl):

@@ -397,7 +397,13 @@ class Builder(Transformer):
 
     def map_decl(self, meta, c):
         grid = next((x for x in c if isinstance(x, n.Grid)), None)
-        return n.MapDecl(span=self.sp(meta), name=str(c[0]), grid=grid, props=tuple(_of(c, n.PlaceProp)), cite=_cite(c))
+        return n.MapDecl(
+            span=self.sp(meta), name=str(c[0]), grid=grid, props=tuple(_of(c, n.PlaceProp)), edges=tuple(_of(c, n.EdgeDecl)),
+            cite=_cite(c),
+        )
+
+    def edges_decl(self, meta, c):
+        return self._named(n.EdgeDecl, meta, c)
 
     def grid(self, meta, c):
         names = _tokens(c, "NAME")
@@ -535,6 +541,9 @@ class Builder(Transformer):
 
     def adjacent(self, meta, c):
         return n.Adjacency(span=self.sp(meta), place=str(c[0]), neighbours=tuple(str(x) for x in c[1:]))
+
+    def edge(self, meta, c):
+        return n.Adjacency(span=self.sp(meta), kind=str(c[0]), place=str(c[1]), neighbours=tuple(str(x) for x in c[2:]))
 
     def units(self, meta, c):
         return ("units", list(c))

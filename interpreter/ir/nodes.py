@@ -431,11 +431,19 @@ class PlaceProp(Cited):
     mutable: bool = False
 
 
+class EdgeDecl(Cited):
+    """A named kind of link between places besides adjacency, such as a trade route."""
+
+    name: str
+    label: str | None = None
+
+
 class MapDecl(Cited):
     kind: Literal["map"] = "map"
     name: str
     grid: Grid | None = None
     props: tuple[PlaceProp, ...] = ()
+    edges: tuple[EdgeDecl, ...] = ()
 
 
 class BoxDecl(Cited):
@@ -566,8 +574,11 @@ class PlaceDef(Node):
 
 
 class Adjacency(Node):
+    """``adjacent A B C`` (kind None) or ``edge trade_route A B``: A is linked to each of the others."""
+
     place: str
     neighbours: tuple[str, ...]
+    kind: str | None = None
 
 
 class UnitDef(Node):

@@ -155,6 +155,8 @@ def forced_answer(req: ChoiceRequest) -> Any:
             raise RuleError(f"{req.chooser} must choose {req.amount} for '{req.name}' among only {len(opts)}", req.span, req.cite)
         if req.amount == len(opts):
             return list(opts)
+        if req.amount == 0:
+            return []
     elif mode in ("up_to", "split"):
         if not opts:
             return [] if mode == "up_to" else {}

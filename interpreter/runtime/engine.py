@@ -92,7 +92,7 @@ class Engine:
         sym, st = self.sym, self.state
         if name in st.units:
             return st.units[name]
-        if name in sym.sides or name in sym.nations or name in sym.enum_values:
+        if name in sym.sides or name in sym.nations or name in sym.enum_values or name in sym.edges:
             return name
         if name in st.boxes:
             return st.boxes[name]
@@ -421,6 +421,11 @@ def _builtins(engine: Engine) -> dict:
             raise RuleError(f"adjacent needs a place, not {show(place)}", span)
         return list(place.neighbours)
 
+    def linked(span, place, kind):
+        if not isinstance(place, Place) or kind not in engine.sym.edges:
+            raise RuleError(f"linked needs a place and an edge kind, not {show(place)} and {show(kind)}", span)
+        return list(place.links.get(kind, []))
+
     def fact(span, key):
         if key not in st.facts:
             raise RuleError(f"nothing was recorded as '{key}'", span, hint=did_you_mean_fact(key, st.facts))
@@ -431,6 +436,7 @@ def _builtins(engine: Engine) -> dict:
         "all_units": lambda span: list(st.units.values()),
         "places": lambda span: list(st.places.values()),
         "adjacent": adjacent,
+        "linked": linked,
         "sides": lambda span: list(engine.sym.sides),
         "enemy": enemy,
         "count": lambda span, v: len(_list(span, v, "count")),

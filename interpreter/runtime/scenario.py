@@ -70,20 +70,32 @@ class Setup:
             st.places[pd.id] = place
             if pd.note:
                 self.fixtures.append(f"{pd.id}: {pd.note}")
-        if grid and grid.shape == "hex" and grid.columns:
+        computed = bool(grid and grid.shape == "hex" and grid.columns)
+        if computed:
             for place in st.places.values():
                 for nid in sorted(hex_neighbours(place.id, grid.columns)):
                     if nid in st.places:
                         place.neighbours.append(st.places[nid])
         for adj in self.sc.adjacency:
             a = self.place(adj.place, adj.span)
+            if adj.kind is not None:
+                self.link(a, adj)
+                continue
             for nid in adj.neighbours:
                 b = self.place(nid, adj.span)
-                computed = b in a.neighbours
-                if not computed:
+                if b not in a.neighbours:
                     a.neighbours.append(b)
                     b.neighbours.append(a)
-                    self.fixtures.append(f"{a.id}-{b.id} adjacent: stated by the scenario (the grid does not make them neighbours)")
+                    if computed:
+                        self.fixtures.append(f"{a.id}-{b.id} adjacent: stated by the scenario (the grid does not make them neighbours)")
+
+    def link(self, a: Place, adj: n.Adjacency) -> None:
+        if adj.kind not in self.sym.edges:
+            raise ScriptError(f"unknown edge kind '{adj.kind}'", adj.span, did_you_mean(adj.kind, self.sym.edges))
+        for nid in adj.neighbours:
+            b = self.place(nid, adj.span)
+            a.links.setdefault(adj.kind, []).append(b)
+            b.links.setdefault(adj.kind, []).append(a)
 
     def place(self, pid: str, span: Span) -> Place:
         place = self.engine.state.places.get(pid)

@@ -26,7 +26,7 @@ MISSING = _Mark("?")  # not printed in the rulebook; a scenario must supply it
 class Place:
     """A map place (hex, area, square, point) or an off-map box."""
 
-    __slots__ = ("id", "shape", "props", "state", "neighbours", "is_box", "side")
+    __slots__ = ("id", "shape", "props", "state", "neighbours", "links", "is_box", "side")
 
     def __init__(self, id: str, shape: str, is_box: bool = False, side: str | None = None):
         self.id = id
@@ -34,6 +34,7 @@ class Place:
         self.props: dict[str, Any] = {}
         self.state: dict[str, Any] = {}
         self.neighbours: list[Place] = []
+        self.links: dict[str, list[Place]] = {}  # edge kind -> linked places
         self.is_box = is_box
         self.side = side
 
