@@ -183,7 +183,7 @@ class Checker:
             self.expr(s.target, scope)
             if not (isinstance(s.target, n.Index) and isinstance(s.target.obj, n.Var) and s.target.obj.name in self.sym.tracks) \
                     and not (isinstance(s.target, n.Var) and s.target.name in scope):
-                self.error("'adjust' changes a track, as in 'adjust war_funds[side] by 2'", s.target.span)
+                self.error("'adjust' changes a track, as in 'adjust supply[side] by 2'", s.target.span)
         elif isinstance(s, n.If):
             self.expr(s.test, scope)
             self.block(s.body, scope)

@@ -21,6 +21,8 @@ Env = dict
 ExprFn = Callable[[Env], Any]
 StmtFn = Callable[[Env], Iterator]
 
+MAX_POOL = 10_000  # no board game rolls more; a guard against runaway rules
+
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
 _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
@@ -372,9 +374,11 @@ class Compiler:
         key_of = self.expr(s.target.key) if isinstance(s.target, n.Index) else (lambda env: s.target.name if isinstance(s.target, n.Var) else None)
 
         def roll(env):
-            k = count(env)
+            k = _num(count(env))
             if not _is_number(k) or k < 0:
                 raise RuleError(f"cannot roll {show(k)} dice", span)
+            if k > MAX_POOL:
+                raise RuleError(f"a roll of {k} dice is more than the {MAX_POOL} one roll may have", span)
             label = label_of(env)
             faces = (yield RollRequest(k, die.low, die.high, die.name, label, cite, span)) if k else []
             pool = Pool([Die(f, label) for f in faces], label, key_of(env), (die.name, die.low, die.high))

@@ -1,7 +1,7 @@
 """The true state of a game: places, boxes, units, tracks, game-wide values, records.
 
-Only what the rules treat as state is stored; everything else (ownership, enemy
-seaports, counts) is derived by the ruleset's functions.
+Only what the rules treat as state is stored; everything else (ownership, who is
+an enemy, counts) is derived by the ruleset's functions.
 """
 
 from __future__ import annotations
