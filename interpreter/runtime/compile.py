@@ -31,7 +31,7 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _num(v: Any) -> Any:
+def as_number(v: Any) -> Any:
     """A pool of dice used as a number is the total of its dice (a 2d6 roll reads as its sum)."""
     return sum(int(d) for d in v) if isinstance(v, Pool) else v
 
@@ -134,7 +134,7 @@ class Compiler:
             a, b = left(env), right(env)
             if sym == "+" and isinstance(a, list) and isinstance(b, list) and not isinstance(a, Pool):
                 return a + b
-            a, b = _num(a), _num(b)
+            a, b = as_number(a), as_number(b)
             if not (_is_number(a) and _is_number(b)):
                 raise RuleError(f"cannot compute {show(a)} {sym} {show(b)}: both sides must be numbers", span)
             if sym in "/%" and b == 0:
@@ -152,7 +152,7 @@ class Compiler:
         fn = _ORDER[op]
 
         def compare(env):
-            a, b = _num(left(env)), _num(right(env))
+            a, b = as_number(left(env)), as_number(right(env))
             if not (_is_number(a) and _is_number(b)):
                 raise RuleError(f"cannot compare {show(a)} {op} {show(b)}: both sides must be numbers", span)
             return fn(a, b)
@@ -173,7 +173,7 @@ class Compiler:
         operand, span = self.expr(e.operand), e.span
 
         def neg(env):
-            v = _num(operand(env))
+            v = as_number(operand(env))
             if not _is_number(v):
                 raise RuleError(f"cannot negate {show(v)}", span)
             return -v
@@ -200,7 +200,7 @@ class Compiler:
 
     def x_has(self, e: n.Has) -> ExprFn:
         operand = self.expr(e.operand)
-        return lambda env: _is_number(_num(operand(env)))
+        return lambda env: _is_number(as_number(operand(env)))
 
     def x_cond(self, e: n.CondExpr) -> ExprFn:
         test, then, orelse = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
@@ -374,7 +374,7 @@ class Compiler:
         key_of = self.expr(s.target.key) if isinstance(s.target, n.Index) else (lambda env: s.target.name if isinstance(s.target, n.Var) else None)
 
         def roll(env):
-            k = _num(count(env))
+            k = as_number(count(env))
             if not _is_number(k) or k < 0:
                 raise RuleError(f"cannot roll {show(k)} dice", span)
             if k > MAX_POOL:

@@ -14,7 +14,7 @@ from typing import Any
 from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..syntax.diagnostics import Span
-from .compile import Compiler, unit_attr
+from .compile import Compiler, as_number, unit_attr
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .state import GameState, Track
 from .values import MISSING, Die, Place, Pool, Unit, X, show
@@ -394,6 +394,8 @@ def _builtins(engine: Engine) -> dict:
 
     def _minmax(fn, f):
         def impl(span, a, b=None):
+            if b is not None:
+                a, b = as_number(a), as_number(b)
             if b is None:
                 items = _numbers(span, a, fn)
                 if not items:
