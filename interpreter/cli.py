@@ -79,7 +79,7 @@ def _missing_summary(loaded) -> list[str]:
     sym = loaded.symbols
     lines = []
     for m in sym.missing.values():
-        lines.append(f"missing {m.what} '{m.name}': {m.description} [{m.cite}]")
+        lines.append(f"missing {m.what} '{m.name}': {m.description}" + (f" [{m.cite}]" if m.cite else ""))
     unknown = [
         f"{c.name}.{v.name}" for c in sym.counters.values() for v in c.values if v.value == "?"
     ]

@@ -50,7 +50,6 @@ UNIT_ATTRS: dict[str, str] = {
     "carrier": "the unit carrying it, or none",
     "cargo": "the units it carries",
     "on_map": "true if it is in a map place (not a box)",
-    "starting": "true if it is a counter that starts the game on the map",
 }
 
 # Attributes every place has, besides its declared properties and states.

@@ -76,9 +76,15 @@ class Checker:
         for track in sym.tracks.values():
             if track.excess and track.excess not in EXCESS_POLICIES:
                 self.unknown("overflow policy", track.excess, track.span, EXCESS_POLICIES)
-            for side, _ in track.start:
-                if side not in sym.sides:
+            for side, value in track.start:
+                if track.per_side and side is None:
+                    self.error(f"track '{track.name}' is per side: give a start value for each side, as in 'start a 5, b 3'", track.span)
+                elif not track.per_side and side is not None:
+                    self.error(f"track '{track.name}' is not per side: its start is one number, as in 'start 5'", track.span)
+                elif side is not None and side not in sym.sides:
                     self.unknown("side", side, track.span, sym.sides)
+                if not track.low <= value <= track.high:
+                    self.error(f"track '{track.name}' runs {track.low}..{track.high}; it cannot start at {value}", track.span)
         for table in sym.tables.values():
             self.check_table(table)
         for fn in sym.functions.values():
@@ -96,7 +102,16 @@ class Checker:
             self.need_cite(inv, f"invariant '{inv.name}'")
             self.block(inv.body, set())
         if sym.sequence:
+            seen_phases: set[str] = set()
             for phase in sym.sequence.phases:
+                if phase.name in seen_phases:
+                    self.error(f"phase '{phase.name}' is declared twice", phase.span)
+                seen_phases.add(phase.name)
+                seen_steps: set[str] = set()
+                for step in phase.steps:
+                    if step.name in seen_steps:
+                        self.error(f"phase '{phase.name}' has two steps named '{step.name}'", step.span)
+                    seen_steps.add(step.name)
                 self.need_cite(phase, f"phase '{phase.name}'")
                 if phase.active and phase.active not in sym.sides:
                     self.unknown("side", phase.active, phase.span, sym.sides)
@@ -132,6 +147,8 @@ class Checker:
 
     def check_table(self, table: n.TableDecl) -> None:
         self.check_params(table.params)
+        if not table.rows:
+            self.error(f"table '{table.name}' has no rows", table.span, "add rows such as '1..3 -> result \"Label\" [rule]'")
         if table.die not in self.sym.dice:
             self.unknown("die", table.die, table.die_span, self.sym.dice)
         scope = {p.name for p in table.params}
@@ -181,17 +198,16 @@ class Checker:
         elif isinstance(s, n.Adjust):
             self.expr(s.by, scope)
             self.expr(s.target, scope)
-            if not (isinstance(s.target, n.Index) and isinstance(s.target.obj, n.Var) and s.target.obj.name in self.sym.tracks) \
-                    and not (isinstance(s.target, n.Var) and s.target.name in scope):
-                self.error("'adjust' changes a track, as in 'adjust supply[side] by 2'", s.target.span)
+            self.check_adjust_target(s.target, scope)
         elif isinstance(s, n.If):
             self.expr(s.test, scope)
-            self.block(s.body, scope)
-            self.block(s.orelse, scope)
+            then, orelse = set(scope), set(scope)
+            self.block(s.body, then)
+            self.block(s.orelse, orelse)
+            scope |= then & orelse  # a name bound on one branch only is not bound afterwards
         elif isinstance(s, n.ForEach):
             self.expr(s.iterable, scope)
-            scope.add(s.var)
-            self.block(s.body, scope)
+            self.block(s.body, scope | {s.var})
         elif isinstance(s, n.Roll):
             self.expr(s.count, scope)
             if s.die not in self.sym.dice:
@@ -215,8 +231,10 @@ class Checker:
             for a in s.args:
                 self.expr(a.value, scope)
             scope.add(s.name)
-        elif isinstance(s, (n.Eliminate,)):
+        elif isinstance(s, n.Eliminate):
             self.expr(s.units, scope)
+            if s.because is not None:
+                self.string(s.because, scope)
         elif isinstance(s, n.Move):
             self.expr(s.units, scope)
             self.expr(s.to, scope)
@@ -243,6 +261,17 @@ class Checker:
             self.expr(s.test, scope)
             self.string(s.message, scope)
 
+    def check_adjust_target(self, target, scope: set[str]) -> None:
+        tracks = self.sym.tracks
+        if isinstance(target, n.Index) and isinstance(target.obj, n.Var) and target.obj.name in tracks:
+            if not tracks[target.obj.name].per_side:
+                self.error(f"track '{target.obj.name}' is not per side: adjust it as 'adjust {target.obj.name} by N'", target.span)
+        elif isinstance(target, n.Var) and target.name in tracks:
+            if tracks[target.name].per_side:
+                self.error(f"track '{target.name}' is per side: adjust it as 'adjust {target.name}[side] by N'", target.span)
+        elif not (isinstance(target, n.Var) and target.name in scope):
+            self.error("'adjust' changes a track or a local number, as in 'adjust supply[side] by 2'", target.span)
+
     def define_target(self, target, scope: set[str]) -> None:
         if isinstance(target, n.Var):
             scope.add(target.name)
@@ -254,6 +283,8 @@ class Checker:
             if target.name not in scope and target.name not in self.sym.game_states:
                 self.unknown("variable", target.name, target.span, scope | set(self.sym.game_states))
         elif isinstance(target, n.Index):
+            if isinstance(target.obj, n.Var) and target.obj.name in self.sym.tracks:
+                self.error(f"'{target.obj.name}' is a track: change it with 'adjust', which applies its range", target.span)
             self.expr(target.obj, scope)
             self.expr(target.key, scope)
         elif isinstance(target, n.Attr):

@@ -43,8 +43,12 @@ class Symbols:
         """Names an expression may use as a value without declaring them locally."""
         return (
             set(self.sides) | set(self.nations) | set(self.enum_values) | set(self.boxes) | set(self.tracks)
-            | set(self.game_states) | set(self.counters) | set(self.edges)
+            | set(self.game_states) | set(self.counters) | set(self.edges) | self.results()
         )
+
+    def results(self) -> set[str]:
+        """Result names of table rows: a lookup's value can be compared with them."""
+        return {row.result for t in self.tables.values() for row in t.rows}
 
     def unit_kinds(self) -> set[str]:
         """Names that ``u is NAME`` may test: classes, types and flags."""

@@ -34,8 +34,15 @@ def _tok_span(file: str, tok: Token) -> Span:
     return Span(file=file, line=tok.line, col=tok.column, end_line=tok.end_line, end_col=tok.end_column)
 
 
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
 def _unquote(tok: Token) -> str:
-    return bytes(tok[1:-1], "utf-8").decode("unicode_escape") if "\\" in tok else tok[1:-1]
+    """The text of a string token; only \\n, \\t, \\" and \\\\ are escapes (other text, accents included, is kept)."""
+    body = tok[1:-1]
+    if "\\" not in body:
+        return body
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), "\\" + m.group(1)), body)
 
 
 def _tokens(children: list, type_: str) -> list[Token]:
@@ -85,13 +92,15 @@ class Builder(Transformer):
         for m in _INTERP.finditer(text):
             if m.start() > pos:
                 parts.append(n.StrPart(text=text[pos : m.start()]))
+            # Where the expression starts in the file (exact when the string has no escapes).
+            line, col = tok.line, tok.column + 1 + m.start(1)
             try:
                 tree = parse(m.group(1), self.file, "expr")
-                expr = Builder(self.file).transform(tree)
-                expr = _respan(expr, span)
+                expr = _shift(Builder(self.file).transform(tree), line, col - 1)
                 parts.append(n.StrPart(expr=expr))
             except UmpireError:
-                self.errors.append(Diagnostic("error", f"cannot read '{{{m.group(1)}}}' inside this string as an expression", span))
+                where = Span(file=self.file, line=line, col=col - 1, end_line=line, end_col=col + len(m.group(1)) + 1)
+                self.errors.append(Diagnostic("error", f"cannot read '{{{m.group(1)}}}' inside this string as an expression", where))
             pos = m.end()
         if parts and pos < len(text):
             parts.append(n.StrPart(text=text[pos:]))
@@ -172,10 +181,10 @@ class Builder(Transformer):
         return n.Not(span=self.sp(meta), operand=c[0])
 
     def neg(self, meta, c):
-        return n.Neg(span=self.sp(meta), operand=c[0])
+        return n.Neg(span=self.sp(meta), operand=c[-1])
 
     def pos(self, meta, c):
-        return c[0]
+        return c[-1]
 
     def is_(self, meta, c):
         return n.IsTest(span=self.sp(meta), operand=c[0], name=str(c[1]), name_span=self.ts(c[1]))
@@ -276,7 +285,7 @@ class Builder(Transformer):
 
     def eliminate(self, meta, c):
         because = _first(c, "STRING")
-        return n.Eliminate(span=self.sp(meta), units=c[0], because=_unquote(because) if because else None, cite=_cite(c))
+        return n.Eliminate(span=self.sp(meta), units=c[0], because=self.string(because) if because else None, cite=_cite(c))
 
     def move(self, meta, c):
         return n.Move(span=self.sp(meta), units=c[0], to=c[1], cite=_cite(c))
@@ -387,7 +396,8 @@ class Builder(Transformer):
         return n.StatValue(span=self.sp(meta), name=str(c[0]), value=value, cite=_cite(c))
 
     def signed_int(self, meta, c):
-        return int(c[0])
+        sign = -1 if len(c) == 2 and c[0] == "-" else 1
+        return sign * int(c[-1])
 
     def name_lit(self, meta, c):
         return str(c[0])
@@ -433,6 +443,9 @@ class Builder(Transformer):
 
     def overflow(self, meta, c):
         return ("excess", str(c[0]))
+
+    def track_start_one(self, meta, c):
+        return ("start", ((None, int(c[0])),))
 
     def track_start(self, meta, c):
         return ("start", tuple((str(c[i]), int(c[i + 1])) for i in range(0, len(c), 2)))
@@ -624,9 +637,15 @@ class Builder(Transformer):
         return n.Expectation(span=self.sp(meta), expr=c[0], label=_unquote(label) if label else None)
 
 
-def _respan(expr: Any, span: Span) -> Any:
-    """Expressions read from inside a string point at the string itself."""
-    return expr.model_copy(update={"span": span}) if hasattr(expr, "span") else expr
+def _shift(node: Any, line: int, col_offset: int) -> Any:
+    """Move the spans of an expression parsed from inside a string to where it stands in the file."""
+    if isinstance(node, Span):
+        return node.model_copy(update={"line": line, "end_line": line, "col": node.col + col_offset, "end_col": node.end_col + col_offset})
+    if isinstance(node, tuple):
+        return tuple(_shift(x, line, col_offset) for x in node)
+    if isinstance(node, n.BaseModel):
+        return node.model_copy(update={k: _shift(v, line, col_offset) for k, v in node if isinstance(v, (Span, tuple, n.BaseModel))})
+    return node
 
 
 def build(tree: Tree, file: str) -> Any:

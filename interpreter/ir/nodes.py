@@ -143,7 +143,7 @@ class InTest(Node):
 
 
 class Has(Node):
-    """``has u.gun``: the stat holds a number (neither 'X' nor absent nor missing)."""
+    """``has u.gun``: the stat holds a number (not 'X', not absent); reading a missing '?' value is an error."""
 
     kind: Literal["has"] = "has"
     operand: Expr
@@ -269,7 +269,7 @@ class Lookup(Cited):
 class Eliminate(Cited):
     kind: Literal["eliminate"] = "eliminate"
     units: Expr
-    because: str | None = None
+    because: StrLit | None = None
 
 
 class Move(Cited):
@@ -461,7 +461,7 @@ class TrackDecl(Cited):
     low: int
     high: int
     excess: str | None = None  # "discarded" (clamp) or "forbidden"
-    start: tuple[tuple[str, int], ...] = ()
+    start: tuple[tuple[str | None, int], ...] = ()  # (side, value); side None on a track that is not per side
 
 
 class MissingDecl(Cited):

@@ -145,10 +145,16 @@ class Compiler:
 
     def x_compare(self, e: n.Compare) -> ExprFn:
         left, right, op, span = self.expr(e.left), self.expr(e.right), e.op, e.span
-        if op == "==":
-            return lambda env: left(env) == right(env)
-        if op == "!=":
-            return lambda env: left(env) != right(env)
+        if op in ("==", "!="):
+            negate = op == "!="
+
+            def equal(env):
+                a, b = left(env), right(env)
+                if isinstance(a, Pool) != isinstance(b, Pool):  # a roll compared with a number: its total
+                    a, b = as_number(a), as_number(b)
+                return (a == b) != negate
+
+            return equal
         fn = _ORDER[op]
 
         def compare(env):
@@ -195,8 +201,15 @@ class Compiler:
         return is_
 
     def x_in(self, e: n.InTest) -> ExprFn:
-        item, coll = self.expr(e.item), self.expr(e.collection)
-        return lambda env: item(env) in coll(env)
+        item, coll, span = self.expr(e.item), self.expr(e.collection), e.span
+
+        def in_(env):
+            c = coll(env)
+            if not isinstance(c, (list, tuple, dict)):
+                raise RuleError(f"'in' needs a list or a map, not {show(c)}", span)
+            return item(env) in c
+
+        return in_
 
     def x_has(self, e: n.Has) -> ExprFn:
         operand = self.expr(e.operand)
@@ -333,10 +346,22 @@ class Compiler:
                 yield
 
             return adjust
+        if isinstance(target, n.Var) and target.name in self.sym.tracks:
+            track = target.name
+
+            def adjust_track(env):
+                engine.adjust_track(track, None, by(env), cite, span)
+                return
+                yield
+
+            return adjust_track
         name = target.name
 
         def adjust_var(env):
-            env[name] = env[name] + by(env)
+            old, step = as_number(env.get(name)), as_number(by(env))
+            if not (_is_number(old) and _is_number(step)):
+                raise RuleError(f"cannot adjust {show(old)} by {show(step)}: both must be numbers", span)
+            env[name] = old + step
             return
             yield
 
@@ -465,10 +490,11 @@ class Compiler:
         return lookup
 
     def s_eliminate(self, s: n.Eliminate, cite: str) -> StmtFn:
-        units, because, engine, span = self.expr(s.units), s.because, self.engine, s.span
+        units, engine, span = self.expr(s.units), self.engine, s.span
+        because = self.expr(s.because) if s.because is not None else (lambda env: None)
 
         def eliminate(env):
-            yield from engine.eliminate(engine.as_units(units(env), span), because, cite)
+            yield from engine.eliminate(engine.as_units(units(env), span), because(env), cite)
 
         return eliminate
 
@@ -587,10 +613,8 @@ def unit_attr(u: Unit, name: str) -> Any:
         return list(u.cargo)
     if name == "on_map":
         return u.location is not None and not u.location.is_box
-    if name == "starting":
-        return u.starting
     raise KeyError(name)
 
 
-assert set(UNIT_ATTRS) == {"id", "side", "type", "location", "carrier", "cargo", "on_map", "starting"}
+assert set(UNIT_ATTRS) == {"id", "side", "type", "location", "carrier", "cargo", "on_map"}
 _ = (MISSING, Place)

@@ -7,9 +7,15 @@ rulebook's worked example; seeded dice make play reproducible byte for byte.
 from __future__ import annotations
 
 import random
+import re
 
 from ..ir import nodes as n
 from .requests import RollRequest, ScriptError
+
+
+def _names(label: str, rolled: str) -> bool:
+    """A script label matches a roll whose label contains it as whole words ("SFR1" not in "SFR10")."""
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(label)}(?![A-Za-z0-9_])", rolled, re.IGNORECASE) is not None
 
 
 class DiceProvider:
@@ -49,7 +55,7 @@ class ScriptedDice(DiceProvider):
             entry = self.script[self.pos]
             if not req.low <= entry.value <= req.high:
                 raise ScriptError(f"script gives die {entry.value}, but a {req.die} reads {req.low}..{req.high}", entry.span)
-            if entry.label and entry.label.lower() not in req.label.lower():
+            if entry.label and not _names(entry.label, req.label):
                 raise ScriptError(
                     f"script gives die {entry.value} for '{entry.label}' at line {entry.span.line}, but the die rolled here is {req.label} [{req.cite}]",
                     entry.span,

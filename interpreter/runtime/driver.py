@@ -73,6 +73,15 @@ class Runner:
             return
         answer = normalize(req, resolve_answer(entry.answer, req, self.lookup))
         same = answer == forced if not isinstance(forced, list) else sorted(map(str, answer)) == sorted(map(str, forced))
+        if entry.departure is not None:
+            if same:
+                raise ScriptError(
+                    f"the scenario marks '{entry.side} {entry.name}: {entry.answer.text()}' as departure "
+                    f"{entry.departure.tag}, but the rules allow it",
+                    entry.span,
+                )
+            self.report(entry.departure, entry, f"the rules refuse it: they leave only {show(forced)}", req.cite)
+            return
         if not same:
             raise ScriptError(
                 f"decision '{entry.side} {entry.name}: {entry.answer.text()}' is not legal: the rules leave only "
@@ -118,7 +127,7 @@ class Runner:
 
     def report(self, dep: n.Departure, entry: n.Decision, engine_says: str, cite: str) -> None:
         text = (
-            f"departure {dep.tag}: the example has {entry.side} decide '{entry.name}: {entry.answer.text()}' "
+            f"departure {dep.tag}: the script has {entry.side} decide '{entry.name}: {entry.answer.text()}' "
             f"({dep.reason}); {engine_says}"
         )
         event = Event(dep.cite or cite, text, "departure")
@@ -160,6 +169,8 @@ def forced_answer(req: ChoiceRequest) -> Any:
     elif mode in ("up_to", "split"):
         if not opts:
             return [] if mode == "up_to" else {}
+        if mode == "split" and req.amount == 0:
+            return {}
     return _NOT_FORCED
 
 
@@ -194,7 +205,7 @@ def illegal(req: ChoiceRequest, answer: Any) -> str | None:  # noqa: C901 - one 
             return _not_an_option(req, bad[0], listing)
         if len({id(a) for a in answer}) != len(answer):
             return "the same option is chosen twice"
-        if req.mode == "exactly" and len(answer) != req.amount:
+        if req.mode == "exactly" and len(answer) != req.amount and not (req.optional and not answer):
             return f"exactly {req.amount} must be chosen, not {len(answer)}"
         if req.mode == "up_to" and len(answer) > req.amount:
             return f"at most {req.amount} may be chosen, not {len(answer)}"

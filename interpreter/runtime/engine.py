@@ -59,8 +59,8 @@ class Engine:
                 st.boxes[box.name] = Place(box.name, "box", is_box=True)
         for t in self.sym.tracks.values():
             track = Track(t.name, t.low, t.high, t.excess)
-            for side in self.sym.sides:
-                track.values[side] = t.low
+            for key in (self.sym.sides if t.per_side else [None]):
+                track.values[key] = t.low
             track.values.update(dict(t.start))
             st.tracks[t.name] = track
         for g in self.sym.game_states.values():
@@ -97,11 +97,14 @@ class Engine:
         if name in st.boxes:
             return st.boxes[name]
         if name in st.tracks:
-            return dict(st.tracks[name].values)
+            values = st.tracks[name].values
+            return values[None] if None in values else dict(values)  # read-only: tracks change by 'adjust'
         if name in st.globals:
             return st.globals[name]
         if name in sym.counters:
             raise RuleError(f"counter {name} is not in play in this game", span)
+        if name in sym.results():
+            return name
         raise RuleError(f"unknown name '{name}'", span)
 
     def attribute(self, obj: Any, name: str, span: Span) -> Any:
@@ -166,6 +169,7 @@ class Engine:
         track = self.state.tracks[name]
         if side not in track.values:
             raise RuleError(f"{name} has no entry for {show(side)}", span)
+        by = as_number(by)
         if not isinstance(by, int):
             raise RuleError(f"cannot adjust {name} by {show(by)}", span)
         old = track.values[side]
@@ -173,12 +177,14 @@ class Engine:
         note = ""
         if new > track.high or new < track.low:
             if track.excess == "forbidden":
-                raise RuleError(f"{name}[{side}] would go from {old} to {new}, outside {track.low}..{track.high}", span)
+                label = name if side is None else f"{name}[{side}]"
+                raise RuleError(f"{label} would go from {old} to {new}, outside {track.low}..{track.high}", span)
             clamped = max(track.low, min(track.high, new))
             note = f" ({new - clamped:+d} beyond the track, discarded)"
             new = clamped
         track.values[side] = new
-        self.trace(cite, f"{name}[{side}] {old} -> {new}{note}", "track")
+        label = name if side is None else f"{name}[{side}]"
+        self.trace(cite, f"{label} {old} -> {new}{note}", "track")
 
     def place_unit(self, unit: Unit, where: Place | Unit) -> None:
         """Put a unit somewhere without a trace line (set-up)."""
@@ -221,16 +227,18 @@ class Engine:
                 yield from body({var: u})
             for c in list(u.cargo):
                 self._detach(c)
+                self.trace(cite, f"{c} was aboard {u}; no rule removes it, so it stays in {c.location}", "move")
 
     def reroll_window(self, pools: list, sides: list, spendable: dict, local: dict, spend, side_var: str, cite: str, span: Span) -> Iterator:
         """Sides in order may each spend a unit to void one die and reroll it, until all pass."""
         passes = 0
         i = 0
+        spent: set[int] = set()  # inside 'simultaneously' a spent unit stays until the block ends
         while passes < len(sides):
             side = sides[i % len(sides)]
             i += 1
             local[side_var] = side
-            can_spend = [u for u in spend(local) if u.location is not None and not u.location.is_box]
+            can_spend = [u for u in spend(local) if u.location is not None and not u.location.is_box and id(u) not in spent]
             options = [(p, k) for p in pools if isinstance(p, Pool) for k in range(len(p))]
             if not can_spend or not options:
                 passes += 1
@@ -242,9 +250,11 @@ class Engine:
             answer = yield req
             if answer is None:
                 passes += 1
+                self.trace(cite, f"{side} passes (may spend {', '.join(map(str, can_spend))})", "reroll")
                 continue
             passes = 0
             (pool, k), unit = answer
+            spent.add(id(unit))
             old = pool[k]
             self.trace(cite, f"{side} spends {unit} to void {pool.label} die {k + 1} ({int(old)})", "reroll")
             yield from self.eliminate([unit], "expended", cite)
@@ -423,6 +433,11 @@ def _builtins(engine: Engine) -> dict:
             raise RuleError(f"adjacent needs a place, not {show(place)}", span)
         return list(place.neighbours)
 
+    def get(span, m, k, default):
+        if not isinstance(m, dict):
+            raise RuleError(f"get needs a map, not {show(m)}", span)
+        return m.get(k, default)
+
     def linked(span, place, kind):
         if not isinstance(place, Place) or kind not in engine.sym.edges:
             raise RuleError(f"linked needs a place and an edge kind, not {show(place)} and {show(kind)}", span)
@@ -449,7 +464,7 @@ def _builtins(engine: Engine) -> dict:
         "all": lambda span, v: all(_list(span, v, "all")),
         "keys": lambda span, m: list(m) if isinstance(m, dict) else _list(span, m, "keys"),
         "values": lambda span, m: list(m.values()) if isinstance(m, dict) else _list(span, m, "values"),
-        "get": lambda span, m, k, d: m.get(k, d) if isinstance(m, dict) else d,
+        "get": get,
         "fact": fact,
     }
 

@@ -50,6 +50,7 @@ class Setup:
         self.sym: Symbols = engine.sym
         self.sc = scenario
         self.fixtures: list[str] = []
+        self.notes: list[str] = []  # what the scenario says of a place or unit
 
     def run(self) -> None:
         self.places()
@@ -69,7 +70,7 @@ class Setup:
                 self.place_value(place, v)
             st.places[pd.id] = place
             if pd.note:
-                self.fixtures.append(f"{pd.id}: {pd.note}")
+                self.notes.append(f"{pd.id}: {pd.note}")
         computed = bool(grid and grid.shape == "hex" and grid.columns)
         if computed:
             for place in st.places.values():
@@ -152,7 +153,7 @@ class Setup:
                 self.apply(unit, counter.values, printed=True, where=f"counter {ud.id} [{counter.cite}]")
             self.apply(unit, ud.values, printed=False, where="scenario")
             if ud.note:
-                self.fixtures.append(f"{ud.id}: {ud.note}")
+                self.notes.append(f"{ud.id}: {ud.note}")
             st.units[ud.id] = unit
         for ud in self.sc.units:
             self.locate(st.units[ud.id], ud)
@@ -163,6 +164,8 @@ class Setup:
                 if v.name not in self.sym.flags:
                     raise ScriptError(f"unknown flag '{v.name}'", v.span, did_you_mean(v.name, self.sym.flags))
                 unit.flags.add(v.name)
+                if not printed:
+                    self.fixtures.append(f"{unit.id} {v.name} (not printed in the rulebook)")
                 continue
             if v.name not in self.sym.stats:
                 raise ScriptError(f"unknown stat '{v.name}'", v.span, did_you_mean(v.name, self.sym.stats))
@@ -230,10 +233,40 @@ def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
         checker.error("'run step' needs an 'at turn N phase P step S' line", run.span)
     for exp in sc.expects:
         checker.expr(exp.expr, set())
+    decision_names = _decision_names(sym)
     for dec in sc.decisions:
         if dec.side not in sym.sides:
             checker.unknown("side", dec.side, dec.span, sym.sides)
+        if dec.name not in decision_names:
+            checker.unknown("decision", dec.name, dec.span, decision_names)
+    try:  # the set-up is static: unknown types, places, stats and printed values are found here
+        Setup(Engine(sym), sc).run()
+    except ScriptError as err:
+        checker.error(err.message, err.span or sc.span, err.hint)
     return checker.diags
+
+
+def _decision_names(sym: Symbols) -> set[str]:
+    """Every name a ruleset's choose statements use, plus the reroll window's."""
+    names = {"reroll"}
+
+    def walk(node) -> None:
+        if isinstance(node, n.Choose):
+            names.add(node.name)
+        if isinstance(node, tuple):
+            for x in node:
+                walk(x)
+        elif isinstance(node, n.BaseModel):
+            for _, value in node:
+                if isinstance(value, (tuple, n.BaseModel)):
+                    walk(value)
+
+    for decls in (sym.procedures.values(), sym.tables.values(), sym.hooks):
+        for decl in decls:
+            walk(decl)
+    if sym.sequence:
+        walk(sym.sequence)
+    return names
 
 
 def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources) -> Outcome:
@@ -246,12 +279,13 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources) -> Outcome:
     out.lines.append(f"ruleset: {sc.uses}" + (f" ({game.title})" if game and game.title else ""))
     try:
         setup.run()
-        for note in sc.notes:
+        for note in list(sc.notes) + setup.notes:
             out.lines.append(f"note: {note}")
         for text, cite in sc.fixtures:
             setup.fixtures.append(text + (f" [{cite}]" if cite else ""))
         for f in setup.fixtures:
             out.lines.append(f"fixture: {f}")
+        engine.state.facts.setdefault("departures", 0)
         engine.run_invariants()
         runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym))
         runner.run(_run_target(engine, sc))
@@ -265,7 +299,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources) -> Outcome:
         return out
     _trace_into(out, engine.events)
     if runner.departures:
-        out.lines.append("departures from the printed example (the engine follows the rules):")
+        out.lines.append("departures of the script from the rules (the engine follows the rules):")
         out.lines.extend(f"  {e.line()}" for e in runner.departures)
     out.lines.append("expectations:")
     comp = engine.compiler

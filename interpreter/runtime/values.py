@@ -47,7 +47,7 @@ class Place:
 class Unit:
     """One counter on the map, in a box, or aboard another unit."""
 
-    __slots__ = ("id", "type", "cls", "side", "stats", "flags", "state", "location", "carrier", "cargo", "starting", "label")
+    __slots__ = ("id", "type", "cls", "side", "stats", "flags", "state", "location", "carrier", "cargo", "label")
 
     def __init__(self, id: str, type: str, cls: str, side: str, label: str | None = None):
         self.id = id
@@ -60,7 +60,6 @@ class Unit:
         self.location: Place | None = None
         self.carrier: Unit | None = None
         self.cargo: list[Unit] = []
-        self.starting = False
         self.label = label
 
     def __repr__(self) -> str:
