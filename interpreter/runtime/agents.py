@@ -80,16 +80,20 @@ class ScriptedAgent(Agent):
         self.entries = list(decisions)
         self.used: set[int] = set()
 
-    def next_entry(self, req: ChoiceRequest) -> n.Decision | None:
+    def next_entry(self, req: ChoiceRequest, take: bool = True) -> n.Decision | None:
         for i, entry in enumerate(self.entries):
             if i in self.used:
                 continue
             if entry.side == req.chooser and entry.name == req.name:
-                self.used.add(i)
+                if take:
+                    self.used.add(i)
                 return entry
             if entry.departure is None:
                 return None  # the next real entry is for another decision
         return None
+
+    def take(self, entry: n.Decision) -> None:
+        self.used.add(self.entries.index(entry))
 
     def unused(self) -> list[n.Decision]:
         return [e for i, e in enumerate(self.entries) if i not in self.used]

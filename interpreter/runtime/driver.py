@@ -67,13 +67,23 @@ class Runner:
         return answer
 
     def confirm_forced(self, agent: ScriptedAgent, req: ChoiceRequest, forced: Any) -> None:
-        """A script may spell out a decision the rules leave no choice in; it must then agree."""
-        entry = agent.next_entry(req)
+        """A script may spell out a decision the rules leave no choice in.
+
+        The next entry for this side and decision is taken only if it is that forced answer
+        (or a departure from it); otherwise it is left for a later decision of the same name.
+        """
+        entry = agent.next_entry(req, take=False)
         if entry is None:
             return
-        answer = normalize(req, resolve_answer(entry.answer, req, self.lookup))
-        same = answer == forced if not isinstance(forced, list) else sorted(map(str, answer)) == sorted(map(str, forced))
+        try:
+            answer = normalize(req, resolve_answer(entry.answer, req, self.lookup))
+        except ScriptError:
+            answer = _NOT_FORCED
+        same = answer == forced if not isinstance(forced, list) else (
+            isinstance(answer, list) and sorted(map(str, answer)) == sorted(map(str, forced))
+        )
         if entry.departure is not None:
+            agent.take(entry)
             if same:
                 raise ScriptError(
                     f"the scenario marks '{entry.side} {entry.name}: {entry.answer.text()}' as departure "
@@ -81,13 +91,8 @@ class Runner:
                     entry.span,
                 )
             self.report(entry.departure, entry, f"the rules refuse it: they leave only {show(forced)}", req.cite)
-            return
-        if not same:
-            raise ScriptError(
-                f"decision '{entry.side} {entry.name}: {entry.answer.text()}' is not legal: the rules leave only "
-                f"{show(forced)} [{req.cite}]",
-                entry.span,
-            )
+        elif same:
+            agent.take(entry)
 
     def scripted(self, agent: ScriptedAgent, req: ChoiceRequest) -> Any:
         entry = agent.next_entry(req)
