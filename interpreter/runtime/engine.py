@@ -381,6 +381,7 @@ class Table:
             raise RuleError(f"{d.name} has no row for {index}", d.span)
         shown = f"{total}" + (f" (read as {index} [{d.beyond_cite}])" if index != total else "")
         eng.trace(row.cite or d.cite, f"{d.name}: roll {raw}{mods} = {shown} -> {row.label or row.result}")
+        eng.state.facts[f"{d.name} result"] = row.result
         yield from effect(dict(env))
         return row.result
 

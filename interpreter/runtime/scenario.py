@@ -151,14 +151,14 @@ class Setup:
             self.apply(unit, type_decl.values, printed=True, where=f"type {ud.type} [{type_decl.cite}]")
             if counter:
                 self.apply(unit, counter.values, printed=True, where=f"counter {ud.id} [{counter.cite}]")
-            self.apply(unit, ud.values, printed=False, where="scenario")
+            self.apply(unit, ud.values, printed=False, where="scenario", counter=counter)
             if ud.note:
                 self.notes.append(f"{ud.id}: {ud.note}")
             st.units[ud.id] = unit
         for ud in self.sc.units:
             self.locate(st.units[ud.id], ud)
 
-    def apply(self, unit: Unit, values: tuple[n.StatValue, ...], printed: bool, where: str) -> None:
+    def apply(self, unit: Unit, values: tuple[n.StatValue, ...], printed: bool, where: str, counter=None) -> None:
         for v in values:
             if v.is_flag:
                 if v.name not in self.sym.flags:
@@ -171,6 +171,12 @@ class Setup:
                 raise ScriptError(f"unknown stat '{v.name}'", v.span, did_you_mean(v.name, self.sym.stats))
             value = X if v.value == "X" else MISSING if v.value == "?" else v.value
             current = unit.stats.get(v.name)
+            if not printed and counter is not None and v.name not in unit.stats:
+                raise ScriptError(
+                    f"{unit.id} is printed without a {v.name} value [{counter.cite}]; a scenario may only supply values "
+                    "the ruleset marks '?'",
+                    v.span,
+                )
             if not printed and v.name in unit.stats and current is not MISSING:
                 raise ScriptError(
                     f"{unit.id}'s {v.name} is printed as {show(current)}; a scenario may only supply values the rulebook does not print",
