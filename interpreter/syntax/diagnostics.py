@@ -8,8 +8,8 @@ Nothing in Umpire reports a problem to a user any other way.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
@@ -68,18 +68,26 @@ class Sources:
 
 
 def render(diag: Diagnostic, sources: Sources) -> str:
-    """Render a diagnostic with its source line and caret, as the user sees it."""
+    """Render a diagnostic with its source line and caret, as the user sees it.
+
+    A diagnostic about a whole file (line 0, such as "cannot read") prints as
+    ``file: error: message``, with no line to quote.
+    """
     span = diag.span
-    head = f"{span.file}:{span.line}:{span.col}: {diag.severity}: {diag.message}"
-    out = [head]
-    text = sources.line(span.file, span.line)
+    where = f"{span.file}:{span.line}:{span.col}" if span.line > 0 else span.file
+    out = [f"{where}: {diag.severity}: {diag.message}"]
+    text = sources.line(span.file, span.line) if span.line > 0 else None
     if text is not None:
+        text = text.rstrip("\n")
         gutter = f"{span.line:>6} | "
-        out.append(gutter + text.rstrip("\n"))
-        width = span.end_col - span.col if span.end_line == span.line else len(text) - span.col + 1
+        out.append(gutter + text)
+        col = max(1, span.col)
+        width = span.end_col - col if span.end_line == span.line else len(text) - col + 1
         width = max(1, width)
-        pad = " " * (len(gutter) - 2) + "| " + " " * (span.col - 1)
-        caret = pad + "^" * width
+        # Keep the tabs of the quoted line so that the caret stands under the span.
+        lead = "".join(c if c == "\t" else " " for c in text[: col - 1])
+        lead += " " * (col - 1 - len(lead))
+        caret = " " * (len(gutter) - 2) + "| " + lead + "^" * width
         if diag.hint:
             caret += " " + diag.hint
         out.append(caret)
@@ -94,6 +102,38 @@ def render_all(diags: Iterable[Diagnostic], sources: Sources) -> str:
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
-    """A "did you mean" hint for a misspelt name, or None when nothing is close."""
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else None
+    """A "did you mean" hint for a misspelt name, or None when nothing is close.
+
+    Case does not count ('cornwall' finds 'CORNWALL'), and a short name one edit away
+    from a candidate is close ('d8' finds 'd6', which difflib's ratio would miss).
+    """
+    name = str(name)
+    names = sorted({str(c) for c in candidates if str(c) != name})
+    if not names:
+        return None
+    folded: dict[str, str] = {}
+    for c in names:
+        folded.setdefault(c.casefold(), c)
+    key = name.casefold()
+    if key in folded:
+        return f"did you mean '{folded[key]}'?"
+    close = difflib.get_close_matches(key, list(folded), n=1, cutoff=0.6)
+    if not close and len(key) >= 2:
+        close = [c for c in folded if len(c) >= 2 and _one_edit(key, c)][:1]
+    return f"did you mean '{folded[close[0]]}'?" if close else None
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """True when ``a`` becomes ``b`` by one insertion, deletion, substitution or swap of neighbours."""
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    return short[i:] == long_[i + 1:]

@@ -1,17 +1,22 @@
 """Parse rules and scenario text with the Lark grammar in ``grammar/umpire.lark``.
 
 Lark's exceptions never escape this module: a syntax error becomes a Diagnostic
-that says where, what was found and what was expected, in the language's own words.
+that says where, what was found and what was expected, in the language's own words:
+"a declaration", "a statement", "an expression" rather than a list of thirty token
+names; with a hint where a common slip is recognised (a misspelt keyword, a bracket
+that is not a rule citation, a '{' never closed, '=' written for '==').
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
-from lark import Lark, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.lexer import PatternStr
 
-from .diagnostics import Diagnostic, Span, UmpireError
+from .diagnostics import Diagnostic, Span, UmpireError, did_you_mean
 
 _HERE = Path(__file__).resolve().parent
 # The grammar is installed inside the package, and lives at the repository root in a checkout.
@@ -19,36 +24,33 @@ _GRAMMAR_CANDIDATES = (_HERE.parent / "grammar" / "umpire.lark", _HERE.parent.pa
 
 START_SYMBOLS = ("rules_file", "scenario_file", "expr")
 
-# How token types read in an error message.
+# How the grammar's named token types read in an error message. Keywords and punctuation
+# ("game", "{", "->") are quoted as written; their Lark names are looked up in the grammar.
 _TOKEN_WORDS = {
     "NAME": "a name",
     "INT": "a whole number",
-    "SIGNED_INT": "a number",
-    "STRING": 'a quoted string',
+    "STRING": "a quoted string",
     "CITE": "a rule citation such as [9.1]",
-    "LBRACE": "'{'",
-    "RBRACE": "'}'",
-    "LPAR": "'('",
-    "RPAR": "')'",
-    "LSQB": "'['",
-    "RSQB": "']'",
-    "COLON": "':'",
-    "COMMA": "','",
-    "EQUAL": "'='",
-    "DOT": "'.'",
-    "COMPOP": "a comparison",
-    "ADDOP": "'+' or '-'",
-    "MULOP": "'*' or '/'",
-    "MINUS": "'-'",
-    "PLUS": "'+'",
+    "COMPOP": "a comparison ('==', '<'...)",
+    "MULOP": "'*', '/' or '%'",
     "MISSING": "'?'",
     "X": "'X'",
     "MAY": "'may'",
     "PER_SIDE": "'per side'",
-    "SEMICOLON": "';'",
-    "AT": "'@'",
     "$END": "the end of the file",
 }
+
+# Families of tokens that are described as one thing when most of them are expected.
+_DECLARATIONS = ("game", "stat", "type", "counter", "table", "function", "procedure", "flag", "class", "unit", "state",
+                 "map", "box", "track", "missing", "on", "invariant", "sequence")
+_STATEMENTS = ("let", "set", "if", "for", "roll", "choose", "call", "say", "adjust", "lookup", "eliminate", "move",
+               "reroll", "simultaneously", "record", "ensure")
+_SCENARIO_ITEMS = ("note", "fixture", "places", "units", "at", "track", "run", "dice", "decisions", "expect")
+_EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR"}
+_OPERATORS = ("COMPOP", "MULOP", "and", "or", "is", "in", ".")
+
+_CITE_FORMS = "a rule citation looks like [9.1], [9.1.2a], [9.1 step 2], [A-05] or [EoP]"
+_MAX_WORDS = 8
 
 
 def grammar_path() -> Path:
@@ -56,6 +58,23 @@ def grammar_path() -> Path:
         if candidate.exists():
             return candidate
     raise FileNotFoundError("grammar/umpire.lark is missing from this installation")
+
+
+# No count, value or hex number of a board game needs more digits; a longer number is a slip,
+# and Python refuses to convert one of thousands of digits at all.
+MAX_DIGITS = 18
+
+
+class _NumberTooLong(Exception):
+    def __init__(self, token: Token):
+        super().__init__(str(token))
+        self.token = token
+
+
+def _check_number(token: Token) -> Token:
+    if len(str(token).lstrip("+-")) > MAX_DIGITS:
+        raise _NumberTooLong(token)
+    return token
 
 
 @functools.cache
@@ -67,7 +86,23 @@ def parser(start: str) -> Lark:
         start=start,
         propagate_positions=True,
         maybe_placeholders=True,
+        lexer_callbacks={"INT": _check_number},
     )
+
+
+@functools.cache
+def _literals(start: str) -> dict[str, str]:
+    """Token type -> the literal text of keywords and punctuation ('GAME' -> 'game', '__ANON_0' -> '..')."""
+    out = {}
+    for term in parser(start).terminals:
+        if isinstance(term.pattern, PatternStr):
+            out[term.name] = term.pattern.value
+    return out
+
+
+@functools.cache
+def _keywords(start: str) -> frozenset[str]:
+    return frozenset(v for v in _literals(start).values() if v.isalpha())
 
 
 def parse(text: str, filename: str, start: str) -> Tree:
@@ -75,48 +110,359 @@ def parse(text: str, filename: str, start: str) -> Tree:
     try:
         return parser(start).parse(text)
     except UnexpectedInput as err:
-        raise UmpireError([_syntax_diagnostic(err, text, filename)]) from None
+        raise UmpireError([syntax_diagnostic(err, text, filename, start)]) from None
+    except _NumberTooLong as err:
+        tok = err.token
+        span = _span(filename, tok.line or 1, tok.column or 1, len(str(tok)))
+        raise UmpireError([Diagnostic("error", f"this number has {len(str(tok).lstrip('+-'))} digits; "
+                                      f"a number has at most {MAX_DIGITS}", span)]) from None
 
 
-def _describe_expected(expected: set[str]) -> str:
-    words = sorted({_TOKEN_WORDS.get(t, _keyword(t)) for t in expected})
-    if len(words) > 8:
-        words = words[:8] + ["…"]
-    return ", ".join(words)
+# ───────────────────────────── describing tokens ─────────────────────────────
 
 
-def _keyword(token_type: str) -> str:
-    # Lark names anonymous keyword terminals after the keyword itself, upper-cased.
-    return f"'{token_type.lower()}'" if token_type.isalpha() else token_type
+def _word(token_type: str, start: str) -> str:
+    if token_type in _TOKEN_WORDS:
+        return _TOKEN_WORDS[token_type]
+    literal = _literals(start).get(token_type)
+    if literal is not None:
+        return f"'{literal}'"
+    return token_type.lower()
 
 
-def _syntax_diagnostic(err: UnexpectedInput, text: str, filename: str) -> Diagnostic:
+def describe_expected(expected: set[str], start: str = "rules_file") -> str:
+    """What the parser would have accepted, grouped and in plain words."""
+    literals = _literals(start)
+    by_text = {literals.get(t, t): t for t in expected}
+    left = set(expected)
+    groups: list[str] = []
+
+    def family(members: tuple[str, ...], label: str, shown: int) -> None:
+        present = [m for m in members if m in by_text]
+        if len(present) >= max(3, len(members) // 2):
+            listed = ", ".join(present[:shown]) + (", …" if len(present) > shown else "")
+            groups.append(f"{label} ({listed})")
+            left.difference_update(by_text[m] for m in present)
+
+    family(_DECLARATIONS, "a declaration", 7)
+    family(_SCENARIO_ITEMS, "a scenario section", 10)
+    family(_STATEMENTS, "a statement", 8)
+    if _EXPRESSION_STARTS <= left:
+        groups.append("an expression")
+        left -= {"NAME", "INT", "STRING", "LPAR", "LSQB", "LBRACE", "AT", "MINUS", "PLUS"}
+        left -= {by_text[k] for k in ("not", "has", "if", "true", "false", "none", "matching", "X") if k in by_text}
+    operators = [by_text[o] for o in _OPERATORS if o in by_text]
+    if len(operators) >= 3:
+        left.difference_update(operators)
+        left.discard("MINUS")
+        left.discard("PLUS")
+        operator_group = "an operator"
+    else:
+        operator_group = None
+    if len(left) + len(groups) > 1:
+        left.discard("SEMICOLON")  # an optional separator: naming it never helps
+    # Keywords and punctuation first, then kinds of token ("a name"), then the end of the file.
+    rest = sorted(left, key=lambda t: (t == "$END", t not in literals, _word(t, start)))
+    words = groups + [_word(t, start) for t in rest]
+    if operator_group:
+        words.append(operator_group)
+    if not words:
+        return "nothing more"
+    if len(words) > _MAX_WORDS:
+        words = words[:_MAX_WORDS] + ["…"]
+    if len(words) == 1:
+        return words[0]
+    if words[-1] == "…":
+        return ", ".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _describe_found(tok: Token, start: str) -> str:
+    value = str(tok.value)
+    if tok.type == "$END":
+        return "end of file"
+    if len(value) > 40:
+        value = value[:37] + "..."
+    if tok.type == "NAME":
+        return f"name '{value}'"
+    if tok.type == "INT":
+        return f"number {value}"
+    if tok.type == "STRING":
+        return f"string {value}"
+    if tok.type == "CITE":
+        return f"rule citation {value}"
+    literal = _literals(start).get(tok.type)
+    if literal is not None and literal.isalpha():
+        return f"keyword '{value}'"
+    return f"'{value}'"
+
+
+# ───────────────────────────── brackets ─────────────────────────────
+
+_CITE_RE = re.compile(r"\[\s*(\d+\.\d+[\w.\-]*|[A-Z][A-Za-z]*-\d+[a-z]?|EoP|Example[^\]\n]*|TC-[^\]\n]*)([ ,;][^\]\n]*)?\]")
+_STRING_RE = re.compile(r'"(\\.|[^"\\\n])*"')
+_PAIRS = {"}": "{", ")": "(", "]": "["}
+
+
+class _Brackets:
+    """The brackets of a text up to an offset, skipping strings, comments and citations.
+
+    ``open`` holds the brackets still open (innermost last); ``stray`` the first closer
+    that matched nothing; ``suspect`` the first '{' whose '}' is indented like an outer
+    line, the likeliest place of a forgotten '}'.
+    """
+
+    def __init__(self, text: str, stop: int):
+        self.open: list[tuple[str, int]] = []
+        self.stray: tuple[str, int] | None = None
+        self.suspect: tuple[int, int] | None = None  # (offset of the '{', offset of its '}')
+        self.last_outer: tuple[int, int] | None = None  # the last '}' that closed an outermost '{'
+        i = 0
+        while i < min(stop, len(text)):
+            ch = text[i]
+            if ch == "#":
+                nl = text.find("\n", i)
+                i = len(text) if nl < 0 else nl
+                continue
+            if ch == '"':
+                m = _STRING_RE.match(text, i)
+                i = m.end() if m else i + 1
+                continue
+            if ch == "[":
+                m = _CITE_RE.match(text, i)
+                if m:
+                    i = m.end()
+                    continue
+            if ch in "{([":
+                self.open.append((ch, i))
+            elif ch in _PAIRS:
+                if self.open and self.open[-1][0] == _PAIRS[ch]:
+                    _, at = self.open.pop()
+                    if ch == "}" and not self.open:
+                        self.last_outer = (at, i)
+                    if ch == "}" and self.suspect is None and _starts_line(text, i) \
+                            and _indent(text, i) < _indent(text, at):
+                        self.suspect = (at, i)
+                elif self.stray is None:
+                    self.stray = (ch, i)
+            i += 1
+
+
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def _starts_line(text: str, offset: int) -> bool:
+    return text[_line_start(text, offset):offset].strip() == ""
+
+
+def _indent(text: str, offset: int) -> int:
+    start = _line_start(text, offset)
+    line = text[start:offset + 1]
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+# ───────────────────────────── building the diagnostic ─────────────────────────────
+
+
+def _last_token(err: UnexpectedInput) -> Token | None:
+    """The token the parser read just before the error, if Lark kept it."""
+    history = getattr(err, "token_history", None)
+    if history:
+        return history[-1]
+    ip = getattr(err, "interactive_parser", None)
+    stack = getattr(getattr(ip, "parser_state", None), "value_stack", None) or []
+    node = stack[-1] if stack else None
+    while isinstance(node, Tree):
+        node = node.children[-1] if node.children else None
+    return node if isinstance(node, Token) else None
+
+
+_TEST_KEYWORDS = {"IF", "WHEN", "WHERE", "ENSURE", "AND", "OR", "NOT", "THEN", "ELSE"}
+
+
+def _recent_types(err: UnexpectedInput, depth: int = 3) -> set[str]:
+    """The token types among the last few entries of the parser's stack."""
+    ip = getattr(err, "interactive_parser", None)
+    stack = getattr(getattr(ip, "parser_state", None), "value_stack", None) or []
+    return {t.type for t in stack[-depth:] if isinstance(t, Token)}
+
+
+def literal_of(tok: Token, start: str) -> str:
+    """The keyword or punctuation a token is, or '' for names, numbers and strings."""
+    return _literals(start).get(tok.type, "")
+
+
+def _span(filename: str, line: int, col: int, width: int = 1) -> Span:
+    return Span(file=filename, line=line, col=col, end_line=line, end_col=col + max(1, width))
+
+
+def syntax_diagnostic(err: UnexpectedInput, text: str, filename: str, start: str = "rules_file") -> Diagnostic:
+    """The one diagnostic for a Lark error: found what, expected what, with a hint when one helps."""
+    try:
+        if isinstance(err, UnexpectedToken):
+            return _unexpected_token(err, text, filename, start)
+        if isinstance(err, UnexpectedCharacters):
+            return _unexpected_character(err, text, filename, start)
+        if isinstance(err, UnexpectedEOF):
+            return _end_of_file(set(err.expected), _last_token(err), text, filename, start)
+    except Exception:  # a diagnostic about a diagnostic must never be a traceback
+        pass
     line = getattr(err, "line", 0) or 1
     col = getattr(err, "column", 0) or 1
-    if isinstance(err, UnexpectedToken):
-        tok = err.token
-        found = "the end of the file" if tok.type == "$END" else f"'{tok.value}'"
-        width = max(1, len(str(tok.value))) if tok.type != "$END" else 1
-        if tok.type == "$END":
-            line, col = _end_position(text)
-        msg = f"unexpected {found}; expected {_describe_expected(set(err.expected))}"
-        span = Span(file=filename, line=line, col=col, end_line=line, end_col=col + width)
-        return Diagnostic("error", msg, span)
-    if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
-        hint = None
-        if ch == '"':
-            hint = "a string must close on the same line"
-        elif ch == "[":
-            hint = "a rule citation looks like [9.1], [9.1.2a], [A-05] or [EoP]"
-        msg = f"unexpected character {ch!r}"
-        span = Span(file=filename, line=line, col=col, end_line=line, end_col=col + 1)
-        return Diagnostic("error", msg, span, hint)
-    if isinstance(err, UnexpectedEOF):
+    return Diagnostic("error", "syntax error", _span(filename, line, col))
+
+
+def _end_of_file(expected: set[str], last: Token | None, text: str, filename: str, start: str) -> Diagnostic:
+    if last is not None and getattr(last, "end_line", None):
+        line, col = last.end_line, last.end_column
+    else:
         line, col = _end_position(text)
-        msg = f"unexpected end of file; expected {_describe_expected(set(err.expected))}"
-        return Diagnostic("error", msg, Span(file=filename, line=line, col=col, end_line=line, end_col=col + 1))
-    return Diagnostic("error", "syntax error", Span(file=filename, line=line, col=col, end_line=line, end_col=col + 1))
+    msg = f"unexpected end of file; expected {describe_expected(expected, start)}"
+    hint = None
+    brackets = _Brackets(text, len(text))
+    if brackets.open:
+        ch, offset = brackets.open[-1]
+        oline, ocol = _line_col(text, offset)
+        closer = {"{": "}", "(": ")", "[": "]"}[ch]
+        hint = f"the '{ch}' at line {oline}, column {ocol} is never closed: add '{closer}'"
+        if ch == "{" and brackets.suspect is not None:
+            opened, closed = brackets.suspect
+            sline, scol = _line_col(text, opened)
+            cline, _ = _line_col(text, closed)
+            hint = (f"a '}}' is missing: the '{{' at line {sline}, column {scol} seems never closed "
+                    f"(the '}}' at line {cline} is indented like an outer block)")
+    return Diagnostic("error", msg, _span(filename, line, col), hint)
+
+
+def _expected(err: UnexpectedToken) -> set[str]:
+    """The tokens the parser accepts where it stopped.
+
+    When the lexer, not the parser, refused the token, Lark's ``expected`` is what the lexer
+    state knows, a wider set than the parser would take; asking the parser is exact.
+    """
+    try:
+        ip = getattr(err, "interactive_parser", None)
+        accepted = set(ip.accepts()) if ip is not None else set()
+    except Exception:
+        accepted = set()
+    return accepted or set(err.expected or ())
+
+
+def _unexpected_token(err: UnexpectedToken, text: str, filename: str, start: str) -> Diagnostic:
+    tok = err.token
+    expected = _expected(err)
+    last = _last_token(err)
+    if tok.type == "$END":
+        # Lark gives the end-of-file token the position of the last token read.
+        return _end_of_file(expected, tok if getattr(tok, "end_line", None) else last, text, filename, start)
+    line, col = tok.line or 1, tok.column or 1
+    width = len(str(tok.value)) if tok.end_line in (None, tok.line) else 1
+    hint: str | None = None
+    notes: list[str] = []
+    msg = f"unexpected {_describe_found(tok, start)}; expected {describe_expected(expected, start)}"
+
+    if tok.type == "LSQB" and "CITE" in expected:
+        # The lexer read '[' as a bracket: what follows is not a well-formed rule citation.
+        rest = text[tok.start_pos:].split("\n", 1)[0] if tok.start_pos is not None else ""
+        close = rest.find("]")
+        if close < 0:
+            msg = "this rule citation is not closed"
+            hint = "a rule citation ends with ']' on the same line, as in [9.1]"
+            width = len(rest.rstrip())
+        else:
+            msg = f"{rest[:close + 1]} is not a rule citation"
+            hint = _CITE_FORMS
+            width = close + 1
+    elif tok.type == "NAME":
+        words = {_literals(start).get(t, "") for t in expected}
+        words = {w for w in words if w.isalpha()}
+        if "NAME" not in expected and words:
+            hint = did_you_mean(str(tok.value), words)
+    elif tok.type == "EQUAL" and ("COMPOP" in expected or _recent_types(err) & _TEST_KEYWORDS):
+        hint = "to compare two values, write '=='"
+    elif tok.type == "THEN" and "LBRACE" in expected:
+        hint = "an 'if' statement takes a block, as in: if TEST { ... }"
+    elif tok.type in ("RBRACE", "RPAR", "RSQB") and tok.start_pos is not None:
+        stray = _Brackets(text, tok.start_pos + 1).stray
+        if stray is not None and stray[1] == tok.start_pos:
+            hint = f"this '{tok.value}' closes nothing that is open"
+    elif literal_of(tok, start) in _STATEMENTS and "STAT" in expected and tok.start_pos is not None:
+        outer = _Brackets(text, tok.start_pos).last_outer
+        if outer is not None:
+            oline, _ = _line_col(text, outer[0])
+            cline, ccol = _line_col(text, outer[1])
+            hint = (f"a statement outside any block: the '}}' at line {cline}, column {ccol} closes the '{{' "
+                    f"of line {oline}; is it one '}}' too many?")
+    if hint is None and tok.start_pos is not None:
+        hint = _continued_line_hint(text, tok.start_pos)
+    if hint is None and last is not None and last.type == "NAME" and str(last.value) in _keywords(start) \
+            and "NAME" not in expected:
+        kw_line = getattr(last, "line", None)
+        notes.append(f"'{last.value}'{f' at line {kw_line}' if kw_line else ''} was read as a name, "
+                     "so what comes before it is probably unfinished")
+    diag = Diagnostic("error", msg, _span(filename, line, col, width), hint)
+    diag.notes.extend(notes)
+    return diag
+
+
+def _continued_line_hint(text: str, offset: int) -> str | None:
+    """A line break does not end an expression: a line that starts with '-', '+', '[' or '('
+    carries on the expression of the line before, which is rarely what was meant."""
+    start = _line_start(text, offset)
+    line = text[start:offset]
+    stripped = line.lstrip()
+    if not stripped or stripped[0] not in "-+[(" or start == 0:
+        return None
+    before = text[:start].rstrip()
+    # Only when the line before ends an expression (a name, a number, a string, a bracket).
+    if not before or before[-1] not in ')]"' and not before[-1].isalnum() and before[-1] != "_":
+        return None
+    if _CITE_RE.search(before.rsplit("\n", 1)[-1] + " ") and before.endswith("]"):
+        return None  # the line before ends with a rule citation, which ends its statement
+    prev_line = text.count("\n", 0, start)
+    return (f"this line starts with '{stripped[0]}', so it carries on the expression of line {prev_line}; "
+            "a line break does not end an expression")
+
+
+_CHAR_HINTS = {
+    "&": "write 'and'",
+    "|": "write 'or'",
+    "!": "write 'not', or '!=' to compare",
+    "'": "strings are written between double quotes, as in \"Frigates\"",
+    "`": "strings are written between double quotes, as in \"Frigates\"",
+    "\t": None,
+}
+
+
+def _unexpected_character(err: UnexpectedCharacters, text: str, filename: str, start: str) -> Diagnostic:
+    pos = err.pos_in_stream
+    line, col = err.line or 1, err.column or 1
+    ch = text[pos] if pos < len(text) else ""
+    rest = text[pos:].split("\n", 1)[0]
+    if ch == '"':
+        return Diagnostic("error", "unterminated string", _span(filename, line, col, len(rest.rstrip())),
+                          "a string must close on the same line: add the closing '\"'")
+    if ch == "[":
+        close = rest.find("]")
+        if close < 0:
+            return Diagnostic("error", "this rule citation is not closed", _span(filename, line, col, len(rest.rstrip())),
+                              "a rule citation ends with ']' on the same line, as in [9.1]")
+        return Diagnostic("error", f"{rest[:close + 1]} is not a rule citation", _span(filename, line, col, close + 1),
+                          _CITE_FORMS)
+    # Lark's list of what was allowed here is every token of the language: it would not help.
+    shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}" if ch else "end of file"
+    msg = f"unexpected character {shown}"
+    hint = _CHAR_HINTS.get(ch)
+    if hint is None and ch in "‘’“”":
+        hint = "use plain quotes: strings are written between straight double quotes"
+    return Diagnostic("error", msg, _span(filename, line, col), hint)
 
 
 def _end_position(text: str) -> tuple[int, int]:
