@@ -280,7 +280,6 @@ def expressions():
     return st.recursive(st.sampled_from(ATOMS), extend, max_leaves=8)
 
 
-@pytest.mark.xfail(strict=False, reason="known runtime crashes on values of the wrong kind (see the diagnostics report)")
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # Hypothesis writes its failure patch with libcst
 @settings(max_examples=25 * SCALE, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])

@@ -157,23 +157,31 @@ class Checker:
             self.expr(mod.value, scope)
             if mod.when is not None:
                 self.expr(mod.when, scope)
-        covered: dict[int, n.Row] = {}
+        seen: list[n.Row] = []
         for row in table.rows:
-            self.need_cite(row, f"row {row.low}..{row.high} of table '{table.name}'")
+            self.need_cite(row, f"row {_row_name(row)} of table '{table.name}'")
             if row.low > row.high:
-                self.error(f"row {row.low}..{row.high} is empty: its low end is above its high end", row.span)
-            for v in range(row.low, row.high + 1):
-                if v in covered:
-                    self.error(f"row {row.low}..{row.high} overlaps the row for {v} at line {covered[v].span.line}", row.span)
-                    break
-                covered[v] = row
+                self.error(f"row {_row_name(row)} is empty: its low end is above its high end", row.span)
+            other = next((r for r in seen if r.low <= row.high and row.low <= r.high), None)
+            if other is not None:
+                self.error(f"row {_row_name(row)} overlaps row {_row_name(other)} at line {other.span.line}", row.span)
+            seen.append(row)
             self.block(row.effect, set(scope))
         die = self.sym.dice.get(table.die)
-        if die and covered:
+        if die and seen:
+            # Rolls the unmodified dice can give that no row covers (intervals, so huge rows cost nothing).
             low, high = table.count * die.low, table.count * die.high
-            gaps = [v for v in range(min(low, min(covered)), max(high, max(covered)) + 1) if v not in covered and low <= v <= high]
+            gaps, v = [], low
+            for row in sorted(seen, key=lambda r: r.low):
+                if row.low > v:
+                    gaps.append((v, min(row.low - 1, high)))
+                v = max(v, row.high + 1)
+            if v <= high:
+                gaps.append((v, high))
+            gaps = [(a, b) for a, b in gaps if a <= b]
             if gaps:
-                self.error(f"table '{table.name}' has no row for the roll(s) {', '.join(map(str, gaps))}", table.span)
+                text = ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in gaps)
+                self.error(f"table '{table.name}' has no row for the roll(s) {text}", table.span)
         if table.beyond is not None and table.beyond not in BEYOND_POLICIES:
             self.unknown("out-of-range policy", table.beyond, table.beyond_span or table.span, BEYOND_POLICIES)
         if table.modifiers and table.beyond is None:
@@ -306,7 +314,7 @@ class Checker:
         filled = set(params[: len(positional)])
         for a in named:
             if a.name not in params:
-                self.unknown(f"parameter of {what}", a.name, a.span, params)
+                self.error(f"{what} has no parameter '{a.name}'", a.span, did_you_mean(a.name, params))
             elif a.name in filled:
                 self.error(f"parameter '{a.name}' of {what} is given twice", a.span)
             filled.add(a.name)
@@ -400,3 +408,7 @@ def check_ruleset(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
     all_diags = diags + checker.diags
     all_diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
     return sym, all_diags
+
+
+def _row_name(row: n.Row) -> str:
+    return str(row.low) if row.low == row.high else f"{row.low}..{row.high}"

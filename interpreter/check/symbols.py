@@ -94,8 +94,12 @@ def collect(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
     sym = Symbols()
     diags: list[Diagnostic] = []
 
+    first: dict[tuple[str, str], int] = {}
+
     def dup(kind: str, name: str, decl) -> None:
-        diags.append(Diagnostic("error", f"{kind} '{name}' is declared twice", decl.span))
+        line = first.get((kind, name))
+        where = f" (first at line {line})" if line else ""
+        diags.append(Diagnostic("error", f"{kind} '{name}' is declared twice{where}", decl.span))
 
     for decl in ruleset.decls:
         if isinstance(decl, n.Game):
@@ -135,7 +139,9 @@ def collect(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
             sym.sequence = decl
         else:
             space = getattr(sym, _NAMESPACE[type(decl)])
+            kind = decl.kind.replace("_", " ")
             if decl.name in space:
-                dup(decl.kind.replace("_", " "), decl.name, decl)
+                first[(kind, decl.name)] = space[decl.name].span.line
+                dup(kind, decl.name, decl)
             space[decl.name] = decl
     return sym, diags

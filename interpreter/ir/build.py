@@ -89,11 +89,13 @@ class Builder(Transformer):
         span = self.ts(tok)
         parts: list[n.StrPart] = []
         pos = 0
-        for m in _INTERP.finditer(text):
+        # Braces are never escaped, so the k-th {…} of the text is the k-th of the raw token.
+        raw_starts = [m.start(1) for m in _INTERP.finditer(str(tok)[1:-1])]
+        for k, m in enumerate(_INTERP.finditer(text)):
             if m.start() > pos:
                 parts.append(n.StrPart(text=text[pos : m.start()]))
             # Where the expression starts in the file (exact when the string has no escapes).
-            line, col = tok.line, tok.column + 1 + m.start(1)
+            line, col = tok.line, tok.column + 1 + (raw_starts[k] if k < len(raw_starts) else m.start(1))
             try:
                 tree = parse(m.group(1), self.file, "expr")
                 expr = _shift(Builder(self.file).transform(tree), line, col - 1)
@@ -118,7 +120,7 @@ class Builder(Transformer):
 
     # ── expressions ──
     def int_lit(self, meta, c):
-        return n.IntLit(span=self.sp(meta), value=int(c[0]))
+        return n.IntLit(span=self.sp(meta), value=int(c[0]))  # the lexer keeps numbers to 18 digits
 
     def str_lit(self, meta, c):
         return self.string(c[0])
@@ -584,7 +586,9 @@ class Builder(Transformer):
         return ("at", (int(c[0]), str(c[1]), str(c[2])), self.sp(meta))
 
     def track_set(self, meta, c):
-        return ("tracks", [n.TrackSet(span=self.sp(meta), track=str(c[0]), side=str(c[1]), value=int(c[2]))])
+        names = _tokens(c, "NAME")
+        side = str(names[1]) if len(names) > 1 else None
+        return ("tracks", [n.TrackSet(span=self.sp(meta), track=str(names[0]), side=side, value=int(c[-1]))])
 
     def run_step(self, meta, c):
         return n.RunTarget(span=self.sp(meta), step=str(c[0]))

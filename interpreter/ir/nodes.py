@@ -596,7 +596,7 @@ class UnitDef(Node):
 
 class TrackSet(Node):
     track: str
-    side: str
+    side: str | None = None  # None on a track that is not per side
     value: int
 
 

@@ -107,6 +107,8 @@ def resolve_answer(answer: n.Answer, req: ChoiceRequest, lookup=None) -> Any:
     if answer.passes:
         return PASS
     if answer.split:
+        if req.mode != "split":
+            raise ScriptError(f"'{answer.text()}' splits points, but this decision is not a split [{req.cite}]", answer.span)
         return {_find(name, req, answer, lookup): points for name, points in answer.split}
     if req.mode == "reroll":
         return _reroll_answer(answer, req)

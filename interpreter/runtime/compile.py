@@ -22,6 +22,7 @@ ExprFn = Callable[[Env], Any]
 StmtFn = Callable[[Env], Iterator]
 
 MAX_POOL = 10_000  # no board game rolls more; a guard against runaway rules
+MAX_DEPTH = 100  # procedure calls nested deeper than this are a runaway recursion
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
 _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -29,6 +30,19 @@ _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.
 
 def _is_number(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def as_key(v: Any, span) -> Any:
+    """A value used as a map key or searched for: lists and maps cannot be."""
+    if isinstance(v, (list, dict)):
+        raise RuleError(f"{show(v)} cannot be a key: lists and maps are not keys", span)
+    return v
+
+
+def as_list(v: Any, what: str, span) -> list:
+    if not isinstance(v, (list, tuple)):
+        raise RuleError(f"{what} must be a list, not {show(v)}", span)
+    return list(v)
 
 
 def as_number(v: Any) -> Any:
@@ -207,7 +221,8 @@ class Compiler:
             c = coll(env)
             if not isinstance(c, (list, tuple, dict)):
                 raise RuleError(f"'in' needs a list or a map, not {show(c)}", span)
-            return item(env) in c
+            x = item(env)
+            return as_key(x, span) in c if isinstance(c, dict) else x in c
 
         return in_
 
@@ -225,7 +240,8 @@ class Compiler:
 
     def x_map(self, e: n.MapLit) -> ExprFn:
         entries = [(self.expr(x.key), self.expr(x.value)) for x in e.entries]
-        return lambda env: {k(env): v(env) for k, v in entries}
+        span = e.span
+        return lambda env: {as_key(k(env), span): v(env) for k, v in entries}
 
     def x_comprehension(self, e: n.Comprehension) -> ExprFn:
         body, var, iterable, span = self.expr(e.expr), e.var, self.expr(e.iterable), e.span
@@ -255,8 +271,10 @@ class Compiler:
         dice, units, where = self.expr(e.dice), self.expr(e.units), self.expr(e.where)
         dv, uv = e.die_var, e.unit_var
 
+        span = e.span
+
         def matching(env):
-            ds, us = list(dice(env)), list(units(env))
+            ds, us = as_list(dice(env), "the dice of 'matching'", span), as_list(units(env), "the units of 'matching'", span)
             local = dict(env)
             edges = []
             for d in ds:
@@ -328,7 +346,7 @@ class Compiler:
                 container = obj(env)
                 if not isinstance(container, dict):
                     raise RuleError(f"cannot assign into {show(container)}: only maps made with {{}} can be changed", target.span)
-                container[key(env)] = v
+                container[as_key(key(env), target.span)] = v
 
             return set_index
         obj, name = self.expr(target.obj), target.name
@@ -434,11 +452,14 @@ class Compiler:
             opts = options(env)
             if not isinstance(opts, list):
                 raise RuleError(f"the options of '{name}' must be a list, not {show(opts)}", span)
+            how_many, at_most = as_number(amount(env)), as_number(limit(env))
+            if not _is_number(how_many) or how_many < 0 or not (at_most is None or (_is_number(at_most) and at_most >= 0)):
+                raise RuleError(f"the counts of '{name}' must be whole numbers of 0 or more, not {show(how_many)}", span)
             who = chooser(env)
             engine.require_side(who, span)
             req = ChoiceRequest(
-                chooser=who, name=name, mode=mode, options=opts, cite=cite, span=span, amount=amount(env),
-                limit=limit(env), optional=optional, prompt=prompt(env),
+                chooser=who, name=name, mode=mode, options=opts, cite=cite, span=span, amount=how_many,
+                limit=at_most, optional=optional, prompt=prompt(env),
                 explain=(lambda item: explainer(env, item)) if explainer else None,
             )
             env[name] = yield req
@@ -523,23 +544,37 @@ class Compiler:
         proc_name = s.proc
         args = [(a.name, self.expr(a.value)) for a in s.args]
 
+        span = s.span
+
         def call(env):
             proc = engine.procedure(proc_name)
-            yield from proc.call([(k, fn(env)) for k, fn in args])
+            if engine.depth >= MAX_DEPTH:
+                raise RuleError(f"'{proc_name}' calls itself (or its callers) more than {MAX_DEPTH} deep", span)
+            engine.depth += 1
+            try:
+                yield from proc.call([(k, fn(env)) for k, fn in args])
+            finally:
+                engine.depth -= 1
 
         return call
 
     def s_reroll(self, s: n.Reroll, cite: str) -> StmtFn:
         pools, order, spend, side_var, engine = self.expr(s.pools), self.expr(s.order), self.expr(s.spend), s.side_var, self.engine
 
+        span = s.span
+
         def reroll(env):
-            sides = order(env)
-            spendable = {}
-            local = dict(env)
+            sides = as_list(order(env), "the order of a reroll window", span)
             for side in sides:
+                engine.require_side(side, span)
+            pool_list = as_list(pools(env), "the dice of a reroll window", span)
+            local = dict(env)
+
+            def spendable(side):
                 local[side_var] = side
-                spendable[side] = spend(local)
-            yield from engine.reroll_window(pools(env), sides, spendable, local, spend, side_var, cite, s.span)
+                return [u for u in as_list(spend(local), "what a side may spend", span) if isinstance(u, Unit)]
+
+            yield from engine.reroll_window(pool_list, sides, spendable, cite, span)
 
         return reroll
 

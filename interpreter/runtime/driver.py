@@ -90,7 +90,7 @@ class Runner:
                     f"{entry.departure.tag}, but the rules allow it",
                     entry.span,
                 )
-            self.report(entry.departure, entry, f"the rules refuse it: they leave only {show(forced)}", req.cite)
+            self.report(entry.departure, entry, f"the rules refuse it: {_only(forced)}", req.cite)
         elif same:
             agent.take(entry)
 
@@ -140,7 +140,7 @@ class Runner:
         self.engine.state.facts["departures"] = len(self.departures)
         self.engine.events.append(event)
 
-    def finish(self) -> None:
+    def finish(self, cite: str = "scenario") -> None:
         """End of run: unused dice are an error; unasked decisions too, unless marked as departures."""
         self.dice.finish()
         for agent in {id(a): a for a in self.agents.values()}.values():
@@ -152,7 +152,13 @@ class Runner:
                         f"decision '{entry.side} {entry.name}: {entry.answer.text()}' at line {entry.span.line} was never asked",
                         entry.span,
                     )
-                self.report(entry.departure, entry, "the rules never ask for this decision", "EoP")
+                self.report(entry.departure, entry, "the rules never ask for this decision", cite)
+
+
+def _only(forced: Any) -> str:
+    if forced in ([], {}, None):
+        return "the rules leave no choice: nothing is chosen"
+    return f"the rules leave only {show(forced)}"
 
 
 def forced_answer(req: ChoiceRequest) -> Any:
@@ -166,8 +172,10 @@ def forced_answer(req: ChoiceRequest) -> Any:
             return opts[0]
     elif mode == "exactly":
         if req.amount > len(opts):
+            if req.optional:
+                return []  # 'may': the only legal answer is to choose none
             raise RuleError(f"{req.chooser} must choose {req.amount} for '{req.name}' among only {len(opts)}", req.span, req.cite)
-        if req.amount == len(opts):
+        if req.amount == len(opts) and not req.optional:
             return list(opts)
         if req.amount == 0:
             return []
@@ -216,6 +224,8 @@ def illegal(req: ChoiceRequest, answer: Any) -> str | None:  # noqa: C901 - one 
             return f"at most {req.amount} may be chosen, not {len(answer)}"
         return None
     if req.mode == "split":
+        if not isinstance(answer, dict):
+            return "this decision splits points: answer as {UNIT: points, ...}"
         if not answer:
             return None if req.optional else "the points must be given out"
         bad = [k for k in answer if not _in(k, opts)]
@@ -231,6 +241,8 @@ def illegal(req: ChoiceRequest, answer: Any) -> str | None:  # noqa: C901 - one 
     if req.mode == "reroll":
         if answer is None:
             return None
+        if not (isinstance(answer, tuple) and len(answer) == 2):
+            return "a reroll names one die and the unit spent, as in 'SFR2 die 1, EDEC1'"
         die, unit = answer
         if not _in(die, opts):
             return "that die is not in this combat"

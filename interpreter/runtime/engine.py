@@ -14,7 +14,7 @@ from typing import Any
 from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..syntax.diagnostics import Span
-from .compile import Compiler, as_number, unit_attr
+from .compile import Compiler, as_key, as_number, unit_attr
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .state import GameState, Track
 from .values import MISSING, Die, Place, Pool, Unit, X, show
@@ -40,6 +40,7 @@ class Engine:
         self.events: list[Event] = []
         self.violations: list[Event] = []
         self.deferred: list[list] = []
+        self.depth = 0  # procedure call depth
         self.compiler = Compiler(self)
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
@@ -229,7 +230,7 @@ class Engine:
                 self._detach(c)
                 self.trace(cite, f"{c} was aboard {u}; no rule removes it, so it stays in {c.location}", "move")
 
-    def reroll_window(self, pools: list, sides: list, spendable: dict, local: dict, spend, side_var: str, cite: str, span: Span) -> Iterator:
+    def reroll_window(self, pools: list, sides: list, spendable, cite: str, span: Span) -> Iterator:
         """Sides in order may each spend a unit to void one die and reroll it, until all pass."""
         passes = 0
         i = 0
@@ -237,8 +238,7 @@ class Engine:
         while passes < len(sides):
             side = sides[i % len(sides)]
             i += 1
-            local[side_var] = side
-            can_spend = [u for u in spend(local) if u.location is not None and not u.location.is_box and id(u) not in spent]
+            can_spend = [u for u in spendable(side) if u.location is not None and not u.location.is_box and id(u) not in spent]
             options = [(p, k) for p in pools if isinstance(p, Pool) for k in range(len(p))]
             if not can_spend or not options:
                 passes += 1
@@ -358,7 +358,7 @@ class Table:
         applied = []
         for m, value, when, mcite in self.modifiers:
             if when is None or when(env):
-                v = value(env)
+                v = as_number(value(env))
                 if not isinstance(v, int):
                     raise RuleError(f"modifier '{m.name}' of {d.name} is {show(v)}, not a number", m.span)
                 total += v
@@ -419,6 +419,8 @@ def _builtins(engine: Engine) -> dict:
         return impl
 
     def enemy(span, side):
+        if not isinstance(side, str):
+            raise RuleError(f"enemy({show(side)}) needs a side", span)
         others = [s for s in engine.sym.sides if s != side]
         if side not in engine.sym.sides or len(others) != 1:
             raise RuleError(f"enemy({show(side)}) needs a side of a two-sided game", span)
@@ -437,7 +439,7 @@ def _builtins(engine: Engine) -> dict:
     def get(span, m, k, default):
         if not isinstance(m, dict):
             raise RuleError(f"get needs a map, not {show(m)}", span)
-        return m.get(k, default)
+        return m.get(as_key(k, span), default)
 
     def linked(span, place, kind):
         if not isinstance(place, Place) or kind not in engine.sym.edges:
@@ -445,6 +447,8 @@ def _builtins(engine: Engine) -> dict:
         return list(place.links.get(kind, []))
 
     def fact(span, key):
+        if not isinstance(key, str):
+            raise RuleError(f"fact needs the text of a record, not {show(key)}", span)
         if key not in st.facts:
             raise RuleError(f"nothing was recorded as '{key}'", span, hint=did_you_mean_fact(key, st.facts))
         return st.facts[key]

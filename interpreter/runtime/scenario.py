@@ -66,7 +66,11 @@ class Setup:
             if pd.id in st.places:
                 raise ScriptError(f"place {pd.id} is defined twice", pd.span)
             place = Place(pd.id, pd.shape)
+            given: set[str] = set()
             for v in pd.values:
+                if v.name in given:
+                    raise ScriptError(f"'{v.name}' is given twice for {pd.id}", v.span)
+                given.add(v.name)
                 self.place_value(place, v)
             st.places[pd.id] = place
             if pd.note:
@@ -95,6 +99,8 @@ class Setup:
             raise ScriptError(f"unknown edge kind '{adj.kind}'", adj.span, did_you_mean(adj.kind, self.sym.edges))
         for nid in adj.neighbours:
             b = self.place(nid, adj.span)
+            if b in a.links.get(adj.kind, []):
+                continue
             a.links.setdefault(adj.kind, []).append(b)
             b.links.setdefault(adj.kind, []).append(a)
 
@@ -108,6 +114,8 @@ class Setup:
         prop = self.sym.place_props.get(v.name)
         if prop is None:
             raise ScriptError(f"places have no property '{v.name}'", v.span, did_you_mean(v.name, self.sym.place_props))
+        if v.is_flag:
+            raise ScriptError(f"'{v.name}' needs a value, as in '{v.name}: ...'", v.span)
         value = self.typed(v, prop.type, v.span)
         (place.state if prop.mutable else place.props)[v.name] = value
 
@@ -159,16 +167,25 @@ class Setup:
             self.locate(st.units[ud.id], ud)
 
     def apply(self, unit: Unit, values: tuple[n.StatValue, ...], printed: bool, where: str, counter=None) -> None:
+        given: set[str] = set()
         for v in values:
+            if not printed:
+                if v.name in given:
+                    raise ScriptError(f"'{v.name}' is given twice for {unit.id}", v.span)
+                given.add(v.name)
             if v.is_flag:
                 if v.name not in self.sym.flags:
                     raise ScriptError(f"unknown flag '{v.name}'", v.span, did_you_mean(v.name, self.sym.flags))
+                if not printed and counter is not None:
+                    raise ScriptError(f"{unit.id}'s flags are printed [{counter.cite}]; a scenario cannot add '{v.name}'", v.span)
                 unit.flags.add(v.name)
                 if not printed:
                     self.fixtures.append(f"{unit.id} {v.name} (not printed in the rulebook)")
                 continue
             if v.name not in self.sym.stats:
                 raise ScriptError(f"unknown stat '{v.name}'", v.span, did_you_mean(v.name, self.sym.stats))
+            if isinstance(v.value, str) and v.value not in ("X", "?"):
+                raise ScriptError(f"'{v.name}' takes a number, 'X' or '?', not '{v.value}'", v.span)
             value = X if v.value == "X" else MISSING if v.value == "?" else v.value
             current = unit.stats.get(v.name)
             if not printed and counter is not None and v.name not in unit.stats:
@@ -215,7 +232,8 @@ class Setup:
             if track is None:
                 raise ScriptError(f"unknown track '{ts.track}'", ts.span, did_you_mean(ts.track, st.tracks))
             if ts.side not in track.values:
-                raise ScriptError(f"track {ts.track} has no entry for '{ts.side}'", ts.span)
+                needs = "needs a side, as in 'track NAME SIDE N'" if ts.side is None else f"has no entry for '{ts.side}'"
+                raise ScriptError(f"track {ts.track} {needs}", ts.span)
             if not track.low <= ts.value <= track.high:
                 raise ScriptError(f"{ts.track} runs {track.low}..{track.high}; {ts.value} is off the track", ts.span)
             track.values[ts.side] = ts.value
@@ -295,7 +313,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources) -> Outcome:
         engine.run_invariants()
         runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym))
         runner.run(_run_target(engine, sc))
-        runner.finish()
+        runner.finish(sc.cite or "scenario")
     except (RuleError, ScriptError) as err:
         _trace_into(out, engine.events)
         out.ok = False
@@ -314,7 +332,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources) -> Outcome:
         try:
             held = comp.expr(exp.expr)({})
             status = "ok  " if held is True else "FAIL"
-            detail = "" if held is True else f"  (got {show(held)})"
+            detail = "" if held is True else f"  ({_what_was(comp, exp.expr, sources)})"
         except RuleError as err:
             status, detail = "FAIL", f"  ({err.message})"
             held = False
@@ -326,6 +344,13 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources) -> Outcome:
     met = len(sc.expects) - out.failures
     out.lines.append(f"result: {met} of {len(sc.expects)} expectations met" + ("" if out.ok else " -- FAILED"))
     return out
+
+
+def _what_was(comp, expr, sources: Sources) -> str:
+    """For a failed comparison, the value its left side had; otherwise the value itself."""
+    if isinstance(expr, n.Compare):
+        return f"{_source_text(sources, expr.left.span)} is {show(comp.expr(expr.left)({}))}"
+    return f"got {show(comp.expr(expr)({}))}"
 
 
 def _trace_into(out: Outcome, events: list[Event]) -> None:

@@ -47,7 +47,7 @@ _STATEMENTS = ("let", "set", "if", "for", "roll", "choose", "call", "say", "adju
                "reroll", "simultaneously", "record", "ensure")
 _SCENARIO_ITEMS = ("note", "fixture", "places", "units", "at", "track", "run", "dice", "decisions", "expect")
 _EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR"}
-_OPERATORS = ("COMPOP", "MULOP", "and", "or", "is", "in", ".")
+_OPERATORS = ("COMPOP", "PLUS", "MINUS", "MULOP", "and", "or", "is", "in", ".")
 
 _CITE_FORMS = "a rule citation looks like [9.1], [9.1.2a], [9.1 step 2], [A-05] or [EoP]"
 _MAX_WORDS = 8
@@ -78,15 +78,25 @@ def _check_number(token: Token) -> Token:
 
 
 @functools.cache
-def parser(start: str) -> Lark:
-    """One LALR parser per start symbol, built once per process."""
+def parser(start: str | None = None) -> Lark:
+    """One LALR parser for all start symbols, built once per process.
+
+    Lark caches the grammar analysis in the temporary folder (keyed by the grammar's
+    text and options), so a fresh process loads it instead of rebuilding the tables.
+    """
+    return _parser()
+
+
+@functools.cache
+def _parser() -> Lark:
     return Lark(
         grammar_path().read_text(encoding="utf-8"),
         parser="lalr",
-        start=start,
+        start=list(START_SYMBOLS),
         propagate_positions=True,
         maybe_placeholders=True,
         lexer_callbacks={"INT": _check_number},
+        cache=True,
     )
 
 
@@ -108,7 +118,7 @@ def _keywords(start: str) -> frozenset[str]:
 def parse(text: str, filename: str, start: str) -> Tree:
     """Parse ``text``; raise UmpireError with one diagnostic on a syntax error."""
     try:
-        return parser(start).parse(text)
+        return parser().parse(text, start=start)
     except UnexpectedInput as err:
         raise UmpireError([syntax_diagnostic(err, text, filename, start)]) from None
     except _NumberTooLong as err:
@@ -195,6 +205,14 @@ def _describe_found(tok: Token, start: str) -> str:
     if literal is not None and literal.isalpha():
         return f"keyword '{value}'"
     return f"'{value}'"
+
+
+def _misplaced_keyword_hint(tok: Token, expected: set[str], start: str) -> bool:
+    """A keyword of the other file kind (say 'unit' in a scenario) may be a misspelt section name."""
+    if not _literals(start).get(tok.type, "").isalpha():
+        return False
+    words = {w for w in (_literals(start).get(t, "") for t in expected) if w.isalpha()}
+    return "NAME" not in expected and bool(words) and did_you_mean(str(tok.value), words) is not None
 
 
 # ───────────────────────────── brackets ─────────────────────────────
@@ -380,7 +398,7 @@ def _unexpected_token(err: UnexpectedToken, text: str, filename: str, start: str
             msg = f"{rest[:close + 1]} is not a rule citation"
             hint = _CITE_FORMS
             width = close + 1
-    elif tok.type == "NAME":
+    elif tok.type == "NAME" or _misplaced_keyword_hint(tok, expected, start):
         words = {_literals(start).get(t, "") for t in expected}
         words = {w for w in words if w.isalpha()}
         if "NAME" not in expected and words:
