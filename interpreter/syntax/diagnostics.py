@@ -1,7 +1,7 @@
 """Spans and diagnostics: the one place where every error of every stage is shaped.
 
 A diagnostic prints as ``file:line:col: error: message``, then the source line with a
-caret under the span, then an optional hint (for instance "did you mean 'frigate'?").
+caret under the span, then an optional hint (for instance "did you mean 'infantry'?").
 Nothing in Umpire reports a problem to a user any other way.
 """
 

@@ -453,8 +453,8 @@ _CHAR_HINTS = {
     "&": "write 'and'",
     "|": "write 'or'",
     "!": "write 'not', or '!=' to compare",
-    "'": "strings are written between double quotes, as in \"Frigates\"",
-    "`": "strings are written between double quotes, as in \"Frigates\"",
+    "'": "strings are written between double quotes, as in \"Infantry\"",
+    "`": "strings are written between double quotes, as in \"Infantry\"",
     "\t": None,
 }
 
