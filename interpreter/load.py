@@ -36,11 +36,29 @@ def read(path: str, sources: Sources) -> str:
 
 
 def load_rules(path: str, sources: Sources) -> Loaded:
-    """Parse and check a rules file; syntax errors raise, check diagnostics are returned."""
-    text = read(path, sources)
-    ruleset = build(parse(text, path, "rules_file"), path)
+    """Parse and check a rules file and the files it includes; syntax errors raise."""
+    decls = _read_rules(path, sources, chain=())
+    ruleset = n.Ruleset(file=path, decls=tuple(decls))
     symbols, diags = check_ruleset(ruleset)
     return Loaded(ruleset, symbols, diags)
+
+
+def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:
+    """The declarations of one file, each include replaced by the declarations it names."""
+    text = read(path, sources)
+    out: list = []
+    for decl in build(parse(text, path, "rules_file"), path).decls:
+        if not isinstance(decl, n.IncludeDecl):
+            out.append(decl)
+            continue
+        target = os.path.normpath(os.path.join(os.path.dirname(path), decl.path))
+        if target in chain or target == os.path.normpath(path):
+            cycle = " -> ".join((*chain, path, target))
+            raise UmpireError([Diagnostic("error", f"include cycle: {cycle}", decl.span)])
+        if not os.path.isfile(target):
+            raise UmpireError([Diagnostic("error", f"cannot include '{decl.path}': there is no file {target}", decl.span)])
+        out.extend(_read_rules(target, sources, (*chain, os.path.normpath(path))))
+    return out
 
 
 def load_scenario(path: str, sources: Sources) -> n.Scenario:

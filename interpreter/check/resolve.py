@@ -22,6 +22,7 @@ class Checker:
         self.sym = sym
         self.diags: list[Diagnostic] = []
         self.values = sym.value_names() | set(extra_values)
+        self.loops = 0  # how many 'repeat' blocks enclose the statement being checked
 
     # ── reporting ──
     def error(self, message: str, span: Span, hint: str | None = None) -> None:
@@ -216,6 +217,13 @@ class Checker:
         elif isinstance(s, n.ForEach):
             self.expr(s.iterable, scope)
             self.block(s.body, scope | {s.var})
+        elif isinstance(s, n.Repeat):
+            self.loops += 1
+            self.block(s.body, scope)
+            self.loops -= 1
+        elif isinstance(s, n.Stop):
+            if not self.loops:
+                self.error("'stop' ends a 'repeat'; it stands outside any", s.span)
         elif isinstance(s, n.Roll):
             self.expr(s.count, scope)
             if s.die not in self.sym.dice:

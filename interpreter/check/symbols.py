@@ -128,6 +128,8 @@ def collect(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
                 if edge.name in sym.edges:
                     dup("edge kind", edge.name, edge)
                 sym.edges[edge.name] = edge
+        elif isinstance(decl, n.IncludeDecl):
+            diags.append(Diagnostic("error", f"'{decl.path}' was not included by the loader", decl.span))
         elif isinstance(decl, n.HookDecl):
             sym.hooks.append(decl)
         elif isinstance(decl, n.InvariantDecl):

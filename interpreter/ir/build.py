@@ -252,6 +252,15 @@ class Builder(Transformer):
     def else_if(self, meta, c):
         return (c[0],)
 
+    def repeat(self, meta, c):
+        return n.Repeat(span=self.sp(meta), body=c[-1], cite=_cite(c))
+
+    def stop(self, meta, c):
+        return n.Stop(span=self.sp(meta), cite=_cite(c))
+
+    def include_decl(self, meta, c):
+        return n.IncludeDecl(span=self.sp(meta), path=_unquote(c[0]), cite=_cite(c))
+
     def for_(self, meta, c):
         return n.ForEach(span=self.sp(meta), var=str(c[0]), iterable=c[1], body=c[-1] if isinstance(c[-1], tuple) else c[-2], cite=_cite(c))
 

@@ -234,6 +234,17 @@ class ForEach(Cited):
     body: tuple[Stmt, ...]
 
 
+class Repeat(Cited):
+    """Run the body again and again until a ``stop`` inside it (not inside a nested repeat)."""
+
+    kind: Literal["repeat"] = "repeat"
+    body: tuple[Stmt, ...]
+
+
+class Stop(Cited):
+    kind: Literal["stop"] = "stop"
+
+
 class Roll(Cited):
     """``roll target = count die``: a pool of dice through the dice interface."""
 
@@ -324,12 +335,19 @@ class Ensure(Cited):
 
 
 Stmt = Annotated[
-    Let | SetStmt | Adjust | If | ForEach | Roll | Choose | Lookup | Eliminate | Move | Say | CallStmt | Reroll | Simultaneously | Record | Ensure,
+    Let | SetStmt | Adjust | If | ForEach | Repeat | Stop | Roll | Choose | Lookup | Eliminate | Move | Say | CallStmt | Reroll | Simultaneously | Record | Ensure,
     Field(discriminator="kind"),
 ]
 
 
 # ─────────────────────────────── declarations ───────────────────────────────
+
+
+class IncludeDecl(Cited):
+    """``include "part.rules"``: the loader replaces it with that file's declarations."""
+
+    kind: Literal["include"] = "include"
+    path: str
 
 
 class NameLabel(Node):
@@ -550,7 +568,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl,
+    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl,
     Field(discriminator="kind"),
 ]
 

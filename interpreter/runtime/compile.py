@@ -23,6 +23,11 @@ StmtFn = Callable[[Env], Iterator]
 
 MAX_POOL = 10_000  # no board game rolls more; a guard against runaway rules
 MAX_DEPTH = 100  # procedure calls nested deeper than this are a runaway recursion
+MAX_REPEAT = 10_000  # rounds of one 'repeat' before it is taken for a runaway loop
+
+
+class _Stop(Exception):
+    """Raised by 'stop', caught by the innermost 'repeat'."""
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
 _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -408,6 +413,26 @@ class Compiler:
                 yield from body(env)
 
         return for_
+
+    def s_repeat(self, s: n.Repeat, cite: str) -> StmtFn:
+        body, span = self.block(s.body, cite), s.span
+
+        def repeat(env):
+            for _ in range(MAX_REPEAT):
+                try:
+                    yield from body(env)
+                except _Stop:
+                    return
+            raise RuleError(f"this 'repeat' ran {MAX_REPEAT} times without reaching a 'stop'", span)
+
+        return repeat
+
+    def s_stop(self, s: n.Stop, cite: str) -> StmtFn:
+        def stop(env):
+            raise _Stop()
+            yield
+
+        return stop
 
     def s_roll(self, s: n.Roll, cite: str) -> StmtFn:
         count, span, engine = self.expr(s.count), s.span, self.engine
