@@ -26,6 +26,10 @@ def main(argv: list[str] | None = None) -> int:
     p_check.add_argument("--quiet", action="store_true", help="print errors only, no warnings or summary of missing data")
     p_run = sub.add_parser("run", help="run a scenario: narrate it with rule citations and check its expectations")
     p_run.add_argument("scenario")
+    p_play = sub.add_parser("play", help="play a whole game with seeded dice and agents")
+    p_play.add_argument("file", help="a rules file (empty position) or a scenario (its set-up)")
+    p_play.add_argument("--seed", type=int, default=1)
+    p_play.add_argument("--agents", default="random,random", help="one per side: random or first (first legal option)")
     sub.add_parser("schema", help="print the JSON schema of the IR")
     args = parser.parse_args(argv)
     try:
@@ -33,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_check(args.files, args.quiet)
         if args.command == "run":
             return cmd_run(args.scenario)
+        if args.command == "play":
+            return cmd_play(args.file, args.seed, args.agents)
         print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
         return 0
     except UmpireError as err:  # pragma: no cover - each command renders its own
@@ -121,6 +127,35 @@ def cmd_run(path: str) -> int:
         print(render(outcome.error, sources), file=sys.stderr)
         return 1
     return 0 if outcome.ok else 1
+
+
+def cmd_play(path: str, seed: int, agents: str) -> int:
+    from .runtime.play import AGENT_KINDS, play
+
+    kinds = [k.strip() for k in agents.split(",") if k.strip()]
+    bad = [k for k in kinds if k not in AGENT_KINDS]
+    if not kinds or bad:
+        print(f"umpire: error: unknown agent '{bad[0] if bad else agents}'; use {' or '.join(AGENT_KINDS)}", file=sys.stderr)
+        return 1
+    sources = Sources()
+    try:
+        if path.endswith(".scenario"):
+            scenario, loaded, diags = _load_scenario_and_rules(path, sources)
+        else:
+            scenario, loaded = None, load_rules(path, sources)
+            diags = loaded.diagnostics
+        errors = [d for d in diags if d.severity == "error"]
+        if errors:
+            raise UmpireError(errors)
+    except UmpireError as err:
+        print(render_all(err.diagnostics, sources), file=sys.stderr)
+        return 1
+    game = play(loaded.symbols, sources, scenario, seed, kinds)
+    print("\n".join(game.lines))
+    if game.error is not None:
+        print(render(game.error, sources), file=sys.stderr)
+        return 1
+    return 0
 
 
 def entry() -> None:  # console script

@@ -330,12 +330,12 @@ class Builder(Transformer):
         for item in c:
             if isinstance(item, tuple) and item and item[0] in ("sides", "nations"):
                 fields[item[0]] = item[1]
-                if item[0] == "sides":
-                    fields["sides_cite"] = item[2]
+                fields[f"{item[0]}_cite"] = item[2]
             elif isinstance(item, n.Die):
                 dice.append(item)
             elif isinstance(item, tuple) and item and item[0] == "turns":
                 fields["turns"] = item[1]
+                fields["turns_cite"] = item[2]
         fields["dice"] = tuple(dice)
         return n.Game(span=self.sp(meta), name=str(c[0]), title=_unquote(title) if title else None, cite=_cite(c), **fields)
 
@@ -353,7 +353,7 @@ class Builder(Transformer):
         return n.Die(span=self.sp(meta), name=str(c[0]), low=int(c[1]), high=int(c[2]), cite=_cite(c))
 
     def turns(self, meta, c):
-        return ("turns", int(c[0]))
+        return ("turns", int(c[0]), _cite(c))
 
     def _named(self, cls, meta, c, **extra):
         label = _first(c, "STRING")
@@ -473,17 +473,17 @@ class Builder(Transformer):
     def table_decl(self, meta, c):
         label = _first(c, "STRING")
         params = next((x for x in c if isinstance(x, tuple) and all(isinstance(p, n.Param) for p in x)), ())
-        count, die, die_span = next(x for x in c if isinstance(x, list))
+        count, die, die_span, roll_cite = next(x for x in c if isinstance(x, list))
         beyond = next((x for x in c if isinstance(x, dict)), None)
         return n.TableDecl(
             span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, params=params,
-            count=count, die=die, die_span=die_span, modifiers=tuple(_of(c, n.Modifier)), rows=tuple(_of(c, n.Row)),
+            count=count, die=die, die_span=die_span, roll_cite=roll_cite, modifiers=tuple(_of(c, n.Modifier)), rows=tuple(_of(c, n.Row)),
             beyond=beyond["policy"] if beyond else None, beyond_span=beyond["span"] if beyond else None,
             beyond_cite=beyond["cite"] if beyond else None, cite=_cite(c),
         )
 
     def table_roll(self, meta, c):
-        return [int(c[0]), str(c[1]), self.ts(c[1])]
+        return [int(c[0]), str(c[1]), self.ts(c[1]), _cite(c)]
 
     def modifier(self, meta, c):
         exprs = [x for x in c[1:] if not isinstance(x, (Cite, Token))]

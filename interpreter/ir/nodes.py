@@ -368,8 +368,10 @@ class Game(Cited):
     sides: tuple[NameLabel, ...] = ()
     sides_cite: str | None = None
     nations: tuple[NameLabel, ...] = ()
+    nations_cite: str | None = None
     dice: tuple[Die, ...] = ()
     turns: int | None = None
+    turns_cite: str | None = None
 
 
 class StatDecl(Cited):
@@ -516,6 +518,7 @@ class TableDecl(Cited):
     count: int
     die: str
     die_span: Span
+    roll_cite: str | None = None
     modifiers: tuple[Modifier, ...] = ()
     rows: tuple[Row, ...] = ()
     beyond: str | None = None  # clamp | no_effect | unresolved

@@ -352,7 +352,7 @@ class Table:
     def run(self, env: dict, cite: str) -> Iterator:
         d, eng = self.decl, self.engine
         label = d.name
-        faces = yield RollRequest(d.count, self.die.low, self.die.high, self.die.name, label, d.cite or cite, d.span)
+        faces = yield RollRequest(d.count, self.die.low, self.die.high, self.die.name, label, d.roll_cite or d.cite or cite, d.span)
         raw = sum(faces)
         total = raw
         applied = []
