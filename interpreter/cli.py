@@ -85,7 +85,11 @@ def _missing_summary(loaded) -> list[str]:
     sym = loaded.symbols
     lines = []
     for m in sym.missing.values():
-        lines.append(f"missing {m.what} '{m.name}': {m.description}" + (f" [{m.cite}]" if m.cite else ""))
+        line = f"missing {m.what} '{m.name}': {m.description}" + (f" [{m.cite}]" if m.cite else "")
+        supplied = sym.tables.get(m.name) if m.what == "table" else None
+        if supplied is not None:
+            line += f"; supplied by {supplied.span.file}:{supplied.span.line}, not the published data"
+        lines.append(line)
     unknown = [
         f"{c.name}.{v.name}" for c in sym.counters.values() for v in c.values if v.value == "?"
     ]

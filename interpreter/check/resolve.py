@@ -240,7 +240,13 @@ class Checker:
             scope.add(s.name)
         elif isinstance(s, n.Lookup):
             table = self.sym.tables.get(s.table)
-            if table is None:
+            missing = self.sym.missing.get(s.table)
+            if table is None and missing is not None and missing.what == "table":
+                self.error(
+                    f"table '{s.table}' is not printed in the rulebook" + (f" [{missing.cite}]" if missing.cite else ""),
+                    s.table_span, "include a data file that supplies it (a table of the same name)",
+                )
+            elif table is None:
                 self.unknown("table", s.table, s.table_span, self.sym.tables)
             else:
                 self.check_args(s.args, [p.name for p in table.params], f"table '{s.table}'", s.span)
