@@ -27,9 +27,13 @@ def main(argv: list[str] | None = None) -> int:
     p_run = sub.add_parser("run", help="run a scenario: narrate it with rule citations and check its expectations")
     p_run.add_argument("scenario")
     p_play = sub.add_parser("play", help="play a whole game with seeded dice and agents")
-    p_play.add_argument("file", help="a rules file (empty position) or a scenario (its set-up)")
+    p_play.add_argument("file", nargs="?", help="a rules file (empty position) or a scenario (its set-up)")
     p_play.add_argument("--seed", type=int, default=1)
-    p_play.add_argument("--agents", default="random,random", help="one per side: random or first (first legal option)")
+    p_play.add_argument("--agents", default="random,random",
+                        help="one per side: random, first (the first legal option) or human (you, at the terminal)")
+    p_play.add_argument("--save", metavar="FILE", help="with --stop-after N: save the game (TOML) before decision N + 1")
+    p_play.add_argument("--stop-after", type=int, metavar="N", help="suspend the game after N decisions")
+    p_play.add_argument("--load", metavar="FILE", help="resume a saved game")
     sub.add_parser("schema", help="print the JSON schema of the IR")
     args = parser.parse_args(argv)
     try:
@@ -38,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "run":
             return cmd_run(args.scenario)
         if args.command == "play":
-            return cmd_play(args.file, args.seed, args.agents)
+            return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load)
         print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
         return 0
     except UmpireError as err:  # pragma: no cover - each command renders its own
@@ -133,13 +137,27 @@ def cmd_run(path: str) -> int:
     return 0 if outcome.ok else 1
 
 
-def cmd_play(path: str, seed: int, agents: str) -> int:
-    from .runtime.play import AGENT_KINDS, play
+def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, stop_after: int | None = None,
+             load: str | None = None) -> int:
+    from .runtime.play import AGENT_KINDS, Terminal, play
 
-    kinds = [k.strip() for k in agents.split(",") if k.strip()]
+    resume = None
+    if load:
+        resume = _read_save(load)
+        if resume is None:
+            return 1
+        path, seed, kinds = resume["file"], resume["seed"], list(resume["agents"])
+    else:
+        kinds = [k.strip() for k in agents.split(",") if k.strip()]
     bad = [k for k in kinds if k not in AGENT_KINDS]
     if not kinds or bad:
-        print(f"umpire: error: unknown agent '{bad[0] if bad else agents}'; use {' or '.join(AGENT_KINDS)}", file=sys.stderr)
+        print(f"umpire: error: unknown agent '{bad[0] if bad else agents}'; use {', '.join(AGENT_KINDS)}", file=sys.stderr)
+        return 1
+    if not path:
+        print("umpire: error: name a rules or scenario file to play, or --load a saved game", file=sys.stderr)
+        return 1
+    if (save is None) != (stop_after is None):
+        print("umpire: error: --save and --stop-after go together", file=sys.stderr)
         return 1
     sources = Sources()
     try:
@@ -154,12 +172,40 @@ def cmd_play(path: str, seed: int, agents: str) -> int:
     except UmpireError as err:
         print(render_all(err.diagnostics, sources), file=sys.stderr)
         return 1
-    game = play(loaded.symbols, sources, scenario, seed, kinds)
+    terminal = Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr))
+    game = play(loaded.symbols, sources, scenario, seed, kinds, terminal=terminal, stop_after=stop_after,
+                resume=resume and {**resume["umpire_save"], "state": resume["state"]})
     print("\n".join(game.lines))
     if game.error is not None:
         print(render(game.error, sources), file=sys.stderr)
         return 1
+    if game.save is not None:
+        import tomli_w
+
+        game.save["umpire_save"]["file"] = path
+        Path(save).write_text(tomli_w.dumps(game.save), encoding="utf-8")
+        print(f"saved to {save}")
     return 0
+
+
+def _read_line() -> str | None:
+    try:
+        return input("> ")
+    except EOFError:
+        return None
+
+
+def _read_save(path: str) -> dict | None:
+    import tomllib
+
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        head = data["umpire_save"]
+        return {"file": head["file"], "seed": head["seed"], "agents": head["agents"], "umpire_save": head,
+                "state": data["state"]}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError) as err:
+        print(f"umpire: error: {path} is not a saved game ({err})", file=sys.stderr)
+        return None
 
 
 def entry() -> None:  # console script

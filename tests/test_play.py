@@ -58,3 +58,51 @@ def test_an_unknown_agent_is_refused(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     assert main(["play", SETUP, "--agents", "clever"]) == 1
     assert "unknown agent 'clever'" in capsys.readouterr().err
+
+
+def narration(text: str) -> list[str]:
+    return [line for line in text.splitlines()[2:] if not line.startswith(("(suspended", "saved to"))]
+
+
+@pytest.mark.parametrize("seed,stop", [(s, k) for s in (2, 9) for k in (1, 4, 7)])
+def test_save_load_continue_is_the_uninterrupted_game(seed, stop, capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    whole = play(capsys, SETUP, "--seed", str(seed))
+    save = tmp_path / "game.toml"
+    first = play(capsys, SETUP, "--seed", str(seed), "--save", str(save), "--stop-after", str(stop))
+    assert save.exists()
+    rest = play(capsys, "--load", str(save))
+    assert narration(first) + narration(rest) == narration(whole)
+
+
+def test_a_save_that_no_longer_replays_is_refused(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(ROOT)
+    save = tmp_path / "game.toml"
+    play(capsys, SETUP, "--seed", "5", "--save", str(save), "--stop-after", "3")
+    text = save.read_text(encoding="utf-8").replace("seed = 5", "seed = 6")
+    save.write_text(text, encoding="utf-8")
+    assert main(["play", "--load", str(save)]) == 1
+    assert "does not replay to the saved position" in capsys.readouterr().err
+
+
+def test_a_person_answers_with_numbered_options_and_can_ask_for_the_position(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    answers = iter(["?", "9", "1", "2:1"])
+
+    def typed(prompt=""):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", typed)
+    code = main(["play", SETUP, "--agents", "human,first", "--seed", "3"])
+    out = capsys.readouterr()
+    assert code == 1  # the person stopped typing: the game ends with a clear message
+    assert "error: no more input: english must decide 'reroll' [11.2]" in out.err
+    assert "[A-17] english, decide 'next': choose the next hex in which to resolve combat" in out.err
+    assert "  1. 3119" in out.err and "  2. 3018" in out.err
+    assert "turn 1, english_phase, combat_resolution" in out.err  # the position, asked with '?'
+    assert "not understood: '9' is not an option number from 1 to 2" in out.err
+    assert "[A-17] english next: 3119" in out.out
+    assert "[9.1 step 2a] english bonus: {EFR2: 1}" in out.out

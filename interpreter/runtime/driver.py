@@ -20,12 +20,19 @@ from .values import show
 _NOT_FORCED = object()
 
 
+class Suspend(Exception):
+    """Raised before the decision at which a game is to be saved."""
+
+
 class Runner:
     def __init__(self, engine: Engine, dice: DiceProvider, agents: dict[str, Agent]):
         self.engine = engine
         self.dice = dice
         self.agents = agents
         self.departures: list[Event] = []
+        self.asked = 0  # decisions put to an agent (forced ones are not asked)
+        self.stop_after: int | None = None  # suspend before asking the decision after this many
+        self.on_asked = None  # called with the count before each decision is asked
 
     def lookup(self, name: str) -> Any:
         """A unit or place named in a script, whether or not it is a legal option."""
@@ -55,6 +62,11 @@ class Runner:
                 self.engine.trace(req.cite, f"{req.chooser} {req.name}: {show(forced)} (no other choice)", "decision")
             return forced
         agent = self.agents[req.chooser]
+        if self.on_asked is not None:
+            self.on_asked(self.asked)
+        if self.stop_after is not None and self.asked >= self.stop_after:
+            raise Suspend()
+        self.asked += 1
         if isinstance(agent, ScriptedAgent):
             answer = self.scripted(agent, req)
         else:

@@ -8,34 +8,101 @@ The same seed and agents give the same game, byte for byte.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..check.symbols import Symbols
 from ..ir import nodes as n
-from ..syntax.diagnostics import Diagnostic, Sources
+from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources
 from .agents import Agent, FirstLegalAgent, RandomAgent
 from .dice import SeededDice
-from .driver import Runner
+from .driver import Runner, Suspend
+from .human import HumanAgent
 from .engine import Engine
 from .requests import RuleError, ScriptError
 from .scenario import Setup
 
-AGENT_KINDS = ("random", "first")
+AGENT_KINDS = ("random", "first", "human")
 
 
 @dataclass
 class Game:
     lines: list[str] = field(default_factory=list)
     error: Diagnostic | None = None
+    save: dict | None = None  # what --save writes, when the game was suspended
 
 
-def make_agents(sym: Symbols, kinds: list[str], seed: int) -> dict[str, Agent]:
-    """One agent per side, in the order the sides are declared; each has its own seeded generator."""
+@dataclass
+class Terminal:
+    """Where human agents read and write: a person, or a test's canned lines."""
+
+    read: Callable[[], str | None]
+    write: Callable[[str], None]
+
+
+def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, terminal: Terminal | None,
+                typed: list[str]) -> dict[str, Agent]:
+    """One agent per side, in the order the sides are declared; each has its own seeded generator.
+
+    Human agents first replay ``typed`` (the answers of a loaded game), then read the terminal.
+    """
     agents: dict[str, Agent] = {}
+    replay = iter(typed)
+    replaying = [bool(typed)]
+    log: list[str] = []  # every human answer of the game, in order, shared by all human agents
     for i, side in enumerate(sym.sides):
         kind = kinds[i] if i < len(kinds) else kinds[-1]
-        agents[side] = RandomAgent(seed * 1000 + i + 1) if kind == "random" else FirstLegalAgent()
+        if kind == "random":
+            agents[side] = RandomAgent(seed * 1000 + i + 1)
+        elif kind == "first":
+            agents[side] = FirstLegalAgent()
+        else:
+            def read(replay=replay, terminal=terminal, replaying=replaying):
+                line = next(replay, None)
+                if line is not None:
+                    return line
+                replaying[0] = False
+                return terminal.read() if terminal else None
+
+            def write(text, terminal=terminal, replaying=replaying):
+                if terminal and not replaying[0]:  # a loaded game replays its answers silently
+                    terminal.write(text)
+
+            human = HumanAgent(read, write, lambda: position(engine))
+            human.typed = log
+            agents[side] = human
     return agents
+
+
+def position(engine: Engine) -> str:
+    """The position as a person asks for it: turn, tracks, and what stands where."""
+    st = engine.state
+    lines = [f"turn {st.turn}, {st.phase}, {st.step}"]
+    for track in st.tracks.values():
+        lines.append(f"  {track.name}: " + ", ".join(f"{k or track.name} {v}" for k, v in track.values.items()))
+    for place in st.places.values():
+        here = st.units_at(place)
+        if here:
+            lines.append(f"  {place}: " + ", ".join(f"{u}" + (f" (aboard {u.carrier})" if u.carrier else "") for u in here))
+    return "\n".join(lines)
+
+
+def snapshot(engine: Engine) -> dict:
+    """The state as plain data (for a save, and to check that a loaded game is the same game)."""
+    st = engine.state
+
+    def plain(v):
+        return "" if v is None else v if isinstance(v, (bool, int, str)) else str(v)
+
+    return {
+        "turn": st.turn, "phase": plain(st.phase), "step": plain(st.step),
+        "units": {u.id: {"location": plain(u.location), "carrier": plain(u.carrier),
+                         "state": {k: plain(v) for k, v in u.state.items()}} for u in st.units.values()},
+        "places": {p.id: {k: plain(v) for k, v in p.state.items()} for p in st.places.values() if p.state},
+        "tracks": {t.name: {(k or t.name): v for k, v in t.values.items()} for t in st.tracks.values()},
+        "globals": {k: plain(v) for k, v in st.globals.items()},
+    }
 
 
 def steps_from(sym: Symbols, start: tuple[int, str, str] | None):
@@ -55,16 +122,26 @@ def steps_from(sym: Symbols, start: tuple[int, str, str] | None):
                     yield turn, phase, step
 
 
-def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, kinds: list[str]) -> Game:
+def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, kinds: list[str], *,
+         terminal: Terminal | None = None, stop_after: int | None = None, resume: dict | None = None) -> Game:
+    """Play from the set-up to the end; ``stop_after`` suspends before that many decisions,
+    ``resume`` (a loaded save) replays silently to the save point and goes on from there."""
     game = Game()
     engine = Engine(sym, sources)
     title = sym.game.title if sym.game and sym.game.title else (sym.game.name if sym.game else "?")
     game.lines.append(f"game: {title}, seed {seed}, agents {', '.join(f'{s} {k}' for s, k in zip(sym.sides, kinds))}")
+    typed = list(resume["typed"]) if resume else []
+    agents: dict[str, Agent] = {}
+    resumed_at = [0]
     try:
         if setup is not None:
             Setup(engine, setup).run()
             game.lines.append(f"set-up: {setup.title}")
-        runner = Runner(engine, SeededDice(seed), make_agents(sym, kinds, seed))
+        agents = make_agents(sym, kinds, seed, engine, terminal, typed)
+        runner = Runner(engine, SeededDice(seed), agents)
+        runner.stop_after = stop_after
+        if resume:
+            runner.on_asked = _resume_check(engine, resume, resumed_at)
         for turn, phase, step in steps_from(sym, setup.at if setup is not None else None):
             engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
             cite = step.cite or step.name
@@ -76,7 +153,34 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
         turns = sym.game.turns if sym.game and sym.game.turns else 1
         end_cite = (sym.game.turns_cite or sym.game.cite) if sym.game else None
         engine.trace(end_cite or "game", f"the game ends after turn {turns}")
+    except Suspend:
+        humans = [a for a in agents.values() if isinstance(a, HumanAgent)]
+        game.save = {
+            "umpire_save": {"seed": seed, "agents": kinds, "decisions": stop_after, "events": len(engine.events),
+                            "narration": _digest(engine), "typed": [t for h in humans[:1] for t in h.typed]},
+            "state": snapshot(engine),
+        }
     except (RuleError, ScriptError) as err:
-        game.error = Diagnostic("error", err.message, err.span, getattr(err, "hint", None))
-    game.lines.extend(e.line() for e in engine.events)
+        game.error = Diagnostic("error", err.message, err.span or NO_SPAN, getattr(err, "hint", None))
+    game.lines.extend(e.line() for e in engine.events[resumed_at[0]:])
+    if game.save is not None:
+        game.lines.append(f"(suspended before decision {stop_after + 1}: the position is saved)")
     return game
+
+
+def _digest(engine: Engine) -> str:
+    """A fingerprint of the narration so far: a loaded game must have told the same story."""
+    return hashlib.sha256("\n".join(e.line() for e in engine.events).encode()).hexdigest()[:16]
+
+
+def _resume_check(engine: Engine, resume: dict, resumed_at: list[int]):
+    """At the save point, the replayed state must be the saved one; narration resumes there."""
+    target = resume["decisions"]
+
+    def check(asked: int) -> None:
+        if asked == target and not resumed_at[0]:
+            if snapshot(engine) != resume["state"] or _digest(engine) != resume.get("narration"):
+                raise ScriptError("this saved game does not replay to the saved position: the rules, set-up or seed changed")
+            resumed_at[0] = resume["events"]
+
+    return check

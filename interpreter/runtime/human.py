@@ -1,0 +1,91 @@
+"""A person at the terminal as an agent: numbered legal options, the rule that asks, the position.
+
+Every answer is checked against the legal options before it is used; a wrong one is
+explained and asked again. What the person typed is logged, so a saved game can replay it.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .agents import PASS, Agent
+from .driver import illegal, normalize
+from .requests import ChoiceRequest, ScriptError
+from .values import show
+
+
+class HumanAgent(Agent):
+    def __init__(self, read: Callable[[], str | None], write: Callable[[str], None], position: Callable[[], str]):
+        self.read = read  # returns None at the end of input
+        self.write = write
+        self.position = position
+        self.typed: list[str] = []  # every accepted answer, as typed
+
+    def choose(self, req: ChoiceRequest):
+        self.write(self.describe(req))
+        while True:
+            line = self.read()
+            if line is None:
+                raise ScriptError(f"no more input: {req.chooser} must decide '{req.name}' [{req.cite}]")
+            line = line.strip()
+            if line == "?":
+                self.write(self.position())
+                continue
+            try:
+                answer = normalize(req, self.parse(req, line))
+            except ValueError as err:
+                self.write(f"  not understood: {err}")
+                continue
+            reason = illegal(req, answer)
+            if reason:
+                self.write(f"  not legal: {reason} [{req.cite}]")
+                continue
+            self.typed.append(line)
+            return answer
+
+    def describe(self, req: ChoiceRequest) -> str:
+        lines = [f"[{req.cite}] {req.chooser}, decide '{req.name}': {req.prompt}"]
+        if req.mode == "reroll":
+            lines += [f"  {i}. {pool.label} die {k + 1} ({int(pool[k])})" for i, (pool, k) in enumerate(req.options, 1)]
+            lines.append(f"  answer: a die number, then the unit to spend ({', '.join(map(str, req.spend[req.chooser]))}); 0 to pass")
+        else:
+            lines += [f"  {i}. {show(o)}" for i, o in enumerate(req.options, 1)]
+            how = {
+                "one": "one number" + (" (0 for none)" if req.optional else ""),
+                "exactly": f"exactly {req.amount} numbers" + (" (0 for none)" if req.optional else ""),
+                "up_to": f"up to {req.amount} numbers (0 for none)",
+                "split": f"NUMBER:POINTS pairs adding up to {req.amount}" + (" (0 for none)" if req.optional else ""),
+            }[req.mode]
+            lines.append(f"  answer: {how}; ? shows the position")
+        return "\n".join(lines)
+
+    def parse(self, req: ChoiceRequest, line: str):
+        if line in ("0", ""):
+            return PASS
+        words = line.replace(",", " ").split()
+        if req.mode == "reroll":
+            die = req.options[_index(words[0], req.options)]
+            spendable = req.spend[req.chooser]
+            if len(words) > 1:
+                unit = next((u for u in spendable if str(u).lower() == words[1].lower()), None)
+                if unit is None:
+                    raise ValueError(f"'{words[1]}' is not one of {', '.join(map(str, spendable))}")
+            elif len(spendable) == 1:
+                unit = spendable[0]
+            else:
+                raise ValueError("name the unit to spend")
+            return (die, unit)
+        if req.mode == "split":
+            out = {}
+            for word in words:
+                num, _, points = word.partition(":")
+                out[req.options[_index(num, req.options)]] = int(points) if points.isdigit() else 0
+            return out
+        picked = [req.options[_index(w, req.options)] for w in words]
+        return picked[0] if req.mode == "one" and len(picked) == 1 else picked
+
+
+def _index(word: str, options: list) -> int:
+    if not word.isdigit() or not 1 <= int(word) <= len(options):
+        raise ValueError(f"'{word}' is not an option number from 1 to {len(options)}")
+    return int(word) - 1
