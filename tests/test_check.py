@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 from interpreter.cli import main
@@ -35,7 +36,8 @@ def test_misspelt_type_is_an_error_with_position_caret_and_suggestion(tmp_path, 
     text = RULES.read_text(encoding="utf-8")
     bad = text.replace('counter CORNWALL "HMS Cornwall": named_ship of english', 'counter CORNWALL "HMS Cornwall": named_shp of english')
     assert bad != text
-    path = tmp_path / "jenkins_ear.rules"
+    shutil.copytree(ROOT / "rulesets", tmp_path / "rulesets")  # with the parts it includes
+    path = tmp_path / "rulesets" / "jenkins_ear.rules"
     path.write_text(bad, encoding="utf-8")
     line_no = next(i for i, line in enumerate(bad.splitlines(), 1) if "named_shp" in line)
     col = bad.splitlines()[line_no - 1].index("named_shp") + 1

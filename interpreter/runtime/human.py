@@ -6,7 +6,7 @@ explained and asked again. What the person typed is logged, so a saved game can 
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .agents import PASS, Agent
 from .driver import illegal, normalize

@@ -9,8 +9,8 @@ The same seed and agents give the same game, byte for byte.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..check.symbols import Symbols
 from ..ir import nodes as n
@@ -18,8 +18,8 @@ from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources
 from .agents import Agent, FirstLegalAgent, RandomAgent
 from .dice import SeededDice
 from .driver import Runner, Suspend
-from .human import HumanAgent
 from .engine import Engine
+from .human import HumanAgent
 from .requests import RuleError, ScriptError
 from .scenario import Setup
 
