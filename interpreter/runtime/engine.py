@@ -50,6 +50,12 @@ class Engine:
             self._hooks[h.event].append((h.var, self.compiler.block(h.body, h.cite or "hook"), h.cite or "hook"))
         self._init_state()
 
+    def reset(self) -> None:
+        """A fresh game state and trace; the compiled rules are kept (they do not depend on the state)."""
+        self.state = GameState()
+        self.events, self.violations, self.deferred, self.depth = [], [], [], 0
+        self._init_state()
+
     # ── set-up ──
     def _init_state(self) -> None:
         st = self.state
@@ -387,7 +393,6 @@ class Table:
 
 
 def _builtins(engine: Engine) -> dict:
-    st = engine.state
 
     def _list(span, v, fn):
         if isinstance(v, dict):
@@ -429,7 +434,7 @@ def _builtins(engine: Engine) -> dict:
     def units_at(span, place):
         if not isinstance(place, Place):
             raise RuleError(f"units_at needs a place, not {show(place)}", span)
-        return st.units_at(place)
+        return engine.state.units_at(place)
 
     def adjacent(span, place):
         if not isinstance(place, Place):
@@ -449,14 +454,14 @@ def _builtins(engine: Engine) -> dict:
     def fact(span, key):
         if not isinstance(key, str):
             raise RuleError(f"fact needs the text of a record, not {show(key)}", span)
-        if key not in st.facts:
-            raise RuleError(f"nothing was recorded as '{key}'", span, hint=did_you_mean_fact(key, st.facts))
-        return st.facts[key]
+        if key not in engine.state.facts:
+            raise RuleError(f"nothing was recorded as '{key}'", span, hint=did_you_mean_fact(key, engine.state.facts))
+        return engine.state.facts[key]
 
     return {
         "units_at": units_at,
-        "all_units": lambda span: list(st.units.values()),
-        "places": lambda span: list(st.places.values()),
+        "all_units": lambda span: list(engine.state.units.values()),
+        "places": lambda span: list(engine.state.places.values()),
         "adjacent": adjacent,
         "linked": linked,
         "sides": lambda span: list(engine.sym.sides),
