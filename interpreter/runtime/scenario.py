@@ -173,6 +173,10 @@ class Setup:
                 if v.name in given:
                     raise ScriptError(f"'{v.name}' is given twice for {unit.id}", v.span)
                 given.add(v.name)
+                state = self.sym.unit_states.get(v.name)
+                if state is not None:  # a starting value of a state that changes in play, not a printed value
+                    unit.state[v.name] = True if v.is_flag and state.type.name == "bool" else self.typed(v, state.type, v.span)
+                    continue
             if v.is_flag:
                 if v.name not in self.sym.flags:
                     raise ScriptError(f"unknown flag '{v.name}'", v.span, did_you_mean(v.name, self.sym.flags))
