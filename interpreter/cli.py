@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from .ir import nodes as n
-from .load import load_rules, load_scenario, rules_path_for
+from .load import demo_path, load_rules, load_scenario, rules_path_for
 from .runtime.scenario import check_scenario, run_scenario
 from .syntax.diagnostics import Diagnostic, Sources, UmpireError, render, render_all
 
@@ -82,7 +82,21 @@ def cmd_check(files: list[str], quiet: bool = False) -> int:
 
 def _check_rules(path: str, sources: Sources) -> tuple[list[Diagnostic], list[str]]:
     loaded = load_rules(path, sources)
-    return loaded.diagnostics, _missing_summary(loaded)
+    game = loaded.symbols.game
+    if loaded.errors or game is None or not game.demo_data:
+        return loaded.diagnostics, _missing_summary(loaded)
+    # The ruleset names demo data: check the two together as well, and its demo set-up.
+    with_demo = load_rules(path, sources, with_demo=True)
+    seen = {(d.span.file, d.span.line, d.span.col, d.message) for d in loaded.diagnostics}
+    diags = loaded.diagnostics + [d for d in with_demo.diagnostics if (d.span.file, d.span.line, d.span.col, d.message) not in seen]
+    summary = _missing_summary(with_demo)
+    summary.append(f"demo data: {demo_path(path, game.demo_data)} (stands in for what the rulebook does not print)")
+    if game.demo_setup and not with_demo.errors:
+        setup_path = demo_path(path, game.demo_setup)
+        scenario = load_scenario(setup_path, sources)
+        diags += check_scenario(scenario, with_demo.symbols)
+        summary.append(f"demo set-up: {setup_path}")
+    return diags, summary
 
 
 def _missing_summary(loaded) -> list[str]:
@@ -164,8 +178,12 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
         if path.endswith(".scenario"):
             scenario, loaded, diags = _load_scenario_and_rules(path, sources)
         else:
-            scenario, loaded = None, load_rules(path, sources)
+            scenario, loaded = None, load_rules(path, sources, with_demo=True)
             diags = loaded.diagnostics
+            game_decl = loaded.symbols.game
+            if game_decl and game_decl.demo_setup and not loaded.errors:
+                scenario = load_scenario(demo_path(path, game_decl.demo_setup), sources)
+                diags = diags + check_scenario(scenario, loaded.symbols)
         errors = [d for d in diags if d.severity == "error"]
         if errors:
             raise UmpireError(errors)

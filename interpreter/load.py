@@ -35,9 +35,19 @@ def read(path: str, sources: Sources) -> str:
     return text
 
 
-def load_rules(path: str, sources: Sources) -> Loaded:
-    """Parse and check a rules file and the files it includes; syntax errors raise."""
+def load_rules(path: str, sources: Sources, with_demo: bool = False) -> Loaded:
+    """Parse and check a rules file and the files it includes; syntax errors raise.
+
+    ``with_demo`` adds the demo data file the game header names (play uses it while the
+    published data is missing); its declarations keep their own file in every span.
+    """
     decls = _read_rules(path, sources, chain=())
+    game = next((d for d in decls if isinstance(d, n.Game)), None)
+    if with_demo and game is not None and game.demo_data:
+        demo = demo_path(path, game.demo_data)
+        if not os.path.isfile(demo):
+            raise UmpireError([Diagnostic("error", f"the demo data file {demo} does not exist", game.span)])
+        decls += _read_rules(demo, sources, chain=(os.path.normpath(path),))
     ruleset = n.Ruleset(file=path, decls=tuple(decls))
     symbols, diags = check_ruleset(ruleset)
     return Loaded(ruleset, symbols, diags)
@@ -69,3 +79,8 @@ def load_scenario(path: str, sources: Sources) -> n.Scenario:
 def rules_path_for(scenario: n.Scenario) -> str:
     """A scenario names its ruleset relative to its own folder."""
     return os.path.normpath(os.path.join(os.path.dirname(scenario.file), scenario.uses))
+
+
+def demo_path(rules_path: str, relative: str) -> str:
+    """Demo files are named relative to the ruleset that names them."""
+    return os.path.normpath(os.path.join(os.path.dirname(rules_path), relative))

@@ -333,6 +333,8 @@ class Builder(Transformer):
                 fields[f"{item[0]}_cite"] = item[2]
             elif isinstance(item, n.Die):
                 dice.append(item)
+            elif isinstance(item, tuple) and item and item[0] == "demo":
+                fields[f"demo_{item[1]}"] = item[2]
             elif isinstance(item, tuple) and item and item[0] == "turns":
                 fields["turns"] = item[1]
                 fields["turns_cite"] = item[2]
@@ -351,6 +353,9 @@ class Builder(Transformer):
 
     def die_decl(self, meta, c):
         return n.Die(span=self.sp(meta), name=str(c[0]), low=int(c[1]), high=int(c[2]), cite=_cite(c))
+
+    def demo(self, meta, c):
+        return ("demo", str(c[0]), _unquote(c[1]))
 
     def turns(self, meta, c):
         return ("turns", int(c[0]), _cite(c))

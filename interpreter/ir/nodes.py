@@ -372,6 +372,8 @@ class Game(Cited):
     dice: tuple[Die, ...] = ()
     turns: int | None = None
     turns_cite: str | None = None
+    demo_data: str | None = None  # a rules file supplying unprinted data (a path relative to the ruleset)
+    demo_setup: str | None = None  # a scenario whose set-up 'play' starts from
 
 
 class StatDecl(Cited):
