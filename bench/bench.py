@@ -69,7 +69,7 @@ def plain_land_combat(seed: int) -> tuple[int, int]:
 
     eh, sh = hits(e_dice, english), hits(s_dice, spanish)
     for side, lost in ((english, sh), (spanish, eh)):
-        for u in side[: min(lost, len(side))]:
+        for _unit in side[: min(lost, len(side))]:
             rng.randint(1, 6)  # the 9.3 disposition roll
     return eh, sh
 
