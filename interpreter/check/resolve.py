@@ -260,6 +260,9 @@ class Checker:
         elif isinstance(s, n.Move):
             self.expr(s.units, scope)
             self.expr(s.to, scope)
+        elif isinstance(s, n.Embark):
+            self.expr(s.units, scope)
+            self.expr(s.carrier, scope)
         elif isinstance(s, n.Say):
             self.string(s.text, scope)
         elif isinstance(s, n.CallStmt):

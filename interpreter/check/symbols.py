@@ -128,6 +128,12 @@ def collect(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
                 if edge.name in sym.edges:
                     dup("edge kind", edge.name, edge)
                 sym.edges[edge.name] = edge
+        elif isinstance(decl, n.PlaceStateDecl):
+            if decl.name in sym.place_props:
+                dup("place property", decl.name, decl)
+            sym.place_props[decl.name] = n.PlaceProp(span=decl.span, name=decl.name, type=decl.type, mutable=True, cite=decl.cite)
+            for value in decl.type.enum:
+                sym.enum_values[value] = decl.name
         elif isinstance(decl, n.IncludeDecl):
             diags.append(Diagnostic("error", f"'{decl.path}' was not included by the loader", decl.span))
         elif isinstance(decl, n.HookDecl):

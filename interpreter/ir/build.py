@@ -376,6 +376,12 @@ class Builder(Transformer):
     def unit_state_decl(self, meta, c):
         return n.UnitStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
 
+    def place_state_decl(self, meta, c):
+        return n.PlaceStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
+
+    def embark(self, meta, c):
+        return n.Embark(span=self.sp(meta), units=c[0], carrier=c[1], cite=_cite(c))
+
     def game_state_decl(self, meta, c):
         return n.GameStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
 

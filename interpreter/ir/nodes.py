@@ -289,6 +289,14 @@ class Move(Cited):
     to: Expr
 
 
+class Embark(Cited):
+    """Put units aboard a carrier in the same place; they move with it from then on."""
+
+    kind: Literal["embark"] = "embark"
+    units: Expr
+    carrier: Expr
+
+
 class Say(Cited):
     kind: Literal["say"] = "say"
     text: StrLit
@@ -335,7 +343,7 @@ class Ensure(Cited):
 
 
 Stmt = Annotated[
-    Let | SetStmt | Adjust | If | ForEach | Repeat | Stop | Roll | Choose | Lookup | Eliminate | Move | Say | CallStmt | Reroll | Simultaneously | Record | Ensure,
+    Let | SetStmt | Adjust | If | ForEach | Repeat | Stop | Roll | Choose | Lookup | Eliminate | Move | Embark | Say | CallStmt | Reroll | Simultaneously | Record | Ensure,
     Field(discriminator="kind"),
 ]
 
@@ -395,6 +403,14 @@ class TypeName(Node):
 
 class UnitStateDecl(Cited):
     kind: Literal["unit_state"] = "unit_state"
+    name: str
+    type: TypeName
+
+
+class PlaceStateDecl(Cited):
+    """``place state storm: bool``: a state of every place, declared outside the map block."""
+
+    kind: Literal["place_state"] = "place_state"
     name: str
     type: TypeName
 
@@ -573,7 +589,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl,
+    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | PlaceStateDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl,
     Field(discriminator="kind"),
 ]
 

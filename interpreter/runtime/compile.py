@@ -554,6 +554,16 @@ class Compiler:
 
         return move
 
+    def s_embark(self, s: n.Embark, cite: str) -> StmtFn:
+        units, carrier, engine, span = self.expr(s.units), self.expr(s.carrier), self.engine, s.span
+
+        def embark(env):
+            engine.embark(engine.as_units(units(env), span), carrier(env), cite, span)
+            return
+            yield
+
+        return embark
+
     def s_say(self, s: n.Say, cite: str) -> StmtFn:
         text, engine = self.expr(s.text), self.engine
 

@@ -219,6 +219,18 @@ class Engine:
         if units:
             self.trace(cite, f"{', '.join(map(str, units))} {'moves' if len(units) == 1 else 'move'} to {to}", "move")
 
+    def embark(self, units: list[Unit], carrier: Any, cite: str, span: Span) -> None:
+        if not isinstance(carrier, Unit) or carrier.location is None:
+            raise RuleError(f"cannot embark onto {show(carrier)}: it is not a unit in play", span)
+        for u in units:
+            if u is carrier or carrier in _all_cargo(u):
+                raise RuleError(f"{u} cannot be carried by {carrier}", span)
+            if u.location is not carrier.location:
+                raise RuleError(f"{u} is in {u.location}, not in {carrier.location} with {carrier}", span)
+            self.place_unit(u, carrier)
+        if units:
+            self.trace(cite, f"{', '.join(map(str, units))} {'embarks' if len(units) == 1 else 'embark'} aboard {carrier}", "move")
+
     def eliminate(self, units: list[Unit], because: str | None, cite: str) -> Iterator:
         if self.deferred:
             self.deferred[-1].append((units, because, cite))
@@ -441,6 +453,12 @@ def _builtins(engine: Engine) -> dict:
             raise RuleError(f"adjacent needs a place, not {show(place)}", span)
         return list(place.neighbours)
 
+    def distinct(span, v):
+        items = _list(span, v, "distinct")
+        for x in items:
+            as_key(x, span)
+        return list(dict.fromkeys(items))
+
     def get(span, m, k, default):
         if not isinstance(m, dict):
             raise RuleError(f"get needs a map, not {show(m)}", span)
@@ -472,6 +490,7 @@ def _builtins(engine: Engine) -> dict:
         "max": _minmax("max", max),
         "any": lambda span, v: any(_list(span, v, "any")),
         "all": lambda span, v: all(_list(span, v, "all")),
+        "distinct": distinct,
         "keys": lambda span, m: list(m) if isinstance(m, dict) else _list(span, m, "keys"),
         "values": lambda span, m: list(m.values()) if isinstance(m, dict) else _list(span, m, "values"),
         "get": get,

@@ -42,9 +42,9 @@ _TOKEN_WORDS = {
 
 # Families of tokens that are described as one thing when most of them are expected.
 _DECLARATIONS = ("game", "stat", "type", "counter", "table", "function", "procedure", "flag", "class", "unit", "state",
-                 "map", "box", "track", "missing", "on", "invariant", "sequence", "include")
+                 "map", "box", "track", "missing", "on", "invariant", "sequence", "include", "place")
 _STATEMENTS = ("let", "set", "if", "for", "roll", "choose", "call", "say", "adjust", "lookup", "eliminate", "move",
-               "reroll", "simultaneously", "record", "ensure", "repeat", "stop")
+               "reroll", "simultaneously", "record", "ensure", "repeat", "stop", "embark")
 _SCENARIO_ITEMS = ("note", "fixture", "places", "units", "at", "track", "run", "dice", "decisions", "expect")
 _EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR"}
 _OPERATORS = ("COMPOP", "PLUS", "MINUS", "MULOP", "and", "or", "is", "in", ".")
