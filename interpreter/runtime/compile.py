@@ -118,6 +118,17 @@ class Compiler:
     def x_attr(self, e: n.Attr) -> ExprFn:
         obj, name, span = self.expr(e.obj), e.name, e.span
         engine = self.engine
+        if name in self.sym.stats and name not in self.sym.place_props:
+            # The hot path of every rule: a printed value of a unit, read without the general lookup.
+            def stat(env):
+                u = obj(env)
+                if u.__class__ is Unit:
+                    v = u.stats.get(name)
+                    if v is not MISSING:
+                        return v
+                return engine.attribute(u, name, span)  # the general path explains any problem
+
+            return stat
         return lambda env: engine.attribute(obj(env), name, span)
 
     def x_index(self, e: n.Index) -> ExprFn:
@@ -169,7 +180,7 @@ class Compiler:
 
             def equal(env):
                 a, b = left(env), right(env)
-                if isinstance(a, Pool) != isinstance(b, Pool):  # a roll compared with a number: its total
+                if (a.__class__ is Pool) != (b.__class__ is Pool):  # a roll compared with a number: its total
                     a, b = as_number(a), as_number(b)
                 return (a == b) != negate
 
@@ -186,6 +197,9 @@ class Compiler:
 
     def x_boolop(self, e: n.BoolOp) -> ExprFn:
         items = [self.expr(i) for i in e.items]
+        if len(items) == 2:  # the common case, without a generator per evaluation
+            a, b = items
+            return (lambda env: a(env) and b(env)) if e.op == "and" else (lambda env: a(env) or b(env))
         if e.op == "and":
             return lambda env: all(i(env) for i in items)
         return lambda env: any(i(env) for i in items)
