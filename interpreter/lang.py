@@ -27,6 +27,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("adjacent", 1, 1, "the places adjacent to a place"),
         Builtin("linked", 2, 2, "linked(place, kind): the places joined to a place by edges of a declared kind"),
         Builtin("sides", 0, 0, "the player sides, in declaration order"),
+        Builtin("turn", 0, 0, "the number of the current game turn"),
         Builtin("enemy", 1, 1, "the other side of a two-sided game"),
         Builtin("count", 1, 1, "the number of items in a list, pool or map"),
         Builtin("sum", 1, 1, "the sum of a list of numbers or of a pool of dice"),

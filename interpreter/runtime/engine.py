@@ -483,6 +483,7 @@ def _builtins(engine: Engine) -> dict:
         "adjacent": adjacent,
         "linked": linked,
         "sides": lambda span: list(engine.sym.sides),
+        "turn": lambda span: engine.state.turn,
         "enemy": enemy,
         "count": lambda span, v: len(_list(span, v, "count")),
         "sum": lambda span, v: sum(int(x) for x in _numbers(span, v, "sum")),
