@@ -21,18 +21,19 @@ class Agent:
 
 
 class FirstLegalAgent(Agent):
-    """Always the first legal answer: deterministic, for smoke runs and tests."""
+    """The first legal answer, declining whenever declining is legal: deterministic, and it
+    always lets optional loops (move again? buy another?) come to an end."""
 
     def choose(self, req: ChoiceRequest) -> Any:
+        if req.optional or req.mode in ("up_to", "reroll"):
+            return PASS
         if req.mode == "one":
             return req.options[0] if req.options else PASS
         if req.mode == "exactly":
             return list(req.options[: req.amount])
-        if req.mode == "up_to":
-            return list(req.options[: req.amount])
         if req.mode == "split":
             return {req.options[0]: req.amount} if req.options else PASS
-        return PASS  # reroll: never spends
+        return PASS
 
 
 class RandomAgent(Agent):
