@@ -120,7 +120,27 @@ class Checker:
                     self.need_cite(step, f"step '{step.name}'")
                     if step.pending:
                         self.warning(f"step '{step.name}' [{step.cite}] is declared but not encoded yet", step.span)
+                    unmet = self.unmet_needs(step)
+                    if unmet:
+                        self.warning(
+                            f"step '{step.name}' [{step.cite}] needs the missing table(s) {', '.join(unmet)}: "
+                            "it is skipped until a data file supplies them", step.span,
+                        )
+                        continue
                     self.block(step.body, set())
+
+    def unmet_needs(self, step: n.StepDecl) -> list[str]:
+        """Needed tables that are not supplied; a name that is neither a table nor missing is an error."""
+        unmet = []
+        for name in step.needs:
+            if name in self.sym.tables:
+                continue
+            missing = self.sym.missing.get(name)
+            if missing is None or missing.what != "table":
+                self.error(f"step '{step.name}' needs '{name}', which is neither a table nor a missing table", step.span,
+                           did_you_mean(name, set(self.sym.tables) | set(self.sym.missing)))
+            unmet.append(name)
+        return unmet
 
     def check_values(self, values: tuple[n.StatValue, ...]) -> None:
         for v in values:

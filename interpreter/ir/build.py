@@ -536,7 +536,11 @@ class Builder(Transformer):
 
     def step(self, meta, c):
         body = next((x for x in c if isinstance(x, tuple)), None)
-        return n.StepDecl(span=self.sp(meta), name=str(c[0]), body=body or (), pending=body is None, cite=_cite(c))
+        needs = next((x for x in c if isinstance(x, list)), [])
+        return n.StepDecl(span=self.sp(meta), name=str(c[0]), body=body or (), pending=body is None, needs=tuple(needs), cite=_cite(c))
+
+    def needs(self, meta, c):
+        return [str(x) for x in c]
 
     # ── scenarios ──
     def scenario_file(self, meta, c):

@@ -575,6 +575,7 @@ class StepDecl(Cited):
     name: str
     body: tuple[Stmt, ...] = ()
     pending: bool = False
+    needs: tuple[str, ...] = ()  # tables the step reads that may be missing
 
 
 class PhaseDecl(Cited):

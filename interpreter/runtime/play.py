@@ -148,6 +148,10 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
             if step.pending:
                 engine.trace(cite, f"turn {turn}, {phase.name}, {step.name}: not encoded yet, skipped")
                 continue
+            unmet = [t for t in step.needs if t not in sym.tables]
+            if unmet:
+                engine.trace(cite, f"turn {turn}, {phase.name}, {step.name}: needs the missing {', '.join(unmet)}, skipped")
+                continue
             engine.trace(cite, f"turn {turn}, {phase.name}, {step.name}")
             runner.run(engine.compiler.block(step.body, cite)({}))
         turns = sym.game.turns if sym.game and sym.game.turns else 1

@@ -376,6 +376,10 @@ def _run_target(engine: Engine, sc: n.Scenario):
             raise ScriptError(f"phase '{phase}' has no step '{run.step}'", run.span)
         if step.pending:
             raise ScriptError(f"step '{run.step}' [{step.cite}] is not encoded yet", run.span)
+        unmet = [t for t in step.needs if t not in engine.sym.tables]
+        if unmet:
+            raise ScriptError(f"step '{run.step}' [{step.cite}] needs the missing {', '.join(unmet)}", run.span,
+                              "run it with a ruleset whose data file supplies the table")
         engine.trace(step.cite or run.step, f"turn {engine.state.turn}, {phase}, {run.step}")
         return engine.compiler.block(step.body, step.cite or run.step)({})
     args = [(a.name, engine.compiler.expr(a.value)({})) for a in run.args]
