@@ -112,6 +112,14 @@ def main() -> None:
         e, p = rate(engine_fn, args.seconds), rate(plain_fn, args.seconds)
         print(f"{name:<28}{e:>12.0f}{p:>18.0f}{p / e:>8.1f}x")
     print("(the engine figures include setting the position up again from the scenario before every combat)")
+    from interpreter.load import demo_path
+    from interpreter.runtime.play import play
+
+    sources = Sources()
+    loaded = load_rules("rulesets/jenkins_ear.rules", sources, with_demo=True)
+    setup = load_scenario(demo_path("rulesets/jenkins_ear.rules", loaded.symbols.game.demo_setup), sources)
+    games = rate(lambda seed: play(loaded.symbols, sources, setup, seed + 1, ["random", "random"]), args.seconds)
+    print(f"{'full 10-turn games (demo data, random agents)':<46}{games:>8.2f} /s")
 
 
 if __name__ == "__main__":
