@@ -107,3 +107,25 @@ def test_a_person_answers_with_numbered_options_and_can_ask_for_the_position(cap
     assert "not understood: '9' is not an option number from 1 to 2" in out.err
     assert "[A-17] english next: 3119" in out.out
     assert "[9.1 step 2a] english bonus: {EFR2: 1}" in out.out
+
+
+def test_a_person_sees_only_what_the_view_lets_a_side_see(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    answers = iter(["?"])
+
+    def typed(prompt=""):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", typed)
+    assert main(["play", "rulesets/jenkins_ear.rules", "--agents", "human,random", "--seed", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "(as english sees it)" in err
+    # Cartagena's Spanish stack shows its top counter only (4.4): the rest are counted, not named.
+    cartagena = next(line for line in err.splitlines() if line.startswith("  2922: "))
+    assert "hidden counter(s)" in cartagena and "LEZO" not in cartagena
+    # English stacks are fully visible to the English.
+    assert "OGLETHORPE" in err
+    assert "umpire: error: no more input: english must decide 'buy' [3.3]" in err

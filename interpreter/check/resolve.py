@@ -88,6 +88,12 @@ class Checker:
                     self.error(f"track '{track.name}' runs {track.low}..{track.high}; it cannot start at {value}", track.span)
         for table in sym.tables.values():
             self.check_table(table)
+        if sym.view is not None:
+            fn = sym.functions.get(sym.view.function)
+            if fn is None:
+                self.unknown("function", sym.view.function, sym.view.span, sym.functions)
+            elif [p.type for p in fn.params] != ["unit", "side"]:
+                self.error(f"the view function '{fn.name}' must take (u: unit, s: side)", sym.view.span)
         for fn in sym.functions.values():
             self.check_params(fn.params)
             self.expr(fn.body, {p.name for p in fn.params})

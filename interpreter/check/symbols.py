@@ -38,6 +38,7 @@ class Symbols:
     hooks: list[n.HookDecl] = field(default_factory=list)
     invariants: list[n.InvariantDecl] = field(default_factory=list)
     sequence: n.SequenceDecl | None = None
+    view: n.ViewDecl | None = None
 
     def value_names(self) -> set[str]:
         """Names an expression may use as a value without declaring them locally."""
@@ -128,6 +129,10 @@ def collect(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
                 if edge.name in sym.edges:
                     dup("edge kind", edge.name, edge)
                 sym.edges[edge.name] = edge
+        elif isinstance(decl, n.ViewDecl):
+            if sym.view is not None:
+                diags.append(Diagnostic("error", "a ruleset declares one view", decl.span))
+            sym.view = decl
         elif isinstance(decl, n.PlaceStateDecl):
             if decl.name in sym.place_props:
                 dup("place property", decl.name, decl)

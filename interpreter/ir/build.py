@@ -376,6 +376,9 @@ class Builder(Transformer):
     def unit_state_decl(self, meta, c):
         return n.UnitStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
 
+    def view_decl(self, meta, c):
+        return n.ViewDecl(span=self.sp(meta), function=str(c[0]), cite=_cite(c))
+
     def place_state_decl(self, meta, c):
         return n.PlaceStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
 

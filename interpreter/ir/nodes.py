@@ -415,6 +415,13 @@ class PlaceStateDecl(Cited):
     type: TypeName
 
 
+class ViewDecl(Cited):
+    """``view visible``: names a function (unit, side) -> bool that decides what a side sees."""
+
+    kind: Literal["view"] = "view"
+    function: str
+
+
 class GameStateDecl(Cited):
     """A game-wide state variable, such as a flag set by an event table."""
 
@@ -590,7 +597,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | PlaceStateDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl,
+    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl,
     Field(discriminator="kind"),
 ]
 

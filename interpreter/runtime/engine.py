@@ -41,6 +41,7 @@ class Engine:
         self.violations: list[Event] = []
         self.deferred: list[list] = []
         self.depth = 0  # procedure call depth
+        self._view_fn = None
         self.compiler = Compiler(self)
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
@@ -305,6 +306,18 @@ class Engine:
             return holder[0](frame)
 
         return call
+
+    def sees(self, side: str, unit: Unit) -> bool:
+        """Whether a side sees a unit, by the ruleset's view function (everything, without one)."""
+        view = self.sym.view
+        if view is None:
+            return True
+        if self._view_fn is None:
+            decl = self.sym.functions[view.function]
+            names = [p.name for p in decl.params]
+            body = self.compiler.expr(decl.body)
+            self._view_fn = lambda u, s: bool(body({names[0]: u, names[1]: s}))
+        return self._view_fn(unit, side)
 
     def builtin(self, name: str):
         return self._builtins[name]

@@ -69,22 +69,28 @@ def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, termi
                 if terminal and not replaying[0]:  # a loaded game replays its answers silently
                     terminal.write(text)
 
-            human = HumanAgent(read, write, lambda: position(engine))
+            human = HumanAgent(read, write, lambda side=side: position(engine, side))
             human.typed = log
             agents[side] = human
     return agents
 
 
-def position(engine: Engine) -> str:
-    """The position as a person asks for it: turn, tracks, and what stands where."""
+def position(engine: Engine, side: str | None = None) -> str:
+    """The position as a person asks for it, seen by ``side``: what the view hides is counted, not named."""
     st = engine.state
-    lines = [f"turn {st.turn}, {st.phase}, {st.step}"]
+    lines = [f"turn {st.turn}, {st.phase}, {st.step}" + (f" (as {side} sees it)" if side else "")]
     for track in st.tracks.values():
         lines.append(f"  {track.name}: " + ", ".join(f"{k or track.name} {v}" for k, v in track.values.items()))
     for place in st.places.values():
         here = st.units_at(place)
-        if here:
-            lines.append(f"  {place}: " + ", ".join(f"{u}" + (f" (aboard {u.carrier})" if u.carrier else "") for u in here))
+        if not here:
+            continue
+        seen = [u for u in here if side is None or engine.sees(side, u)]
+        hidden = len(here) - len(seen)
+        text = ", ".join(f"{u}" + (f" (aboard {u.carrier})" if u.carrier else "") for u in seen)
+        if hidden:
+            text += ("; " if text else "") + f"{hidden} hidden counter(s)"
+        lines.append(f"  {place}: {text}")
     return "\n".join(lines)
 
 

@@ -75,6 +75,8 @@ def render(diag: Diagnostic, sources: Sources) -> str:
     """
     span = diag.span
     where = f"{span.file}:{span.line}:{span.col}" if span.line > 0 else span.file
+    if span.file == NO_SPAN.file:  # about the run as a whole, not a place in a file
+        where = "umpire"
     out = [f"{where}: {diag.severity}: {diag.message}"]
     text = sources.line(span.file, span.line) if span.line > 0 else None
     if text is not None:

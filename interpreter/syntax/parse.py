@@ -42,7 +42,7 @@ _TOKEN_WORDS = {
 
 # Families of tokens that are described as one thing when most of them are expected.
 _DECLARATIONS = ("game", "stat", "type", "counter", "table", "function", "procedure", "flag", "class", "unit", "state",
-                 "map", "box", "track", "missing", "on", "invariant", "sequence", "include", "place")
+                 "map", "box", "track", "missing", "on", "invariant", "sequence", "include", "place", "view")
 _STATEMENTS = ("let", "set", "if", "for", "roll", "choose", "call", "say", "adjust", "lookup", "eliminate", "move",
                "reroll", "simultaneously", "record", "ensure", "repeat", "stop", "embark")
 _SCENARIO_ITEMS = ("note", "fixture", "places", "units", "at", "track", "run", "dice", "decisions", "expect")
