@@ -618,7 +618,7 @@ class Builder(Transformer):
         return ("tracks", [n.TrackSet(span=self.sp(meta), track=str(names[0]), side=side, value=int(c[-1]))])
 
     def run_step(self, meta, c):
-        return n.RunTarget(span=self.sp(meta), step=str(c[0]))
+        return n.RunTarget(span=self.sp(meta), step=str(c[0]), more_steps=tuple(str(x) for x in c[1:]))
 
     def run_call(self, meta, c):
         return n.RunTarget(span=self.sp(meta), proc=str(c[0]), args=c[1])

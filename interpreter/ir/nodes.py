@@ -649,6 +649,7 @@ class TrackSet(Node):
 
 class RunTarget(Node):
     step: str | None = None
+    more_steps: tuple[str, ...] = ()  # 'run step a, b': the steps that follow, in order
     proc: str | None = None
     args: tuple[Arg, ...] = ()
 

@@ -370,23 +370,33 @@ def _scripted_agents(sc: n.Scenario, sym: Symbols) -> dict:
 def _run_target(engine: Engine, sc: n.Scenario):
     run = sc.run
     if run.step is not None:
-        phase = sc.at[1]
-        step = engine.sym.steps().get((phase, run.step))
-        if step is None:
-            raise ScriptError(f"phase '{phase}' has no step '{run.step}'", run.span)
-        if step.pending:
-            raise ScriptError(f"step '{run.step}' [{step.cite}] is not encoded yet", run.span)
-        unmet = [t for t in step.needs if t not in engine.sym.tables]
-        if unmet:
-            raise ScriptError(f"step '{run.step}' [{step.cite}] needs the missing {', '.join(unmet)}", run.span,
-                              "run it with a ruleset whose data file supplies the table")
-        engine.trace(step.cite or run.step, f"turn {engine.state.turn}, {phase}, {run.step}")
-        return engine.compiler.block(step.body, step.cite or run.step)({})
+        return _run_steps(engine, sc, (run.step, *run.more_steps))
     args = [(a.name, engine.compiler.expr(a.value)({})) for a in run.args]
     if run.proc in engine.sym.tables:
         table = engine.table(run.proc)
         return table.run(table.bind(args), table.decl.cite)
     return engine.procedure(run.proc).call(args)
+
+
+def _run_steps(engine: Engine, sc: n.Scenario, names: tuple[str, ...]):
+    """The named steps of the scenario's phase, one after the other."""
+    phase, run = sc.at[1], sc.run
+    steps = []
+    for name in names:
+        step = engine.sym.steps().get((phase, name))
+        if step is None:
+            raise ScriptError(f"phase '{phase}' has no step '{name}'", run.span)
+        if step.pending:
+            raise ScriptError(f"step '{name}' [{step.cite}] is not encoded yet", run.span)
+        unmet = [t for t in step.needs if t not in engine.sym.tables]
+        if unmet:
+            raise ScriptError(f"step '{name}' [{step.cite}] needs the missing {', '.join(unmet)}", run.span,
+                              "run it with a ruleset whose data file supplies the table")
+        steps.append(step)
+    for step in steps:
+        engine.state.step = step.name
+        engine.trace(step.cite or step.name, f"turn {engine.state.turn}, {phase}, {step.name}")
+        yield from engine.compiler.block(step.body, step.cite or step.name)({})
 
 
 def _source_text(sources: Sources, span: Span) -> str:
