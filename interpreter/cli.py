@@ -133,13 +133,17 @@ def _check_scenario(path: str, sources: Sources) -> tuple[list[Diagnostic], list
     return _load_scenario_and_rules(path, sources)[2], []
 
 
+def _stop_on_errors(diags: list[Diagnostic]) -> None:
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise UmpireError(errors)
+
+
 def cmd_run(path: str) -> int:
     sources = Sources()
     try:
         scenario, loaded, diags = _load_scenario_and_rules(path, sources)
-        errors = [d for d in diags if d.severity == "error"]
-        if errors:
-            raise UmpireError(errors)
+        _stop_on_errors(diags)
     except UmpireError as err:
         print(render_all(err.diagnostics, sources), file=sys.stderr)
         return 1
@@ -184,9 +188,7 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
             if game_decl and game_decl.demo_setup and not loaded.errors:
                 scenario = load_scenario(demo_path(path, game_decl.demo_setup), sources)
                 diags = diags + check_scenario(scenario, loaded.symbols)
-        errors = [d for d in diags if d.severity == "error"]
-        if errors:
-            raise UmpireError(errors)
+        _stop_on_errors(diags)
     except UmpireError as err:
         print(render_all(err.diagnostics, sources), file=sys.stderr)
         return 1

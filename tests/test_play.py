@@ -86,9 +86,9 @@ def test_a_save_that_no_longer_replays_is_refused(capsys, monkeypatch, tmp_path)
     assert "does not replay to the saved position" in capsys.readouterr().err
 
 
-def test_a_person_answers_with_numbered_options_and_can_ask_for_the_position(capsys, monkeypatch):
-    monkeypatch.chdir(ROOT)
-    answers = iter(["?", "9", "1", "2:1"])
+def type_at_the_terminal(monkeypatch, *lines: str) -> None:
+    """What a person types, line by line; after the last line the input ends."""
+    answers = iter(lines)
 
     def typed(prompt=""):
         try:
@@ -97,6 +97,11 @@ def test_a_person_answers_with_numbered_options_and_can_ask_for_the_position(cap
             raise EOFError from None
 
     monkeypatch.setattr("builtins.input", typed)
+
+
+def test_a_person_answers_with_numbered_options_and_can_ask_for_the_position(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    type_at_the_terminal(monkeypatch, "?", "9", "1", "2:1")
     code = main(["play", SETUP, "--agents", "human,first", "--seed", "3"])
     out = capsys.readouterr()
     assert code == 1  # the person stopped typing: the game ends with a clear message
@@ -111,15 +116,7 @@ def test_a_person_answers_with_numbered_options_and_can_ask_for_the_position(cap
 
 def test_a_person_sees_only_what_the_view_lets_a_side_see(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
-    answers = iter(["?"])
-
-    def typed(prompt=""):
-        try:
-            return next(answers)
-        except StopIteration:
-            raise EOFError from None
-
-    monkeypatch.setattr("builtins.input", typed)
+    type_at_the_terminal(monkeypatch, "?")
     assert main(["play", "rulesets/jenkins_ear.rules", "--agents", "human,random", "--seed", "1"]) == 1
     err = capsys.readouterr().err
     assert "(as english sees it)" in err
