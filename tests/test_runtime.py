@@ -129,3 +129,13 @@ def test_random_and_first_legal_agents_only_give_legal_answers(seed):
             answer = normalize(req, agent.choose(req))
             assert illegal(req, answer) is None, (req.mode, answer)
     assert PASS is not None
+
+
+def test_every_documented_unit_attribute_is_implemented():
+    from interpreter.lang import UNIT_ATTRS
+    from interpreter.runtime.compile import unit_attr
+    from interpreter.runtime.values import Unit
+
+    unit = Unit("U1", "infantry", "troop", "red")
+    for name in UNIT_ATTRS:
+        unit_attr(unit, name)  # raises KeyError for an attribute the runtime does not know

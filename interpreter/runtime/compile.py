@@ -13,9 +13,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..ir import nodes as n
-from ..lang import UNIT_ATTRS
 from .requests import ChoiceRequest, RollRequest, RuleError
-from .values import MISSING, Die, Place, Pool, Unit, X, show
+from .values import MISSING, Die, Pool, Unit, X, show
 
 Env = dict
 ExprFn = Callable[[Env], Any]
@@ -53,6 +52,17 @@ def as_list(v: Any, what: str, span) -> list:
 def as_number(v: Any) -> Any:
     """A pool of dice used as a number is the total of its dice (a 2d6 roll reads as its sum)."""
     return sum(int(d) for d in v) if isinstance(v, Pool) else v
+
+
+def effect(action: Callable[[Env], None]) -> StmtFn:
+    """A statement that never waits for dice or a decision, as a generator like every other."""
+
+    def run(env):
+        action(env)
+        return
+        yield
+
+    return run
 
 
 class Compiler:
@@ -329,21 +339,14 @@ class Compiler:
 
         def let(env):
             env[name] = value(env)
-            return
-            yield
 
-        return let
+        return effect(let)
 
     def s_set(self, s: n.SetStmt, cite: str) -> StmtFn:
         value = self.expr(s.value)
         assign = self.assigner(s.target, cite)
 
-        def set_(env):
-            assign(env, value(env))
-            return
-            yield
-
-        return set_
+        return effect(lambda env: assign(env, value(env)))
 
     def assigner(self, target, cite: str) -> Callable[[Env, Any], None]:
         engine = self.engine
@@ -377,21 +380,11 @@ class Compiler:
         if isinstance(target, n.Index) and isinstance(target.obj, n.Var) and target.obj.name in self.sym.tracks:
             track, side = target.obj.name, self.expr(target.key)
 
-            def adjust(env):
-                engine.adjust_track(track, side(env), by(env), cite, span)
-                return
-                yield
-
-            return adjust
+            return effect(lambda env: engine.adjust_track(track, side(env), by(env), cite, span))
         if isinstance(target, n.Var) and target.name in self.sym.tracks:
             track = target.name
 
-            def adjust_track(env):
-                engine.adjust_track(track, None, by(env), cite, span)
-                return
-                yield
-
-            return adjust_track
+            return effect(lambda env: engine.adjust_track(track, None, by(env), cite, span))
         name = target.name
 
         def adjust_var(env):
@@ -399,10 +392,8 @@ class Compiler:
             if not (_is_number(old) and _is_number(step)):
                 raise RuleError(f"cannot adjust {show(old)} by {show(step)}: both must be numbers", span)
             env[name] = old + step
-            return
-            yield
 
-        return adjust_var
+        return effect(adjust_var)
 
     def s_if(self, s: n.If, cite: str) -> StmtFn:
         test, body, orelse = self.expr(s.test), self.block(s.body, cite), self.block(s.orelse, cite)
@@ -561,32 +552,17 @@ class Compiler:
     def s_move(self, s: n.Move, cite: str) -> StmtFn:
         units, to, engine, span = self.expr(s.units), self.expr(s.to), self.engine, s.span
 
-        def move(env):
-            engine.move(engine.as_units(units(env), span), to(env), cite, span)
-            return
-            yield
-
-        return move
+        return effect(lambda env: engine.move(engine.as_units(units(env), span), to(env), cite, span))
 
     def s_embark(self, s: n.Embark, cite: str) -> StmtFn:
         units, carrier, engine, span = self.expr(s.units), self.expr(s.carrier), self.engine, s.span
 
-        def embark(env):
-            engine.embark(engine.as_units(units(env), span), carrier(env), cite, span)
-            return
-            yield
-
-        return embark
+        return effect(lambda env: engine.embark(engine.as_units(units(env), span), carrier(env), cite, span))
 
     def s_say(self, s: n.Say, cite: str) -> StmtFn:
         text, engine = self.expr(s.text), self.engine
 
-        def say(env):
-            engine.trace(cite, text(env))
-            return
-            yield
-
-        return say
+        return effect(lambda env: engine.trace(cite, text(env)))
 
     def s_call(self, s: n.CallStmt, cite: str) -> StmtFn:
         engine = self.engine
@@ -644,12 +620,7 @@ class Compiler:
     def s_record(self, s: n.Record, cite: str) -> StmtFn:
         key, value, engine = self.expr(s.key), self.expr(s.value), self.engine
 
-        def record(env):
-            engine.record(key(env), value(env), cite)
-            return
-            yield
-
-        return record
+        return effect(lambda env: engine.record(key(env), value(env), cite))
 
     def s_ensure(self, s: n.Ensure, cite: str) -> StmtFn:
         test, message, engine = self.expr(s.test), self.expr(s.message), self.engine
@@ -657,10 +628,8 @@ class Compiler:
         def ensure(env):
             if not test(env):
                 engine.violation(message(env), cite)
-            return
-            yield
 
-        return ensure
+        return effect(ensure)
 
 
 _UNSET = object()
@@ -699,6 +668,3 @@ def unit_attr(u: Unit, name: str) -> Any:
         return u.location is not None and not u.location.is_box
     raise KeyError(name)
 
-
-assert set(UNIT_ATTRS) == {"id", "side", "type", "location", "carrier", "cargo", "on_map"}
-_ = (MISSING, Place)

@@ -13,11 +13,11 @@ from typing import Any
 
 from ..check.symbols import Symbols
 from ..ir import nodes as n
-from ..syntax.diagnostics import Span
+from ..syntax.diagnostics import Span, did_you_mean
 from .compile import Compiler, as_key, as_number, unit_attr
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .state import GameState, Track
-from .values import MISSING, Die, Place, Pool, Unit, X, show
+from .values import MISSING, Die, Place, Pool, Unit, show
 
 
 @dataclass
@@ -486,7 +486,7 @@ def _builtins(engine: Engine) -> dict:
         if not isinstance(key, str):
             raise RuleError(f"fact needs the text of a record, not {show(key)}", span)
         if key not in engine.state.facts:
-            raise RuleError(f"nothing was recorded as '{key}'", span, hint=did_you_mean_fact(key, engine.state.facts))
+            raise RuleError(f"nothing was recorded as '{key}'", span, hint=did_you_mean(key, engine.state.facts))
         return engine.state.facts[key]
 
     return {
@@ -511,11 +511,3 @@ def _builtins(engine: Engine) -> dict:
         "fact": fact,
     }
 
-
-def did_you_mean_fact(key: str, facts: dict) -> str | None:
-    from ..syntax.diagnostics import did_you_mean
-
-    return did_you_mean(key, facts)
-
-
-_ = X

@@ -156,17 +156,17 @@ class Setup:
                     f"{ud.id} is printed as a {counter.type} of {counter.side} [{counter.cite}]", ud.type_span,
                 )
             unit = Unit(ud.id, ud.type, type_decl.parent, ud.side, counter.label if counter else None)
-            self.apply(unit, type_decl.values, printed=True, where=f"type {ud.type} [{type_decl.cite}]")
+            self.apply(unit, type_decl.values, printed=True)
             if counter:
-                self.apply(unit, counter.values, printed=True, where=f"counter {ud.id} [{counter.cite}]")
-            self.apply(unit, ud.values, printed=False, where="scenario", counter=counter)
+                self.apply(unit, counter.values, printed=True)
+            self.apply(unit, ud.values, printed=False, counter=counter)
             if ud.note:
                 self.notes.append(f"{ud.id}: {ud.note}")
             st.units[ud.id] = unit
         for ud in self.sc.units:
             self.locate(st.units[ud.id], ud)
 
-    def apply(self, unit: Unit, values: tuple[n.StatValue, ...], printed: bool, where: str, counter=None) -> None:
+    def apply(self, unit: Unit, values: tuple[n.StatValue, ...], printed: bool, counter=None) -> None:
         given: set[str] = set()
         for v in values:
             if not printed:
