@@ -22,6 +22,8 @@ class Checker:
         self.sym = sym
         self.diags: list[Diagnostic] = []
         self.values = sym.value_names() | set(extra_values)
+        self.attributes = sym.attribute_names()  # computed once: every attribute and 'is' test reads them
+        self.kinds = sym.unit_kinds()
         self.loops = 0  # how many 'repeat' blocks enclose the statement being checked
 
     # ── reporting ──
@@ -379,8 +381,8 @@ class Checker:
             self.string(e, scope)
         elif isinstance(e, n.Attr):
             self.expr(e.obj, scope)
-            if e.name not in self.sym.attribute_names():
-                self.unknown("attribute", e.name, e.name_span, self.sym.attribute_names())
+            if e.name not in self.attributes:
+                self.unknown("attribute", e.name, e.name_span, self.attributes)
         elif isinstance(e, n.Index):
             self.expr(e.obj, scope)
             self.expr(e.key, scope)
@@ -396,8 +398,8 @@ class Checker:
             self.expr(e.operand, scope)
         elif isinstance(e, n.IsTest):
             self.expr(e.operand, scope)
-            if e.name not in self.sym.unit_kinds():
-                self.unknown("unit class, type or flag", e.name, e.name_span, self.sym.unit_kinds())
+            if e.name not in self.kinds:
+                self.unknown("unit class, type or flag", e.name, e.name_span, self.kinds)
         elif isinstance(e, n.InTest):
             self.expr(e.item, scope)
             self.expr(e.collection, scope)
