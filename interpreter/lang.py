@@ -75,7 +75,13 @@ EXCESS_POLICIES = {
     "forbidden": "an adjustment past either end is an error",
 }
 
-HOOK_EVENTS = ("eliminated",)
+# Events a ruleset may hook with `on EVENT(...)`, and the name each binds (None: none).
+HOOK_EVENTS: dict[str, str | None] = {
+    "eliminated": "unit",    # a unit has just been eliminated (it is off the map, nowhere yet)
+    "game_start": None,      # once, before the first step of the first turn (set-up)
+    "turn_start": None,      # before the first step of every turn
+    "game_end": None,        # once, after the last step of the last turn
+}
 
 GRID_SHAPES = ("hex", "area", "square", "points")
 HEX_COLUMN_SCHEMES = ("even_q", "odd_q")

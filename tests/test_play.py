@@ -25,8 +25,9 @@ def test_seeded_games_finish(seed, capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     out = play(capsys, SETUP, "--seed", str(seed), "--agents", "random,random")
     lines = out.splitlines()
-    assert lines[-1] == "[1.2] the game ends after turn 10"
+    assert "[1.2] the game ends after turn 10" in lines
     assert any(line.startswith("[5.0] record winner = ") for line in lines), "victory is determined after turn 10"
+    assert lines[-1].startswith("[5.0] the game is over: the "), "the winner is on the last line"
     assert sum("turn 10, administrative_phase" in line for line in lines) >= 4
     assert all(line.startswith("[") for line in lines[2:]), "every narration line cites its rule"
 
@@ -43,7 +44,7 @@ def test_the_same_seed_gives_the_same_game_byte_for_byte(capsys, monkeypatch):
 def test_first_legal_agents_play_the_same_game_whatever_the_agent_seed(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     out = play(capsys, SETUP, "--agents", "first,first", "--seed", "4")
-    assert out.splitlines()[-1] == "[1.2] the game ends after turn 10"
+    assert out.splitlines()[-2:] == ["[5.0] record winner = spanish", "[5.0] the game is over: the spanish win"]
     assert "english next: 3119" in out  # the first legal option: places in set-up order
 
 

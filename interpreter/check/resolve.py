@@ -106,7 +106,14 @@ class Checker:
             self.need_cite(hook, f"the '{hook.event}' hook")
             if hook.event not in HOOK_EVENTS:
                 self.unknown("event", hook.event, hook.span, HOOK_EVENTS)
-            self.block(hook.body, {hook.var})
+            elif (HOOK_EVENTS[hook.event] is None) != (hook.var is None):
+                subject = HOOK_EVENTS[hook.event]
+                self.error(
+                    f"the '{hook.event}' event " + (f"names the {subject} it is about" if subject else "names nothing"),
+                    hook.span,
+                    f"write 'on {hook.event}(" + ("u" if subject else "") + ")'",
+                )
+            self.block(hook.body, {hook.var} - {None})
         for inv in sym.invariants:
             self.need_cite(inv, f"invariant '{inv.name}'")
             self.block(inv.body, set())

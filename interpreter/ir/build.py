@@ -455,7 +455,9 @@ class Builder(Transformer):
         return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], mutable=True, cite=_cite(c))
 
     def box_decl(self, meta, c):
-        return self._named(n.BoxDecl, meta, c, per_side=_first(c, "PER_SIDE") is not None)
+        return self._named(
+            n.BoxDecl, meta, c, per_side=_first(c, "PER_SIDE") is not None, per_turn=_first(c, "PER_TURN") is not None
+        )
 
     def track_decl(self, meta, c):
         ints = _tokens(c, "INT")
@@ -522,7 +524,9 @@ class Builder(Transformer):
         return n.ProcedureDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], cite=_cite(c))
 
     def hook_decl(self, meta, c):
-        return n.HookDecl(span=self.sp(meta), event=str(c[0]), var=str(c[1]), body=c[-1], cite=_cite(c))
+        names = _tokens(c, "NAME")
+        var = str(names[1]) if len(names) > 1 else None
+        return n.HookDecl(span=self.sp(meta), event=str(c[0]), var=var, body=c[-1], cite=_cite(c))
 
     def invariant_decl(self, meta, c):
         return n.InvariantDecl(span=self.sp(meta), name=str(c[0]), body=c[-1], cite=_cite(c))
@@ -591,12 +595,13 @@ class Builder(Transformer):
         return ("units", list(c))
 
     def unit_def(self, meta, c):
-        where, loc_tok = c[3]
+        where, loc_tok, *index = c[3]
         values = next((x for x in c[4:] if isinstance(x, tuple)), ())
         note = _first(c[4:], "STRING")
         return n.UnitDef(
             span=self.sp(meta), id=str(c[0]), type=str(c[1]), type_span=self.ts(c[1]), side=str(c[2]),
             side_span=self.ts(c[2]), where=where, location=str(loc_tok), location_span=self.ts(loc_tok), values=values,
+            box_index=index[0] if index else None,
             note=_unquote(note) if note else None,
         )
 
@@ -607,7 +612,7 @@ class Builder(Transformer):
         return ("aboard", c[0])
 
     def loc_box(self, meta, c):
-        return ("in", c[0])
+        return ("in", c[0], int(c[1]) if len(c) > 1 else None)
 
     def at(self, meta, c):
         return ("at", (int(c[0]), str(c[1]), str(c[2])), self.sp(meta))

@@ -496,6 +496,7 @@ class BoxDecl(Cited):
     name: str
     label: str | None = None
     per_side: bool = False
+    per_turn: bool = False  # one box per game turn: a turn record track
 
 
 class TrackDecl(Cited):
@@ -568,7 +569,7 @@ class ProcedureDecl(Cited):
 class HookDecl(Cited):
     kind: Literal["hook"] = "hook"
     event: str
-    var: str
+    var: str | None  # the unit (or other subject) the event is about; game events have none
     body: tuple[Stmt, ...]
 
 
@@ -639,6 +640,7 @@ class UnitDef(Node):
     location_span: Span
     values: tuple[StatValue, ...] = ()
     note: str | None = None
+    box_index: int | None = None  # `in BOX[N]`: a box of a per-turn box (a turn record track)
 
 
 class TrackSet(Node):

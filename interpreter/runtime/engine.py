@@ -63,6 +63,9 @@ class Engine:
         for box in self.sym.boxes.values():
             if box.per_side:
                 st.boxes[box.name] = {s: Place(f"{box.name}[{s}]", "box", is_box=True, side=s) for s in self.sym.sides}
+            elif box.per_turn:
+                turns = self.sym.game.turns if self.sym.game and self.sym.game.turns else 1
+                st.boxes[box.name] = {t: Place(f"{box.name}[{t}]", "box", is_box=True) for t in range(1, turns + 1)}
             else:
                 st.boxes[box.name] = Place(box.name, "box", is_box=True)
         for t in self.sym.tracks.values():
@@ -232,6 +235,25 @@ class Engine:
         if units:
             self.trace(cite, f"{', '.join(map(str, units))} {'embarks' if len(units) == 1 else 'embark'} aboard {carrier}", "move")
 
+    def hook(self, event: str, subject: Any = None) -> Iterator:
+        """Run every `on EVENT` hook of the ruleset, in declaration order."""
+        for var, body, _ in self._hooks.get(event, []):
+            yield from body({var: subject} if var else {})
+
+    def game_event(self, event: str) -> Iterator:
+        """A game event (game_start, turn_start, game_end): each hook announced with its citation, then run."""
+        for _, _, cite in self._hooks.get(event, []):
+            self.trace(cite, f"turn {self.state.turn}: {event.replace('_', ' ')}")
+        yield from self.hook(event)
+
+    def first_step(self) -> tuple[str, str] | None:
+        """(phase, step) of the first step of every turn: where `turn_start` hooks run."""
+        seq = self.sym.sequence
+        for phase in seq.phases if seq else ():
+            for step in phase.steps:
+                return phase.name, step.name
+        return None
+
     def eliminate(self, units: list[Unit], because: str | None, cite: str) -> Iterator:
         if self.deferred:
             self.deferred[-1].append((units, because, cite))
@@ -243,8 +265,7 @@ class Engine:
             self.trace(cite, f"{u} is eliminated{why}", "eliminate")
             self._detach(u)
             u.location = None
-            for var, body, _ in self._hooks.get("eliminated", []):
-                yield from body({var: u})
+            yield from self.hook("eliminated", u)
             for c in list(u.cargo):
                 self._detach(c)
                 self.trace(cite, f"{c} was aboard {u}; no rule removes it, so it stays in {c.location}", "move")

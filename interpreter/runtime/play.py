@@ -148,8 +148,15 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
         runner.stop_after = stop_after
         if resume:
             runner.on_asked = _resume_check(engine, resume, resumed_at)
-        for turn, phase, step in steps_from(sym, setup.at if setup is not None else None):
+        first = engine.first_step()
+        start = setup.at if setup is not None else None
+        if start is None or (start[0], start[1], start[2]) == (1, *first):
+            engine.state.turn = 1
+            runner.run(engine.game_event("game_start"))
+        for turn, phase, step in steps_from(sym, start):
             engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
+            if (phase.name, step.name) == first:
+                runner.run(engine.game_event("turn_start"))
             cite = step.cite or step.name
             if step.pending:
                 engine.trace(cite, f"turn {turn}, {phase.name}, {step.name}: not encoded yet, skipped")
@@ -163,6 +170,7 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
         turns = sym.game.turns if sym.game and sym.game.turns else 1
         end_cite = (sym.game.turns_cite or sym.game.cite) if sym.game else None
         engine.trace(end_cite or "game", f"the game ends after turn {turns}")
+        runner.run(engine.game_event("game_end"))
     except Suspend:
         humans = [a for a in agents.values() if isinstance(a, HumanAgent)]
         game.save = {

@@ -222,7 +222,19 @@ class Setup:
             box = st.boxes.get(ud.location)
             if box is None:
                 raise ScriptError(f"unknown box '{ud.location}'", ud.location_span, did_you_mean(ud.location, st.boxes))
-            self.engine.place_unit(unit, box[unit.side] if isinstance(box, dict) else box)
+            self.engine.place_unit(unit, self.box_for(unit, box, ud))
+
+    def box_for(self, unit: Unit, box: Place | dict, ud: n.UnitDef) -> Place:
+        """A plain box; a side's box of a per-side box; or `BOX[N]` of a per-turn box."""
+        if not isinstance(box, dict):
+            return box
+        if unit.side in box and ud.box_index is None:
+            return box[unit.side]
+        if ud.box_index in box:
+            return box[ud.box_index]
+        keys = ", ".join(map(str, box))
+        raise ScriptError(f"box '{ud.location}' has no entry {ud.box_index if ud.box_index is not None else 'for ' + str(unit.side)}",
+                          ud.location_span, f"one box per entry: {ud.location}[N] for N in {keys}")
 
     def position(self) -> None:
         st, sym, sc = self.engine.state, self.sym, self.sc
@@ -393,6 +405,10 @@ def _run_steps(engine: Engine, sc: n.Scenario, names: tuple[str, ...]):
             raise ScriptError(f"step '{name}' [{step.cite}] needs the missing {', '.join(unmet)}", run.span,
                               "run it with a ruleset whose data file supplies the table")
         steps.append(step)
+    # A turn begins with its first step: playing that step plays the turn's start as the game does.
+    # (A scenario's position replaces the set-up, so `game_start` hooks never run here.)
+    if (phase, names[0]) == engine.first_step():
+        yield from engine.game_event("turn_start")
     for step in steps:
         engine.state.step = step.name
         engine.trace(step.cite or step.name, f"turn {engine.state.turn}, {phase}, {step.name}")
