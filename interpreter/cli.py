@@ -90,9 +90,9 @@ def _check_rules(path: str, sources: Sources) -> tuple[list[Diagnostic], list[st
     seen = {(d.span.file, d.span.line, d.span.col, d.message) for d in loaded.diagnostics}
     diags = loaded.diagnostics + [d for d in with_demo.diagnostics if (d.span.file, d.span.line, d.span.col, d.message) not in seen]
     summary = _missing_summary(with_demo)
-    summary.append(f"demo data: {demo_path(path, game.demo_data)} (stands in for what the rulebook does not print)")
+    summary.append(f"demo data: {demo_path(game.span.file, game.demo_data)} (stands in for what the rulebook does not print)")
     if game.demo_setup and not with_demo.errors:
-        setup_path = demo_path(path, game.demo_setup)
+        setup_path = demo_path(game.span.file, game.demo_setup)
         scenario = load_scenario(setup_path, sources)
         diags += check_scenario(scenario, with_demo.symbols)
         summary.append(f"demo set-up: {setup_path}")
@@ -186,7 +186,7 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
             diags = loaded.diagnostics
             game_decl = loaded.symbols.game
             if game_decl and game_decl.demo_setup and not loaded.errors:
-                scenario = load_scenario(demo_path(path, game_decl.demo_setup), sources)
+                scenario = load_scenario(demo_path(game_decl.span.file, game_decl.demo_setup), sources)
                 diags = diags + check_scenario(scenario, loaded.symbols)
         _stop_on_errors(diags)
     except UmpireError as err:

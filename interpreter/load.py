@@ -44,10 +44,12 @@ def load_rules(path: str, sources: Sources, with_demo: bool = False) -> Loaded:
     decls = _read_rules(path, sources, chain=())
     game = next((d for d in decls if isinstance(d, n.Game)), None)
     if with_demo and game is not None and game.demo_data:
-        demo = demo_path(path, game.demo_data)
+        demo = demo_path(game.span.file, game.demo_data)
         if not os.path.isfile(demo):
             raise UmpireError([Diagnostic("error", f"the demo data file {demo} does not exist", game.span)])
-        decls += _read_rules(demo, sources, chain=(os.path.normpath(path),))
+        already = {os.path.normpath(d.span.file) for d in decls}
+        if demo not in already:  # a harness may include the demo data itself
+            decls += _read_rules(demo, sources, chain=(os.path.normpath(path),))
     ruleset = n.Ruleset(file=path, decls=tuple(decls))
     symbols, diags = check_ruleset(ruleset)
     return Loaded(ruleset, symbols, diags)
@@ -82,5 +84,5 @@ def rules_path_for(scenario: n.Scenario) -> str:
 
 
 def demo_path(rules_path: str, relative: str) -> str:
-    """Demo files are named relative to the ruleset that names them."""
+    """Demo files are named relative to the file whose game header names them."""
     return os.path.normpath(os.path.join(os.path.dirname(rules_path), relative))

@@ -29,7 +29,7 @@ def game_data():
         sources = Sources()
         loaded = load_rules(RULES, sources, with_demo=True)
         assert not loaded.errors
-        setup = load_scenario(demo_path(RULES, loaded.symbols.game.demo_setup), sources)
+        setup = load_scenario(demo_path(loaded.symbols.game.span.file, loaded.symbols.game.demo_setup), sources)
         yield loaded.symbols, sources, setup
     finally:
         os.chdir(cwd)

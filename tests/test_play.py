@@ -127,3 +127,67 @@ def test_a_person_sees_only_what_the_view_lets_a_side_see(capsys, monkeypatch):
     # English stacks are fully visible to the English.
     assert "OGLETHORPE" in err
     assert "umpire: error: no more input: english must decide 'buy' [3.3]" in err
+
+
+HOOKED = """
+game relay "Relay" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [2.0]
+  turns 2 [1.2]
+}
+class ship "ship" [2.0]
+type frigate "Frigate": ship [2.1] { }
+box reinforcements "Turn Record Track" per turn [3.0]
+state arrivals: int [3.0]
+on game_start() [3.0] {
+  set arrivals = 0 [3.0]
+}
+on turn_start() [6.0] {
+  set arrivals = arrivals + count(units_at(reinforcements[turn()])) [6.0]
+}
+on game_end() [5.0] {
+  say "{arrivals} frigate(s) arrived" [5.0]
+}
+sequence [6.0] {
+  phase play [6.0] {
+    step first [6.1] { say "turn {turn()} first step" [6.1] }
+    step second [6.2] { say "turn {turn()} second step" [6.2] }
+  }
+}
+"""
+
+HOOKED_SETUP = """
+scenario "two frigates on the track" uses "relay.rules" [1.0] {
+  units {
+    F1: frigate of red in reinforcements[1]
+    F2: frigate of blue in reinforcements[2]
+  }
+  at turn 1 phase play step first
+  run step first
+}
+"""
+
+
+def test_game_hooks_run_at_set_up_each_turn_start_and_the_end(tmp_path, capsys):
+    (tmp_path / "relay.rules").write_text(HOOKED)
+    (tmp_path / "setup.scenario").write_text(HOOKED_SETUP)
+    assert main(["play", str(tmp_path / "setup.scenario"), "--agents", "first,first"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    body = [line for line in lines[2:] if "arrivals is now" not in line]
+    assert body == [
+        "[3.0] turn 1: game start",
+        "[6.0] turn 1: turn start",
+        "[6.1] turn 1, play, first",
+        "[6.1] turn 1 first step",
+        "[6.2] turn 1, play, second",
+        "[6.2] turn 1 second step",
+        "[6.0] turn 2: turn start",
+        "[6.1] turn 2, play, first",
+        "[6.1] turn 2 first step",
+        "[6.2] turn 2, play, second",
+        "[6.2] turn 2 second step",
+        "[1.2] the game ends after turn 2",
+        "[5.0] turn 2: game end",
+        "[5.0] 2 frigate(s) arrived",
+    ]
+    assert "[6.0] arrivals is now 2" in lines

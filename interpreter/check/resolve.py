@@ -105,7 +105,9 @@ class Checker:
         for hook in sym.hooks:
             self.need_cite(hook, f"the '{hook.event}' hook")
             if hook.event not in HOOK_EVENTS:
-                self.unknown("event", hook.event, hook.span, HOOK_EVENTS)
+                events = ", ".join(f"{e}({'u' if subject else ''})" for e, subject in HOOK_EVENTS.items())
+                hint = did_you_mean(hook.event, HOOK_EVENTS) or f"the events are {events}"
+                self.error(f"unknown event '{hook.event}'", hook.span, hint)
             elif (HOOK_EVENTS[hook.event] is None) != (hook.var is None):
                 subject = HOOK_EVENTS[hook.event]
                 self.error(

@@ -659,6 +659,9 @@ class Builder(Transformer):
     def answer_place(self, meta, c):
         return n.AnswerItem(name=str(c[0]))
 
+    def answer_box(self, meta, c):
+        return n.AnswerItem(name=f"{c[0]}[{c[1]}]")  # one box of a per-side or per-turn box
+
     def answer_split(self, meta, c):
         return n.Answer(span=self.sp(meta), split=tuple(c))
 

@@ -138,7 +138,18 @@ class Setup:
             if v.value not in ("true", "false"):
                 raise ScriptError(f"'{v.name}' is true or false", span)
             return v.value == "true"
+        if t.name == "place":
+            return self.place_named(v.value, span)
         return v.value
+
+    def place_named(self, value, span: Span) -> Place:
+        """A place written as a value: its id, or a hex number whose leading zeros the number lost."""
+        places = self.engine.state.places
+        if str(value) not in places and isinstance(value, int):
+            same = [p for pid, p in places.items() if pid.isdigit() and int(pid) == value]
+            if len(same) == 1:
+                return same[0]
+        return self.place(str(value), span)
 
     def units(self) -> None:
         st, sym = self.engine.state, self.sym
