@@ -45,7 +45,8 @@ class RandomAgent(Agent):
     def choose(self, req: ChoiceRequest) -> Any:
         rng = self.rng
         if req.mode == "one":
-            if req.optional and rng.random() < 0.5:
+            # Declining an optional decision is one more legal answer, as likely as each option.
+            if req.optional and rng.randrange(len(req.options) + 1) == 0:
                 return PASS
             return rng.choice(req.options)
         if req.mode == "exactly":
