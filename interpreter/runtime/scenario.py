@@ -166,7 +166,7 @@ class Setup:
                 raise ScriptError(
                     f"{ud.id} is printed as a {counter.type} of {counter.side} [{counter.cite}]", ud.type_span,
                 )
-            unit = Unit(ud.id, ud.type, type_decl.parent, ud.side, counter.label if counter else None)
+            unit = Unit(ud.id, ud.type, type_decl.parent, ud.side, counter.label if counter else None, len(st.units))
             self.apply(unit, type_decl.values, printed=True)
             if counter:
                 self.apply(unit, counter.values, printed=True)

@@ -34,4 +34,12 @@ class GameState:
     step: str | None = None
 
     def units_at(self, place: Place) -> list[Unit]:
-        return [u for u in self.units.values() if u.location is place]
+        """The units in a place, in set-up order (whatever order they arrived in)."""
+        here = place.present
+        if len(here) < 2:
+            return list(here)
+        return sorted(here, key=_ordinal)
+
+
+def _ordinal(unit: Unit) -> int:
+    return unit.ordinal

@@ -26,10 +26,11 @@ MISSING = _Mark("?")  # not printed in the rulebook; a scenario must supply it
 class Place:
     """A map place (hex, area, square, point) or an off-map box."""
 
-    __slots__ = ("id", "shape", "props", "state", "neighbours", "links", "is_box", "side")
+    __slots__ = ("id", "shape", "props", "state", "neighbours", "links", "is_box", "side", "present")
 
     def __init__(self, id: str, shape: str, is_box: bool = False, side: str | None = None):
         self.id = id
+        self.present: dict[Unit, None] = {}  # the units located here, kept by Unit.location
         self.shape = shape
         self.props: dict[str, Any] = {}
         self.state: dict[str, Any] = {}
@@ -47,9 +48,9 @@ class Place:
 class Unit:
     """One counter on the map, in a box, or aboard another unit."""
 
-    __slots__ = ("id", "type", "cls", "side", "stats", "flags", "state", "location", "carrier", "cargo", "label")
+    __slots__ = ("id", "type", "cls", "side", "stats", "flags", "state", "_location", "carrier", "cargo", "label", "ordinal")
 
-    def __init__(self, id: str, type: str, cls: str, side: str, label: str | None = None):
+    def __init__(self, id: str, type: str, cls: str, side: str, label: str | None = None, ordinal: int = 0):
         self.id = id
         self.type = type
         self.cls = cls
@@ -57,10 +58,27 @@ class Unit:
         self.stats: dict[str, Any] = {}
         self.flags: set[str] = set()
         self.state: dict[str, Any] = {}
-        self.location: Place | None = None
+        self._location: Place | None = None
         self.carrier: Unit | None = None
         self.cargo: list[Unit] = []
         self.label = label
+        self.ordinal = ordinal  # its place in the set-up: units in a place are listed in this order
+
+    @property
+    def location(self) -> Place | None:
+        return self._location
+
+    @location.setter
+    def location(self, place: Place | None) -> None:
+        # Every move goes through here, so each place knows its units: `units_at` needs no scan.
+        old = self._location
+        if old is place:
+            return
+        if old is not None:
+            del old.present[self]
+        self._location = place
+        if place is not None:
+            place.present[self] = None
 
     def __repr__(self) -> str:
         return self.id
