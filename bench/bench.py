@@ -98,6 +98,7 @@ def rate(fn, seconds: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--odds", action="store_true", help="also time exact odds against a Monte Carlo (about a minute)")
     args = parser.parse_args()
     import os
 
@@ -117,9 +118,27 @@ def main() -> None:
 
     sources = Sources()
     loaded = load_rules("rulesets/jenkins_ear.rules", sources, with_demo=True)
-    setup = load_scenario(demo_path("rulesets/jenkins_ear.rules", loaded.symbols.game.demo_setup), sources)
+    setup = load_scenario(demo_path(loaded.symbols.game.span.file, loaded.symbols.game.demo_setup), sources)
     games = rate(lambda seed: play(loaded.symbols, sources, setup, seed + 1, ["random", "random"]), args.seconds)
     print(f"{'full 10-turn games (demo data, random agents)':<46}{games:>8.2f} /s")
+    if args.odds:
+        exact_against_monte_carlo()
+
+
+def exact_against_monte_carlo(runs: int = 5000) -> None:
+    """`umpire odds` on the Leogane land combat, against the Monte Carlo that would replace it."""
+    from interpreter.runtime.odds import exact_odds, monte_carlo
+
+    sources = Sources()
+    scenario = load_scenario("scenarios/jenkins_ear/eop_land_3018.scenario", sources)
+    sym = load_rules(rules_path_for(scenario), sources).symbols
+    facts = ["3018 land hits english", "3018 land hits spanish"]
+    odds = exact_odds(scenario, sym, sources, facts)
+    _, seconds = monte_carlo(scenario, sym, sources, facts, runs)
+    per_100k = seconds / runs * 100_000
+    print(f"exact odds of the Leogane land combat: {odds.runs} dice paths in {odds.seconds:.1f} s; "
+          f"a 100,000-combat Monte Carlo of the interpreter: {per_100k:.1f} s (from {runs} runs); "
+          f"ratio {per_100k / odds.seconds:.1f}x in favour of the exact odds")
 
 
 if __name__ == "__main__":

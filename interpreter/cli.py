@@ -1,4 +1,4 @@
-"""The ``umpire`` command line: check, run, schema.
+"""The ``umpire`` command line: check, run, play, explain, odds, coverage, schema.
 
 Every failure reaches the user as a diagnostic (file:line:col, the source line, a
 caret, a hint) and an exit code, never as a Python traceback.
@@ -12,8 +12,9 @@ import os
 import sys
 from pathlib import Path
 
+from .amend import missing_notes, summary_lines
 from .ir import nodes as n
-from .load import demo_path, load_rules, load_scenario, rules_path_for
+from .load import demo_path, load_overlay, load_rules, load_scenario, load_scenario_rules, rules_path_for
 from .runtime.scenario import check_scenario, run_scenario
 from .syntax.diagnostics import Diagnostic, Sources, UmpireError, render, render_all
 
@@ -24,8 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     p_check = sub.add_parser("check", help="check rules and scenario files; exit 1 on any error")
     p_check.add_argument("files", nargs="+")
     p_check.add_argument("--quiet", action="store_true", help="print errors only, no warnings or summary of missing data")
+    _with_option(p_check)
     p_run = sub.add_parser("run", help="run a scenario: narrate it with rule citations and check its expectations")
     p_run.add_argument("scenario")
+    _with_option(p_run)
     p_play = sub.add_parser("play", help="play a whole game with seeded dice and agents")
     p_play.add_argument("file", nargs="?", help="a rules file (empty position) or a scenario (its set-up)")
     p_play.add_argument("--seed", type=int, default=1)
@@ -34,20 +37,51 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--save", metavar="FILE", help="with --stop-after N: save the game (TOML) before decision N + 1")
     p_play.add_argument("--stop-after", type=int, metavar="N", help="suspend the game after N decisions")
     p_play.add_argument("--load", metavar="FILE", help="resume a saved game")
+    _with_option(p_play)
+    p_play.add_argument("--no-errata", action="store_true", help="play the rules as printed, without the errata the game header names")
+    p_explain = sub.add_parser("explain", help="run a scenario and explain every line of its trace: rule, statement, calls, values")
+    p_explain.add_argument("scenario")
+    p_explain.add_argument("--at", metavar="N|TEXT", help="only event number N, or the events whose line contains TEXT")
+    _with_option(p_explain)
+    p_odds = sub.add_parser("odds", help="exact odds: every die of a scenario's run enumerated through the rules")
+    p_odds.add_argument("scenario")
+    p_odds.add_argument("--fact", action="append", metavar="NAME",
+                        help="a recorded fact to measure (repeatable; default: every fact the run records)")
+    p_odds.add_argument("--policy", default="first", help="how decisions are taken: first (the first legal option)")
+    p_odds.add_argument("--monte-carlo", type=int, metavar="N", help="also run the interpreter N times with seeded dice")
+    p_odds.add_argument("--seed", type=int, default=1, help="seed of the Monte Carlo runs")
+    p_odds.add_argument("--limit", type=int, default=2_000_000, help="refuse enumerations of more dice paths than this")
+    _with_option(p_odds)
     sub.add_parser("schema", help="print the JSON schema of the IR")
+    p_cov = sub.add_parser("coverage", help="which of the rulebook's sections a ruleset cites, with a percentage")
+    p_cov.add_argument("ruleset")
+    p_cov.add_argument("--sections", metavar="FILE", help="the rulebook's list of sections (default: the ruleset's .sections file)")
+    p_cov.add_argument("--missing", action="store_true", help="list only the sections the ruleset does not cite")
     args = parser.parse_args(argv)
     try:
         if args.command == "check":
-            return cmd_check(args.files, args.quiet)
+            return cmd_check(args.files, args.quiet, args.overlays)
         if args.command == "run":
-            return cmd_run(args.scenario)
+            return cmd_run(args.scenario, args.overlays)
+        if args.command == "explain":
+            return cmd_explain(args.scenario, args.at, args.overlays)
+        if args.command == "odds":
+            return cmd_odds(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays)
         if args.command == "play":
-            return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load)
+            return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
+                            not args.no_errata)
+        if args.command == "coverage":
+            from .coverage import cmd_coverage
+
+            return cmd_coverage(args.ruleset, args.sections, args.missing)
         print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
         return 0
     except UmpireError as err:  # pragma: no cover - each command renders its own
         print(render_all(err.diagnostics, Sources()), file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the reader went away (`umpire ... | head`): nothing left to say
+        sys.stderr = open(os.devnull, "w")
+        return 0
     except RecursionError:
         print("umpire: error: the input nests too deeply to process", file=sys.stderr)
         return 1
@@ -59,44 +93,63 @@ def main(argv: list[str] | None = None) -> int:
         return 70
 
 
-def cmd_check(files: list[str], quiet: bool = False) -> int:
+def _with_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--with", dest="overlays", action="append", default=[], metavar="OVERLAY",
+                        help="apply an overlay file (errata, house rules) to the ruleset; repeatable, applied in order")
+
+
+def cmd_check(files: list[str], quiet: bool = False, overlays: list[str] = ()) -> int:
     failed = False
     for path in files:
         sources = Sources()
+        kind = _check_scenario if path.endswith(".scenario") else _check_rules if path.endswith(".rules") else _check_overlay
         try:
-            diags, summary = (_check_scenario if path.endswith(".scenario") else _check_rules)(path, sources)
+            diags, summary = kind(path, sources, list(overlays))
         except UmpireError as err:
             diags, summary = err.diagnostics, []
         shown = [d for d in diags if d.severity == "error" or not quiet]
         for d in shown:
             print(render(d, sources), file=sys.stderr if d.severity == "error" else sys.stdout)
         errors = sum(1 for d in diags if d.severity == "error")
-        warnings = len(diags) - errors
+        notes = sum(1 for d in diags if d.severity == "note")
+        warnings = len(diags) - errors - notes
         failed |= errors > 0
         if not quiet:
             for line in summary:
                 print(line)
-            print(f"{path}: {errors} error(s), {warnings} warning(s)")
+            print(f"{path}: {errors} error(s), {warnings} warning(s)" + (f", {notes} note(s)" if notes else ""))
     return 1 if failed else 0
 
 
-def _check_rules(path: str, sources: Sources) -> tuple[list[Diagnostic], list[str]]:
-    loaded = load_rules(path, sources)
+def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
+    loaded = load_rules(path, sources, overlays=overlays)
     game = loaded.symbols.game
-    if loaded.errors or game is None or not game.demo_data:
-        return loaded.diagnostics, _missing_summary(loaded)
-    # The ruleset names demo data: check the two together as well, and its demo set-up.
-    with_demo = load_rules(path, sources, with_demo=True)
+    if loaded.errors or game is None or not (game.demo_data or game.errata):
+        found, lines = _analysis(loaded, loaded.diagnostics)
+        return loaded.diagnostics + found, _missing_summary(loaded) + summary_lines(loaded.overlays) + lines
+    # The ruleset names demo data or errata: check it with them as well (as 'play' reads it), and its demo set-up.
+    with_demo = load_rules(path, sources, with_demo=True, with_errata=True, overlays=overlays)
     seen = {(d.span.file, d.span.line, d.span.col, d.message) for d in loaded.diagnostics}
     diags = loaded.diagnostics + [d for d in with_demo.diagnostics if (d.span.file, d.span.line, d.span.col, d.message) not in seen]
-    summary = _missing_summary(with_demo)
-    summary.append(f"demo data: {demo_path(game.span.file, game.demo_data)} (stands in for what the rulebook does not print)")
+    summary = _missing_summary(with_demo) + summary_lines(with_demo.overlays)
+    if game.demo_data:
+        summary.append(f"demo data: {demo_path(game.span.file, game.demo_data)} (stands in for what the rulebook does not print)")
     if game.demo_setup and not with_demo.errors:
         setup_path = demo_path(game.span.file, game.demo_setup)
         scenario = load_scenario(setup_path, sources)
         diags += check_scenario(scenario, with_demo.symbols)
         summary.append(f"demo set-up: {setup_path}")
-    return diags, summary
+    found, lines = _analysis(with_demo, diags)
+    return diags + found, summary + lines
+
+
+def _analysis(loaded, diags: list[Diagnostic]) -> tuple[list[Diagnostic], list[str]]:
+    """Static analysis (table ranges, reachability, unused names), only for a ruleset that checks clean."""
+    if any(d.severity == "error" for d in diags):
+        return [], []
+    from .check.analysis import analyse
+
+    return analyse(loaded.symbols)
 
 
 def _missing_summary(loaded) -> list[str]:
@@ -107,6 +160,8 @@ def _missing_summary(loaded) -> list[str]:
         supplied = sym.tables.get(m.name) if m.what == "table" else None
         if supplied is not None:
             line += f"; supplied by {supplied.span.file}:{supplied.span.line}, not the published data"
+        for note in missing_notes(loaded.overlays).get(m.name, []):
+            line += f"; amended by {note}"
         lines.append(line)
     unknown = [
         f"{c.name}.{v.name}" for c in sym.counters.values() for v in c.values if v.value == "?"
@@ -116,21 +171,37 @@ def _missing_summary(loaded) -> list[str]:
     return lines
 
 
-def _load_scenario_and_rules(path: str, sources: Sources):
-    """The scenario, its ruleset, and every diagnostic of both."""
+def _load_scenario_and_rules(path: str, sources: Sources, overlays: list[str] = (), with_errata: bool = False):
+    """The scenario, its ruleset amended by the overlays the scenario names and then ``overlays``, and every
+    diagnostic of both."""
     scenario = load_scenario(path, sources)
     rules = rules_path_for(scenario)
     if not Path(rules).is_file():
         missing = Diagnostic("error", f"the ruleset '{scenario.uses}' does not exist (looked for {rules})", scenario.uses_span)
         return scenario, None, [missing]
-    loaded = load_rules(rules, sources)
+    loaded = load_scenario_rules(scenario, sources, overlays, with_errata=with_errata)
     if loaded.errors:
         return scenario, loaded, loaded.errors
     return scenario, loaded, check_scenario(scenario, loaded.symbols)
 
 
-def _check_scenario(path: str, sources: Sources) -> tuple[list[Diagnostic], list[str]]:
-    return _load_scenario_and_rules(path, sources)[2], []
+def _check_scenario(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
+    scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays)
+    return diags, summary_lines(loaded.overlays) if loaded is not None else []
+
+
+def _check_overlay(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
+    """An overlay file, applied to the ruleset it amends as 'play' reads it: with the demo data and the
+    game's errata (unless it is the errata), then the other overlays given, then this one."""
+    overlay = load_overlay(path, sources)
+    rules = os.path.normpath(os.path.join(os.path.dirname(path), overlay.amends))
+    if not Path(rules).is_file():
+        raise UmpireError([Diagnostic("error", f"the ruleset '{overlay.amends}' does not exist (looked for {rules})",
+                                      overlay.amends_span)])
+    loaded = load_rules(rules, sources, with_demo=True, with_errata=True, overlays=[*overlays, path])
+    mine = [o for o in loaded.overlays if os.path.normpath(o.file) == os.path.normpath(path)]
+    return loaded.diagnostics, summary_lines(mine) + [f"applied to {rules}" + (
+        f" with {', '.join(o.name for o in loaded.overlays if o not in mine)}" if len(loaded.overlays) > len(mine) else "")]
 
 
 def _stop_on_errors(diags: list[Diagnostic]) -> None:
@@ -139,10 +210,10 @@ def _stop_on_errors(diags: list[Diagnostic]) -> None:
         raise UmpireError(errors)
 
 
-def cmd_run(path: str) -> int:
+def cmd_run(path: str, overlays: list[str] = ()) -> int:
     sources = Sources()
     try:
-        scenario, loaded, diags = _load_scenario_and_rules(path, sources)
+        scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays)
         _stop_on_errors(diags)
     except UmpireError as err:
         print(render_all(err.diagnostics, sources), file=sys.stderr)
@@ -155,8 +226,62 @@ def cmd_run(path: str) -> int:
     return 0 if outcome.ok else 1
 
 
+def cmd_explain(path: str, at: str | None, overlays: list[str] = ()) -> int:
+    from .runtime.explain import explain_lines
+
+    sources = Sources()
+    try:
+        scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays)
+        _stop_on_errors(diags)
+    except UmpireError as err:
+        print(render_all(err.diagnostics, sources), file=sys.stderr)
+        return 1
+    outcome = run_scenario(scenario, loaded.symbols, sources, explain=True)
+    print(f"explain: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""))
+    lines = explain_lines(outcome.events, sources, at)
+    if at is not None and not lines:
+        print(f"umpire: error: no event matches '{at}' (the trace has {len(outcome.events)} events)", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    if outcome.error is not None:
+        print(render(outcome.error, sources), file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_odds(path: str, facts: list[str] | None, policy: str, mc_runs: int | None, seed: int, limit: int,
+             overlays: list[str] = ()) -> int:
+    from .runtime.odds import OddsError, exact_odds, monte_carlo, report
+
+    sources = Sources()
+    try:
+        scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays)
+        _stop_on_errors(diags)
+    except UmpireError as err:
+        print(render_all(err.diagnostics, sources), file=sys.stderr)
+        return 1
+    print(f"odds: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""))
+    print(f"ruleset: {scenario.uses}")
+
+    def progress(runs: int, waiting: int) -> None:
+        print(f"... {runs} dice paths run, {waiting} waiting", file=sys.stderr, flush=True)
+
+    try:
+        odds = exact_odds(scenario, loaded.symbols, sources, facts, policy, limit, progress)
+        mc = monte_carlo(scenario, loaded.symbols, sources, odds.names, mc_runs, seed, policy) if mc_runs else None
+    except OddsError as err:
+        print(render(Diagnostic("error", err.message, err.span or scenario.span, err.hint), sources), file=sys.stderr)
+        return 1
+    if facts:
+        never = [f for f in facts if all(key[odds.names.index(f)] is None for key in odds.outcomes)]
+        for f in never:
+            print(f"umpire: warning: the run never records '{f}'", file=sys.stderr)
+    print("\n".join(report(odds, mc)))
+    return 0
+
+
 def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, stop_after: int | None = None,
-             load: str | None = None) -> int:
+             load: str | None = None, overlays: list[str] = (), errata: bool = True) -> int:
     from .runtime.play import AGENT_KINDS, Terminal, play
 
     resume = None
@@ -165,6 +290,7 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
         if resume is None:
             return 1
         path, seed, kinds = resume["file"], resume["seed"], list(resume["agents"])
+        overlays, errata = resume["overlays"], resume["errata"]
     else:
         kinds = [k.strip() for k in agents.split(",") if k.strip()]
     bad = [k for k in kinds if k not in AGENT_KINDS]
@@ -180,9 +306,9 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
     sources = Sources()
     try:
         if path.endswith(".scenario"):
-            scenario, loaded, diags = _load_scenario_and_rules(path, sources)
+            scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays, with_errata=errata)
         else:
-            scenario, loaded = None, load_rules(path, sources, with_demo=True)
+            scenario, loaded = None, load_rules(path, sources, with_demo=True, with_errata=errata, overlays=overlays)
             diags = loaded.diagnostics
             game_decl = loaded.symbols.game
             if game_decl and game_decl.demo_setup and not loaded.errors:
@@ -202,7 +328,7 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
     if game.save is not None:
         import tomli_w
 
-        game.save["umpire_save"]["file"] = path
+        game.save["umpire_save"].update(file=path, overlays=list(overlays), errata=errata)
         Path(save).write_text(tomli_w.dumps(game.save), encoding="utf-8")
         print(f"saved to {save}")
     return 0
@@ -221,8 +347,9 @@ def _read_save(path: str) -> dict | None:
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
         head = data["umpire_save"]
+        # A game saved before overlays existed was played as printed, without errata.
         return {"file": head["file"], "seed": head["seed"], "agents": head["agents"], "umpire_save": head,
-                "state": data["state"]}
+                "state": data["state"], "overlays": list(head.get("overlays", [])), "errata": bool(head.get("errata", False))}
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError) as err:
         print(f"umpire: error: {path} is not a saved game ({err})", file=sys.stderr)
         return None

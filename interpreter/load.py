@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from .amend import AppliedOverlay, apply_overlays
 from .check.resolve import check_ruleset
 from .check.symbols import Symbols
 from .ir import nodes as n
 from .ir.build import build
+from .ir.overlay import Overlay, build_overlay
 from .syntax.diagnostics import Diagnostic, Sources, Span, UmpireError
 from .syntax.parse import parse
 
@@ -19,6 +22,8 @@ class Loaded:
     ruleset: n.Ruleset
     symbols: Symbols
     diagnostics: list[Diagnostic]
+    overlays: list[AppliedOverlay] = field(default_factory=list)  # in the order applied
+    base: n.Ruleset | None = None  # the ruleset before the overlays (the same as `ruleset` without any)
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -35,11 +40,16 @@ def read(path: str, sources: Sources) -> str:
     return text
 
 
-def load_rules(path: str, sources: Sources, with_demo: bool = False) -> Loaded:
+def load_rules(path: str, sources: Sources, with_demo: bool = False, overlays: Sequence[str] = (),
+               with_errata: bool = False) -> Loaded:
     """Parse and check a rules file and the files it includes; syntax errors raise.
 
     ``with_demo`` adds the demo data file the game header names (play uses it while the
     published data is missing); its declarations keep their own file in every span.
+    ``with_errata`` applies the errata overlay the game header names, then ``overlays``
+    (overlay files: errata, house rules) are applied in order (``after`` in an overlay's
+    header reorders them); the checker runs on the amended ruleset. This is the one entry
+    point of every command that reads a ruleset with overlays (check, run, play, odds).
     """
     decls = _read_rules(path, sources, chain=())
     game = next((d for d in decls if isinstance(d, n.Game)), None)
@@ -50,9 +60,48 @@ def load_rules(path: str, sources: Sources, with_demo: bool = False) -> Loaded:
         already = {os.path.normpath(d.span.file) for d in decls}
         if demo not in already:  # a harness may include the demo data itself
             decls += _read_rules(demo, sources, chain=(os.path.normpath(path),))
-    ruleset = n.Ruleset(file=path, decls=tuple(decls))
+    base = n.Ruleset(file=path, decls=tuple(decls))
+    files = list(overlays)
+    if with_errata and game is not None and game.errata:
+        errata = demo_path(game.span.file, game.errata)
+        if not os.path.isfile(errata):
+            raise UmpireError([Diagnostic("error", f"the errata file {errata} does not exist", game.span)])
+        files.insert(0, errata)
+    unique: dict[str, str] = {}  # an overlay named twice (the errata by a scenario too) is applied once
+    for f in files:
+        unique.setdefault(os.path.realpath(f), os.path.normpath(f))
+    if not unique:
+        symbols, diags = check_ruleset(base)
+        return Loaded(base, symbols, diags, [], base)
+    ruleset, overlay_diags, applied = apply_overlays(base, [load_overlay(f, sources) for f in unique.values()])
     symbols, diags = check_ruleset(ruleset)
-    return Loaded(ruleset, symbols, diags)
+    symbols.overlays = applied
+    return Loaded(ruleset, symbols, overlay_diags + diags, applied, base)
+
+
+def load_overlay(path: str, sources: Sources) -> Overlay:
+    """Parse an overlay file (errata, house rules) into its IR; syntax errors raise."""
+    text = read(path, sources)
+    return build_overlay(parse(text, path, "overlay_file"), path)
+
+
+def overlay_paths(scenario: n.Scenario) -> list[str]:
+    """The overlays a scenario names ('with "FILE"'), relative to its own folder; a missing file raises."""
+    out = []
+    for rel, span in scenario.overlays:
+        path = os.path.normpath(os.path.join(os.path.dirname(scenario.file), rel))
+        if not os.path.isfile(path):
+            raise UmpireError([Diagnostic("error", f"the overlay '{rel}' does not exist (looked for {path})", span)])
+        out.append(path)
+    return out
+
+
+def load_scenario_rules(scenario: n.Scenario, sources: Sources, overlays: Sequence[str] = (),
+                        with_errata: bool = False) -> Loaded:
+    """The ruleset a scenario uses, amended by the overlays it names and then by ``overlays``
+    (after the game's errata first, with ``with_errata``, as 'play' reads it)."""
+    return load_rules(rules_path_for(scenario), sources, overlays=overlay_paths(scenario) + list(overlays),
+                      with_errata=with_errata)
 
 
 def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.load import load_rules, load_scenario, rules_path_for
+from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.scenario import check_scenario, run_scenario
 from interpreter.syntax.diagnostics import Sources, render
 
@@ -22,7 +22,7 @@ def run(path: Path):
     sources = Sources()
     rel = str(path.relative_to(ROOT))
     scenario = load_scenario(rel, sources)
-    loaded = load_rules(rules_path_for(scenario), sources)
+    loaded = load_scenario_rules(scenario, sources)  # with the overlays the scenario names
     assert not loaded.errors, [render(d, sources) for d in loaded.errors]
     problems = [d for d in check_scenario(scenario, loaded.symbols) if d.severity == "error"]
     assert not problems, [render(d, sources) for d in problems]

@@ -335,6 +335,8 @@ class Builder(Transformer):
                 dice.append(item)
             elif isinstance(item, tuple) and item and item[0] == "demo":
                 fields[f"demo_{item[1]}"] = item[2]
+            elif isinstance(item, tuple) and item and item[0] == "errata":
+                fields["errata"] = item[1]
             elif isinstance(item, tuple) and item and item[0] == "turns":
                 fields["turns"] = item[1]
                 fields["turns_cite"] = item[2]
@@ -356,6 +358,9 @@ class Builder(Transformer):
 
     def demo(self, meta, c):
         return ("demo", str(c[0]), _unquote(c[1]))
+
+    def errata_decl(self, meta, c):
+        return ("errata", _unquote(c[0]))
 
     def turns(self, meta, c):
         return ("turns", int(c[0]), _cite(c))
@@ -551,7 +556,7 @@ class Builder(Transformer):
 
     # ── scenarios ──
     def scenario_file(self, meta, c):
-        fields: dict[str, list] = {k: [] for k in ("notes", "fixtures", "places", "adjacency", "units", "tracks", "dice", "decisions", "expects")}
+        fields: dict[str, list] = {k: [] for k in ("notes", "fixtures", "places", "adjacency", "units", "tracks", "dice", "decisions", "expects", "overlays")}
         extra: dict[str, Any] = {}
         for item in c[2:]:
             if isinstance(item, tuple) and item and item[0] == "places":
@@ -571,6 +576,9 @@ class Builder(Transformer):
 
     def note(self, meta, c):
         return ("notes", [_unquote(c[0])])
+
+    def overlay_use(self, meta, c):
+        return ("overlays", [(_unquote(c[0]), self.ts(c[0]))])
 
     def fixture(self, meta, c):
         return ("fixtures", [(_unquote(c[0]), _cite(c))])

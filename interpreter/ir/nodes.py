@@ -382,6 +382,7 @@ class Game(Cited):
     turns_cite: str | None = None
     demo_data: str | None = None  # a rules file supplying unprinted data (a path relative to the ruleset)
     demo_setup: str | None = None  # a scenario whose set-up 'play' starts from
+    errata: str | None = None  # the official errata overlay (a path relative to the ruleset), applied by 'play'
 
 
 class StatDecl(Cited):
@@ -717,6 +718,7 @@ class Scenario(Cited):
     dice: tuple[ScriptedDie, ...] = ()
     decisions: tuple[Decision, ...] = ()
     expects: tuple[Expectation, ...] = ()
+    overlays: tuple[tuple[str, Span], ...] = ()  # 'with "FILE"': overlays applied to the ruleset, relative to the scenario
 
 
 # Forward references (Expr, Stmt) are resolved once, by the top-level models that hold them.

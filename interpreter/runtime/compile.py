@@ -331,7 +331,19 @@ class Compiler:
 
     def stmt(self, s, cite: str) -> StmtFn:
         here = s.cite or cite
-        return getattr(self, "s_" + s.kind)(s, here)
+        fn = getattr(self, "s_" + s.kind)(s, here)
+        if not self.engine.explain:
+            return fn
+        engine, span = self.engine, s.span
+
+        def explained(env):  # the statements running, innermost last, for `umpire explain`
+            engine.statements.append(span)
+            try:
+                return (yield from fn(env))
+            finally:
+                engine.statements.pop()
+
+        return explained
 
     def s_let(self, s: n.Let, cite: str) -> StmtFn:
         value, name = self.expr(s.value), s.name

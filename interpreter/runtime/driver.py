@@ -53,6 +53,9 @@ class Runner:
 
     # ── decisions ──
     def decide(self, req: ChoiceRequest) -> Any:
+        if self.engine.explain and req.mode != "reroll":
+            options = ", ".join(show(o) for o in req.options[:12]) + (" …" if len(req.options) > 12 else "")
+            self.engine.consulted.append(f"asked {req.chooser}: {req.prompt or req.name} — options: {options or 'none'}")
         forced = forced_answer(req)
         if forced is not _NOT_FORCED:
             agent = self.agents.get(req.chooser)

@@ -27,21 +27,33 @@ class Event:
     cite: str
     text: str
     kind: str = "event"
+    # Filled only when the engine explains (umpire explain): where and why the line was written.
+    where: Span | None = None            # the statement being executed
+    within: tuple[str, ...] = ()         # the procedures and tables it runs in, outermost first
+    consulted: tuple[str, ...] = ()      # functions evaluated and decisions asked since the last line
 
     def line(self) -> str:
         return f"[{self.cite}] {self.text}"
 
 
 class Engine:
-    def __init__(self, sym: Symbols, sources=None):
+    def __init__(self, sym: Symbols, sources=None, explain: bool = False):
         self.sym = sym
         self.sources = sources
+        # Explaining records, for every trace line, the statement, the calls it runs in and the
+        # functions consulted; the compiler adds that bookkeeping only when asked, so plain runs
+        # pay nothing for it.
+        self.explain = explain
+        self.statements: list[Span] = []
+        self.within: list[str] = []
+        self.consulted: list[str] = []
         self.state = GameState()
         self.events: list[Event] = []
         self.violations: list[Event] = []
         self.deferred: list[list] = []
         self.depth = 0  # procedure call depth
         self._view_fn = None
+        self.on_record = None  # called after each `record` (exact odds stop a path once its facts are known)
         self.compiler = Compiler(self)
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
@@ -79,11 +91,18 @@ class Engine:
 
     # ── trace ──
     def trace(self, cite: str, text: str, kind: str = "event") -> None:
+        if self.explain:
+            where = self.statements[-1] if self.statements else None
+            self.events.append(Event(cite, text, kind, where, tuple(self.within), tuple(self.consulted)))
+            self.consulted.clear()
+            return
         self.events.append(Event(cite, text, kind))
 
     def record(self, key: str, value: Any, cite: str) -> None:
         self.state.facts[key] = value
         self.trace(cite, f"record {key} = {show(value)}", "record")
+        if self.on_record is not None:
+            self.on_record()
 
     def violation(self, message: str, cite: str) -> None:
         event = Event(cite, f"rule check failed: {message}", "violation")
@@ -237,8 +256,12 @@ class Engine:
 
     def hook(self, event: str, subject: Any = None) -> Iterator:
         """Run every `on EVENT` hook of the ruleset, in declaration order."""
-        for var, body, _ in self._hooks.get(event, []):
-            yield from body({var: subject} if var else {})
+        for var, body, cite in self._hooks.get(event, []):
+            run = body({var: subject} if var else {})
+            if self.explain:
+                label = f"on {event}({show(subject) if var else ''}) [{cite}]"
+                run = _within(self, label, run)
+            yield from run
 
     def game_event(self, event: str) -> Iterator:
         """A game event (game_start, turn_start, game_end): each hook announced with its citation, then run."""
@@ -326,7 +349,16 @@ class Engine:
             frame = bind_args(params, [(k, a(env)) for k, a in zip(names, args)])
             return holder[0](frame)
 
-        return call
+        if not self.explain:
+            return call
+
+        def consulted(env):
+            value = call(env)
+            shown = ", ".join(_brief(v) for v in (a(env) for a in args))
+            self.consulted.append(f"{decl.name}({shown}) [{decl.cite or decl.name}] = {_brief(value)}")
+            return value
+
+        return consulted
 
     def sees(self, side: str, unit: Unit) -> bool:
         """Whether a side sees a unit, by the ruleset's view function (everything, without one)."""
@@ -374,11 +406,31 @@ def bind_args(params: list[str], args: list[tuple[str | None, Any]]) -> dict:
 class Procedure:
     def __init__(self, engine: Engine, decl: n.ProcedureDecl):
         self.decl = decl
+        self.engine = engine
         self.params = [p.name for p in decl.params]
         self.body = engine.compiler.block(decl.body, decl.cite or decl.name)
 
     def call(self, args: list[tuple[str | None, Any]]) -> Iterator:
-        yield from self.body(bind_args(self.params, args))
+        frame = bind_args(self.params, args)
+        if not self.engine.explain:
+            yield from self.body(frame)
+            return
+        shown = ", ".join(_brief(frame.get(p)) for p in self.params)
+        yield from _within(self.engine, f"{self.decl.name}({shown}) [{self.decl.cite or self.decl.name}]", self.body(frame))
+
+
+def _within(engine: Engine, label: str, body: Iterator) -> Iterator:
+    """Run body with label on the explaining engine's stack of calls."""
+    engine.within.append(label)
+    try:
+        return (yield from body)
+    finally:
+        engine.within.pop()
+
+
+def _brief(value: Any, width: int = 40) -> str:
+    text = show(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class Table:
@@ -402,6 +454,12 @@ class Table:
         return bind_args(self.params, args)
 
     def run(self, env: dict, cite: str) -> Iterator:
+        if self.engine.explain:
+            shown = ", ".join(_brief(env.get(p)) for p in self.params)
+            return (yield from _within(self.engine, f"table {self.decl.name}({shown}) [{self.decl.cite}]", self._run(env, cite)))
+        return (yield from self._run(env, cite))
+
+    def _run(self, env: dict, cite: str) -> Iterator:
         d, eng = self.decl, self.engine
         label = d.name
         faces = yield RollRequest(d.count, self.die.low, self.die.high, self.die.name, label, d.roll_cite or d.cite or cite, d.span)

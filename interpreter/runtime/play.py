@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..amend import header_line
 from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources
@@ -135,7 +136,8 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
     game = Game()
     engine = Engine(sym, sources)
     title = sym.game.title if sym.game and sym.game.title else (sym.game.name if sym.game else "?")
-    game.lines.append(f"game: {title}, seed {seed}, agents {', '.join(f'{s} {k}' for s, k in zip(sym.sides, kinds))}")
+    head = f"game: {title}, seed {seed}, agents {', '.join(f'{s} {k}' for s, k in zip(sym.sides, kinds))}"
+    game.lines.append(head + (f"; {header_line(sym.overlays)}" if sym.overlays else ""))  # one header line each
     typed = list(resume["typed"]) if resume else []
     agents: dict[str, Agent] = {}
     resumed_at = [0]

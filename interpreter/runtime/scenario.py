@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..amend import header_line
 from ..check.resolve import Checker
 from ..check.symbols import Symbols
 from ..ir import nodes as n
@@ -26,6 +27,7 @@ class Outcome:
     """What ``umpire run`` prints and whether the scenario held."""
 
     lines: list[str] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)  # the trace, with the explanation when asked
     ok: bool = True
     failures: int = 0
     error: Diagnostic | None = None
@@ -320,14 +322,17 @@ def _decision_names(sym: Symbols) -> set[str]:
     return names
 
 
-def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources) -> Outcome:
+def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool = False) -> Outcome:
     out = Outcome()
-    engine = Engine(sym, sources)
+    engine = Engine(sym, sources, explain)
+    out.events = engine.events
     setup = Setup(engine, sc)
     title = f"scenario: {sc.title}" + (f" [{sc.cite}]" if sc.cite else "")
     out.lines.append(title)
     game = sym.game
     out.lines.append(f"ruleset: {sc.uses}" + (f" ({game.title})" if game and game.title else ""))
+    if sym.overlays:
+        out.lines.append(header_line(sym.overlays))
     try:
         setup.run()
         for note in list(sc.notes) + setup.notes:
@@ -339,7 +344,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources) -> Outcome:
         engine.state.facts.setdefault("departures", 0)
         engine.run_invariants()
         runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym))
-        runner.run(_run_target(engine, sc))
+        runner.run(run_target(engine, sc))
         runner.finish(sc.cite or "scenario")
     except (RuleError, ScriptError) as err:
         _trace_into(out, engine.events)
@@ -390,7 +395,7 @@ def _scripted_agents(sc: n.Scenario, sym: Symbols) -> dict:
     return {side: agent for side in sym.sides}
 
 
-def _run_target(engine: Engine, sc: n.Scenario):
+def run_target(engine: Engine, sc: n.Scenario):
     run = sc.run
     if run.step is not None:
         return _run_steps(engine, sc, (run.step, *run.more_steps))

@@ -22,7 +22,7 @@ _HERE = Path(__file__).resolve().parent
 # The grammar is installed inside the package, and lives at the repository root in a checkout.
 _GRAMMAR_CANDIDATES = (_HERE.parent / "grammar" / "umpire.lark", _HERE.parent.parent / "grammar" / "umpire.lark")
 
-START_SYMBOLS = ("rules_file", "scenario_file", "expr")
+START_SYMBOLS = ("rules_file", "scenario_file", "overlay_file", "expr")
 
 # How the grammar's named token types read in an error message. Keywords and punctuation
 # ("game", "{", "->") are quoted as written; their Lark names are looked up in the grammar.
@@ -45,7 +45,8 @@ _DECLARATIONS = ("game", "stat", "type", "counter", "table", "function", "proced
                  "map", "box", "track", "missing", "on", "invariant", "sequence", "include", "place", "view")
 _STATEMENTS = ("let", "set", "if", "for", "roll", "choose", "call", "say", "adjust", "lookup", "eliminate", "move",
                "reroll", "simultaneously", "record", "ensure", "repeat", "stop", "embark")
-_SCENARIO_ITEMS = ("note", "fixture", "places", "units", "at", "track", "run", "dice", "decisions", "expect")
+_SCENARIO_ITEMS = ("note", "fixture", "places", "units", "at", "track", "run", "dice", "decisions", "expect", "with")
+_CHANGES = ("replace", "remove", "add", "set", "disable", "change", "note")
 _EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR"}
 _OPERATORS = ("COMPOP", "PLUS", "MINUS", "MULOP", "and", "or", "is", "in", ".")
 
@@ -155,8 +156,9 @@ def describe_expected(expected: set[str], start: str = "rules_file") -> str:
             left.difference_update(by_text[m] for m in present)
 
     family(_DECLARATIONS, "a declaration", 7)
-    family(_SCENARIO_ITEMS, "a scenario section", 10)
+    family(_SCENARIO_ITEMS, "a scenario section", 11)
     family(_STATEMENTS, "a statement", 8)
+    family(_CHANGES, "a change", 7)
     if _EXPRESSION_STARTS <= left:
         groups.append("an expression")
         left -= {"NAME", "INT", "STRING", "LPAR", "LSQB", "LBRACE", "AT", "MINUS", "PLUS"}
@@ -418,6 +420,8 @@ def _unexpected_token(err: UnexpectedToken, text: str, filename: str, start: str
             cline, ccol = _line_col(text, outer[1])
             hint = (f"a statement outside any block: the '}}' at line {cline}, column {ccol} closes the '{{' "
                     f"of line {oline}; is it one '}}' too many?")
+    if hint is None:
+        hint = _glued_keyword_hint(text, tok, start) or (_glued_keyword_hint(text, last, start) if last is not None else None)
     if hint is None and tok.start_pos is not None:
         hint = _continued_line_hint(text, tok.start_pos)
     if hint is None and last is not None and last.type == "NAME" and str(last.value) in _keywords(start) \
@@ -428,6 +432,22 @@ def _unexpected_token(err: UnexpectedToken, text: str, filename: str, start: str
     diag = Diagnostic("error", msg, _span(filename, line, col, width), hint)
     diag.notes.extend(notes)
     return diag
+
+
+def _glued_keyword_hint(text: str, tok: Token, start_symbol: str) -> str | None:
+    """A keyword is matched without a word boundary where no name may follow it, so 'rows'
+    reads as the keyword 'row' and the name 's': say so, since the error comes after it."""
+    pos = getattr(tok, "start_pos", None)
+    if tok.type != "NAME" or not pos or not (text[pos - 1].isalnum() or text[pos - 1] == "_"):
+        return None
+    start = pos
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    end = pos + len(str(tok.value))
+    keyword = text[start:pos]
+    if keyword not in _keywords(start_symbol):
+        return None
+    return f"'{text[start:end]}' reads as the keyword '{keyword}' followed by '{tok.value}': did you mean '{keyword}'?"
 
 
 def _continued_line_hint(text: str, offset: int) -> str | None:

@@ -1,0 +1,294 @@
+"""Static analysis of a ruleset that checks clean: what `umpire check` reports beyond names.
+
+The checker (resolve.py) refuses what cannot run; this pass tells a rules author what will
+run, and where the rules are probably wrong, without running a game:
+
+- tables: the range of the modified roll, from the dice and the bounds of the modifiers
+  (bounds.py), against the rows: gaps between rows, values beyond them and the `beyond`
+  policy that reads them, rows no roll can reach;
+- reachability: the procedures and tables that the sequence of play and the hooks lead to,
+  through `call` and `lookup`; the others run only when a scenario runs them;
+- unused names: functions, states, stats, flags, boxes and tracks no rule mentions;
+- decisions that can have no legal answer, where the options and the count are constants.
+
+Warnings are probable defects; notes are information (a table's range, a procedure that
+only scenarios run, a stat no rule reads yet). Every message cites the rule concerned.
+"""
+
+from __future__ import annotations
+
+from ..ir import nodes as n
+from ..syntax.diagnostics import Diagnostic
+from .bounds import BOOL, FALSE, INF, TRUE, Bounds, Ctx, Site, Values, describe, nodes, show, sites, statements
+from .symbols import Symbols
+
+
+def analyse(sym: Symbols) -> tuple[list[Diagnostic], list[str]]:
+    """Diagnostics (warnings and notes) and summary lines for a ruleset that has no errors."""
+    return Analysis(sym).run()
+
+
+def _cite(cite: str | None) -> str:
+    return f" [{cite}]" if cite else ""
+
+
+def _signed(values: Values) -> str:
+    if values.size() == 1:
+        return f"{int(values.low):+d}"
+    return describe(values)
+
+
+def _truth(values: Values, type_name: str | None) -> str:
+    if type_name == "bool" or values in (BOOL, TRUE, FALSE):
+        return {BOOL: "true or false", TRUE: "true", FALSE: "false"}.get(values, describe(values))
+    return describe(values)
+
+
+def _are(values: Values) -> str:
+    return "is" if values.size() == 1 else "are"
+
+
+class Analysis:
+    def __init__(self, sym: Symbols):
+        self.sym = sym
+        self.sites = sites(sym)
+        self.by_key = {(s.kind, s.name): s for s in self.sites}
+        self.bounds = Bounds(sym, self.sites)
+        self.diags: list[Diagnostic] = []
+
+    def note(self, message: str, span, hint: str | None = None, notes: list[str] | None = None) -> None:
+        self.diags.append(Diagnostic("note", message, span, hint, notes or []))
+
+    def warning(self, message: str, span, hint: str | None = None, notes: list[str] | None = None) -> None:
+        self.diags.append(Diagnostic("warning", message, span, hint, notes or []))
+
+    def run(self) -> tuple[list[Diagnostic], list[str]]:
+        for table in self.sym.tables.values():
+            self.table(table)
+        reached = self.reachability()
+        self.unused()
+        self.decisions()
+        self.diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
+        procedures = len(self.sym.procedures)
+        ran = sum(1 for p in self.sym.procedures if ("procedure", p) in reached)
+        with_mods = sum(1 for t in self.sym.tables.values() if t.modifiers)
+        summary = [f"analysis: {len(self.sym.tables)} table(s), {with_mods} with modifiers; {ran} of {procedures} "
+                   "procedure(s) reachable from the sequence of play and the hooks"]
+        return self.diags, summary
+
+    # ── tables ──
+    def table(self, t: n.TableDecl) -> None:
+        die = self.sym.dice.get(t.die)
+        if die is None or not t.rows:
+            return
+        site = self.by_key[("table", t.name)]
+        ctx = Ctx(site, {}, [])
+        roll = Values.range(t.count * die.low, t.count * die.high)
+        reach, parts = roll, [f"{t.count}{t.die} {roll}"]
+        for m in t.modifiers:
+            contribution, text = self.modifier(m, ctx)
+            reach = reach + contribution
+            parts.append(text)
+        rows = Values()
+        for r in t.rows:
+            rows |= Values.range(r.low, r.high)
+        span = Values.range(rows.low, rows.high)
+        gaps, outside = (reach & span) - rows, reach - span
+        rolled = "the modified roll" if t.modifiers else "the roll"
+        head = f"table {t.name}{_cite(t.cite)}: {rolled} ranges over {reach} ({'; '.join(parts)}); rows cover {rows}"
+        verdicts, warn = self.verdicts(t, reach, gaps, outside)
+        notes = self.param_notes(t, ctx) + ctx.why
+        (self.warning if warn else self.note)(head + "; " + "; ".join(verdicts), t.span, notes=notes)
+        self.unreachable_rows(t, reach, rows)
+
+    def modifier(self, m: n.Modifier, ctx: Ctx) -> tuple[Values, str]:
+        """What a modifier adds to the roll, and how to say it: '-1 when tired', '1..3 when bonus > 0'."""
+        truth = self.bounds.expr(m.when, ctx).truth() if m.when is not None else "always"
+        value = self.bounds.expr(m.value, self.bounds.narrow(m.when, ctx) if m.when is not None else ctx)
+        if truth == "never":
+            return Values.of(0), f"{m.name} never applies: '{show(m.when)}' never holds"
+        if truth == "maybe":
+            return value | Values.of(0), f"{m.name} {_signed(value)} when {show(m.when)}"
+        always = " (its condition always holds)" if m.when is not None else ""
+        return value, f"{m.name} {_signed(value)}{always}"
+
+    def verdicts(self, t: n.TableDecl, reach: Values, gaps: Values, outside: Values) -> tuple[list[str], bool]:
+        """What the rows and the 'beyond' policy make of the reachable values; True if that is a probable defect."""
+        policy = f"'beyond: {t.beyond}'{_cite(t.beyond_cite)}" if t.beyond else None
+        if not reach.bounded():
+            out = ["its bound is not known (see below), so whether it leaves the rows cannot be told"]
+            if not gaps.empty():
+                out.append(f"if it reaches {gaps}, which no row covers, the run stops there")
+            out.append({"clamp": f"{policy} reads anything beyond the rows as the nearest row",
+                        "no_effect": f"{policy} gives no effect beyond the rows",
+                        "unresolved": f"{policy} would stop the run beyond the rows"}.get(t.beyond or "", "the table has no 'beyond' policy"))
+            return out, False
+        out, warn = [], False
+        if not gaps.empty():
+            out.append(f"{gaps} {_are(gaps)} between rows and no row covers {'it' if gaps.size() == 1 else 'them'}: "
+                       "the run stops there whatever the 'beyond' policy")
+            warn = True
+        if not outside.empty():
+            if t.beyond == "clamp":
+                out.append(f"{outside} {_are(outside)} read as the nearest row by {policy}")
+            elif t.beyond == "no_effect":
+                out.append(f"{outside} {'has' if outside.size() == 1 else 'have'} no effect by {policy}")
+            else:
+                rule = f"{policy} stops the run there" if t.beyond else "the table has no 'beyond' policy, so the run stops there"
+                out.append(f"{outside} {_are(outside)} beyond the rows and {rule}")
+                warn = True
+        if not out:
+            out.append("every value it can take has a row" + (f" ({policy} is never needed)" if policy else ""))
+        return out, warn
+
+    def param_notes(self, t: n.TableDecl, ctx: Ctx) -> list[str]:
+        """Where the bounds of the parameters the modifiers read come from: the calls that pass them."""
+        types = {p.name: p.type for p in t.params}
+        used = {e.name for m in t.modifiers for e in nodes((m.value, m.when)) if isinstance(e, n.Var) and e.name in types}
+        out = []
+        for p in (p.name for p in t.params if p.name in used):
+            values = self.bounds.param("table", t.name, p, ctx)
+            calls = self.bounds.arguments("table", t.name, p)
+            passed = "; ".join(f"{show(arg) if arg is not None else '?'} in {call.site.title()}" for call, arg in calls[:3])
+            more = f" and {len(calls) - 3} more call(s)" if len(calls) > 3 else ""
+            out.append(f"{p}: {_truth(values, types[p])}" + (f", from {passed}{more}" if calls else ""))
+        return out
+
+    def unreachable_rows(self, t: n.TableDecl, reach: Values, rows: Values) -> None:
+        below = reach & Values.range(-INF, rows.low - 1)
+        above = reach & Values.range(rows.high + 1, INF)
+        for r in t.rows:
+            hit = not (reach & Values.range(r.low, r.high)).empty()
+            clamped = t.beyond == "clamp" and ((r.low == rows.low and not below.empty()) or (r.high == rows.high and not above.empty()))
+            if not (hit or clamped):
+                which = str(r.low) if r.low == r.high else f"{r.low}..{r.high}"
+                self.warning(f"row {which} -> {r.result}{_cite(r.cite or t.cite)} of table {t.name} can never be read: "
+                             f"the {'modified ' if t.modifiers else ''}roll ranges over {reach}", r.span)
+
+    # ── reachability ──
+    def reachability(self) -> set[tuple[str, str]]:
+        """Procedures and tables that a step of the sequence of play, a hook or an invariant leads to."""
+        edges: dict[tuple[str, str], set[tuple[str, str]]] = {}
+        roots: set[tuple[str, str]] = set()
+        for site in self.sites:
+            callees = {("procedure", s.proc) if isinstance(s, n.CallStmt) else ("table", s.table)
+                       for body in site.bodies for s in statements(body) if isinstance(s, (n.CallStmt, n.Lookup))}
+            if site.kind in ("procedure", "table"):
+                edges[(site.kind, site.name)] = callees
+            else:
+                roots |= callees
+        reached, todo = set(), list(roots)
+        while todo:
+            key = todo.pop()
+            if key not in reached:
+                reached.add(key)
+                todo.extend(edges.get(key, ()))
+        sym = self.sym
+        if not sym.sequence and not sym.hooks and not sym.invariants:
+            if sym.game is not None and (sym.procedures or sym.tables):
+                self.note(f"the ruleset has no sequence of play and no hooks: its {len(sym.procedures)} procedure(s) and "
+                          f"{len(sym.tables)} table(s) run only when a scenario runs them", sym.game.span)
+            return reached
+        for kind, space in (("procedure", sym.procedures), ("table", sym.tables)):
+            for name, decl in space.items():
+                if (kind, name) not in reached:
+                    self.unreachable(kind, decl)
+        return reached
+
+    def unreachable(self, kind: str, decl) -> None:
+        callers = sorted({c.site.title() for c in self.bounds.calls.get((kind, decl.name), [])})
+        how = ("no rule calls it" if kind == "procedure" else "no rule reads it") if not callers else \
+            f"only {', '.join(callers)} {'leads' if len(callers) == 1 else 'lead'} to it, and nothing reaches {'that' if len(callers) == 1 else 'those'}"
+        self.note(f"{kind} '{decl.name}'{_cite(decl.cite)} is reachable only from scenarios: no step of the sequence of play "
+                  f"and no hook leads to it ({how})", decl.span)
+
+    # ── unused names ──
+    def references(self) -> tuple[set[str], set[str], set[str], set[str]]:
+        """Names the rules read (variables, attributes and 'is' tests), names they set, and functions they call."""
+        sym = self.sym
+        roots: list = [f.body for f in sym.functions.values()]
+        roots += [(m.value, m.when) for t in sym.tables.values() for m in t.modifiers]
+        roots += [body for site in self.sites for body in site.bodies]
+        reads, sets, calls, targets = set(), set(), set(), set()
+        kinds: set[str] = set()
+        for node in nodes(tuple(roots)):
+            if isinstance(node, (n.SetStmt, n.Roll)) and isinstance(node.target, (n.Attr, n.Var)):
+                sets.add(node.target.name)
+                targets.add(id(node.target))
+            elif isinstance(node, (n.Var, n.Attr)) and id(node) not in targets:
+                reads.add(node.name)
+            elif isinstance(node, n.IsTest):
+                kinds.add(node.name)
+            elif isinstance(node, n.CallExpr):
+                calls.add(node.func)
+        if sym.view is not None:
+            calls.add(sym.view.function)
+        return reads, sets, calls, kinds
+
+    def unused(self) -> None:
+        sym = self.sym
+        reads, sets, calls, kinds = self.references()
+        for f in sym.functions.values():
+            if f.name not in calls:
+                self.warning(f"function '{f.name}'{_cite(f.cite)} is used by no rule", f.span,
+                             "call it where its rule applies, or remove it")
+        states = [("unit state", d) for d in sym.unit_states.values()] + [("game state", d) for d in sym.game_states.values()]
+        states += [("place state", d) for d in sym.place_props.values() if d.mutable]
+        for what, d in states:
+            read, written = d.name in reads, d.name in sets
+            if not read and not written:
+                self.warning(f"{what} '{d.name}'{_cite(d.cite)} is neither read nor set by any rule", d.span,
+                             "use it in the rule it encodes, or remove it")
+            elif not read:
+                self.note(f"{what} '{d.name}'{_cite(d.cite)} is set but no rule reads it", d.span)
+            elif not written:
+                start = "false" if d.type.name == "bool" else "none"
+                self.note(f"{what} '{d.name}'{_cite(d.cite)} is read but no rule sets it: it stays {start} "
+                          "unless a scenario gives it a value", d.span)
+        for what, space, used in (("stat", sym.stats, reads), ("flag", sym.flags, reads | kinds)):
+            for d in space.values():
+                if d.name not in used:
+                    self.note(f"{what} '{d.name}'{_cite(d.cite)} is read by no rule", d.span)
+        for what, space in (("box", sym.boxes), ("track", sym.tracks)):
+            for d in space.values():
+                if d.name not in reads:
+                    self.note(f"{what} '{d.name}'{_cite(d.cite)} is used by no rule", d.span)
+
+    # ── decisions ──
+    def decisions(self) -> None:
+        for site in self.sites:
+            for body in site.bodies:
+                for s in statements(body):
+                    if isinstance(s, n.Choose) and s.mode in ("one", "exactly"):
+                        self.decision(s, site)
+
+    def decision(self, s: n.Choose, site: Site) -> None:
+        """A decision whose options are a constant list that cannot give a legal answer."""
+        size = self.list_length(s.options, site)
+        if size is None:
+            return
+        where = f"decision '{s.name}'{_cite(s.cite)} in {site.title()}"
+        if s.mode == "one" and size == 0:
+            if s.optional:
+                self.warning(f"{where} has no option: it is always declined", s.span)
+            else:
+                self.warning(f"{where} has no option: the run stops whenever it is reached", s.span,
+                             "give it options, or make it optional with 'may'")
+        elif s.mode == "exactly" and s.amount is not None:
+            amount = self.bounds.expr(s.amount, Ctx(site, {}, []))
+            if not amount.empty() and (amount.low > size or amount.high < 0):
+                self.warning(f"{where} asks for exactly {amount} of its {size} option(s): it never has a legal answer, "
+                             "so the run stops whenever it is reached", s.span)
+
+    def list_length(self, e, site: Site) -> int | None:
+        """The number of items of a list written as a constant, directly or through locals only ever bound to one."""
+        if isinstance(e, n.ListLit):
+            return len(e.items)
+        if isinstance(e, n.Var) and e.name in site.assigned and e.name not in site.params:
+            sizes = set()
+            for s in site.assigned[e.name]:
+                if not isinstance(s, (n.Let, n.SetStmt)) or not isinstance(s.value, n.ListLit):
+                    return None
+                sizes.add(len(s.value.items))
+            return sizes.pop() if len(sizes) == 1 else None
+        return None

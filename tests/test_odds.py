@@ -1,0 +1,128 @@
+"""Exact odds: every die enumerated through the rules the game runs.
+
+Checked three ways: against icepool (an independent dice-probability library, used only
+here as an oracle) for pure dice pools; against closed-form probabilities for the Example
+of Play's land combat in Leogane; and against a seeded Monte Carlo run of the interpreter.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import icepool
+
+from interpreter.cli import main
+from interpreter.load import load_rules, load_scenario, rules_path_for
+from interpreter.runtime.odds import exact_odds, monte_carlo
+from interpreter.syntax.diagnostics import Sources
+
+ROOT = Path(__file__).resolve().parent.parent
+
+POOLS = """
+game pools "Pools" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [2.0]
+}
+procedure volley() [3.0] {
+  roll shots = 4 d6 [3.1]
+  record "hits" = count([d for d in shots where d <= 2]) [3.1]
+  roll total = 3 d6 [3.2]
+  record "total" = sum(total) [3.2]
+}
+"""
+
+VOLLEY = """
+scenario "a volley" uses "pools.rules" [1.0] {
+  run volley()
+}
+"""
+
+
+def load(path: str):
+    sources = Sources()
+    sc = load_scenario(path, sources)
+    loaded = load_rules(rules_path_for(sc), sources)
+    assert not loaded.errors
+    return sc, loaded.symbols, sources
+
+
+def as_dict(die: icepool.Die) -> dict:
+    return {k: Fraction(q, die.denominator()) for k, q in zip(die.outcomes(), die.quantities())}
+
+
+def test_pools_match_icepool(tmp_path):
+    (tmp_path / "pools.rules").write_text(POOLS)
+    (tmp_path / "volley.scenario").write_text(VOLLEY)
+    odds = exact_odds(*load(str(tmp_path / "volley.scenario")))
+    assert odds.names == ["hits", "total"]
+    assert odds.total == 1
+    assert odds.runs == math.comb(4 + 5, 5) * math.comb(3 + 5, 5)  # multisets of 4d6 times multisets of 3d6
+    assert odds.marginal(0) == as_dict(4 @ icepool.d6.map(lambda x: 1 if x <= 2 else 0))
+    assert odds.marginal(1) == as_dict(3 @ icepool.d6)
+
+
+def test_a_path_stops_once_the_measured_facts_are_known(tmp_path):
+    (tmp_path / "pools.rules").write_text(POOLS)
+    (tmp_path / "volley.scenario").write_text(VOLLEY)
+    odds = exact_odds(*load(str(tmp_path / "volley.scenario")), facts=["hits"])
+    assert odds.runs == odds.cut == math.comb(4 + 5, 5)  # the 3d6 is never rolled
+    assert odds.marginal(0) == as_dict(4 @ icepool.d6.map(lambda x: 1 if x <= 2 else 0))
+
+
+def test_leogane_land_combat_exact(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    facts = ["3018 land hits english", "3018 land hits spanish"]
+    odds = exact_odds(*load("scenarios/jenkins_ear/eop_land_3018.scenario"), facts=facts)
+    assert odds.total == 1
+    english, spanish = odds.marginal(0), odds.marginal(1)
+    # English: 9 dice against green values 1 and 2 (a maximum matching). No hit: no die at most
+    # 2. Two hits: at least two dice at most 2, at least one of them a 1.
+    none = Fraction(4, 6) ** 9
+    one_low = 9 * Fraction(2, 6) * Fraction(4, 6) ** 8            # exactly one die at most 2
+    two_low = 1 - none - one_low                                 # at least two dice at most 2
+    twos_only = Fraction(5, 6) ** 9 - none - 9 * Fraction(1, 6) * Fraction(4, 6) ** 8  # ...all of them 2s
+    two = two_low - twos_only
+    assert english[0] == none
+    assert english[2] == two
+    assert english[1] == 1 - none - two
+    # Spanish: 2 dice (soldiers + Reggio) against one green 2.
+    assert spanish == {0: Fraction(4, 9), 1: Fraction(5, 9)}
+    # Independent rolls: the joint distribution is the product.
+    for (e, s), p in odds.outcomes.items():
+        assert p == english[e] * spanish[s]
+
+
+def test_monte_carlo_of_the_interpreter_agrees(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    facts = ["3624 naval hits english", "3624 naval hits spanish"]
+    sc, sym, sources = load("scenarios/jenkins_ear/tc_9_1b_la_guaira.scenario")
+    odds = exact_odds(sc, sym, sources, facts=facts)
+    runs = 3000
+    counts, _ = monte_carlo(sc, sym, sources, odds.names, runs, seed=11)
+    assert sum(counts.values()) == runs
+    for key, p in odds.outcomes.items():
+        q = float(p)
+        se = math.sqrt(q * (1 - q) / runs)
+        assert abs(counts.get(key, 0) / runs - q) < 4.5 * se, key
+
+
+def test_odds_command_prints_fractions_and_refuses_an_unknown_policy(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["odds", "scenarios/jenkins_ear/case_table_perilous_storm_and_admiral.scenario"]) == 0
+    out = capsys.readouterr().out
+    assert "perilous_sea result:" in out
+    assert "no_effect" in out and "2/3" in out
+    assert "total probability: 1 (exactly)" in out
+    assert main(["odds", "scenarios/jenkins_ear/case_table_perilous_storm_and_admiral.scenario", "--policy", "clever"]) == 1
+    assert "unknown decision policy 'clever'" in capsys.readouterr().err
+
+
+def test_a_rule_that_fails_on_some_path_is_reported_with_the_path(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    # Every fact of the run: the path on which Ogle is lost needs his unprinted cost (9.3).
+    assert main(["odds", "scenarios/jenkins_ear/tc_9_1b_la_guaira.scenario"]) == 1
+    err = capsys.readouterr().err
+    assert "OGLE's cost value is not printed" in err and "on the dice path" in err
+    assert "--fact" in err
