@@ -16,7 +16,7 @@ from .amend import missing_notes, summary_lines
 from .ir import nodes as n
 from .load import demo_path, load_overlay, load_rules, load_scenario, load_scenario_rules, rules_path_for
 from .runtime.scenario import check_scenario, run_scenario
-from .syntax.diagnostics import Diagnostic, Sources, UmpireError, render, render_all
+from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render, render_all
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--load", metavar="FILE", help="resume a saved game")
     _with_option(p_play)
     p_play.add_argument("--no-errata", action="store_true", help="play the rules as printed, without the errata the game header names")
+    p_play.add_argument("--scenario", metavar="NAME", help="start from one of the set-ups the game header names (its scenarios)")
     p_explain = sub.add_parser("explain", help="run a scenario and explain every line of its trace: rule, statement, calls, values")
     p_explain.add_argument("scenario")
     p_explain.add_argument("--at", metavar="N|TEXT", help="only event number N, or the events whose line contains TEXT")
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_odds(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays)
         if args.command == "play":
             return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
-                            not args.no_errata)
+                            not args.no_errata, args.scenario)
         if args.command == "coverage":
             from .coverage import cmd_coverage
 
@@ -124,7 +125,7 @@ def cmd_check(files: list[str], quiet: bool = False, overlays: list[str] = ()) -
 def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
     loaded = load_rules(path, sources, overlays=overlays)
     game = loaded.symbols.game
-    if loaded.errors or game is None or not (game.demo_data or game.errata):
+    if loaded.errors or game is None or not (game.demo_data or game.errata or game.scenarios):
         found, lines = _analysis(loaded, loaded.diagnostics)
         return loaded.diagnostics + found, _missing_summary(loaded) + summary_lines(loaded.overlays) + lines
     # The ruleset names demo data or errata: check it with them as well (as 'play' reads it), and its demo set-up.
@@ -139,6 +140,10 @@ def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple
         scenario = load_scenario(setup_path, sources)
         diags += check_scenario(scenario, with_demo.symbols)
         summary.append(f"demo set-up: {setup_path}")
+    for name, file, _ in game.scenarios if not with_demo.errors else ():
+        setup_path = demo_path(game.span.file, file)
+        diags += check_scenario(load_scenario(setup_path, sources), with_demo.symbols)
+        summary.append(f"scenario {name}: {setup_path} (umpire play --scenario {name})")
     found, lines = _analysis(with_demo, diags)
     return diags + found, summary + lines
 
@@ -281,7 +286,7 @@ def cmd_odds(path: str, facts: list[str] | None, policy: str, mc_runs: int | Non
 
 
 def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, stop_after: int | None = None,
-             load: str | None = None, overlays: list[str] = (), errata: bool = True) -> int:
+             load: str | None = None, overlays: list[str] = (), errata: bool = True, choice: str | None = None) -> int:
     from .runtime.play import AGENT_KINDS, Terminal, play
 
     resume = None
@@ -291,6 +296,7 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
             return 1
         path, seed, kinds = resume["file"], resume["seed"], list(resume["agents"])
         overlays, errata = resume["overlays"], resume["errata"]
+        choice = resume.get("scenario") or None
     else:
         kinds = [k.strip() for k in agents.split(",") if k.strip()]
     bad = [k for k in kinds if k not in AGENT_KINDS]
@@ -311,8 +317,9 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
             scenario, loaded = None, load_rules(path, sources, with_demo=True, with_errata=errata, overlays=overlays)
             diags = loaded.diagnostics
             game_decl = loaded.symbols.game
-            if game_decl and game_decl.demo_setup and not loaded.errors:
-                scenario = load_scenario(demo_path(game_decl.span.file, game_decl.demo_setup), sources)
+            setup = _chosen_setup(game_decl, choice) if not loaded.errors else None
+            if setup is not None:
+                scenario = load_scenario(setup, sources)
                 diags = diags + check_scenario(scenario, loaded.symbols)
         _stop_on_errors(diags)
     except UmpireError as err:
@@ -328,10 +335,27 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
     if game.save is not None:
         import tomli_w
 
-        game.save["umpire_save"].update(file=path, overlays=list(overlays), errata=errata)
+        game.save["umpire_save"].update(file=path, overlays=list(overlays), errata=errata, scenario=choice or "")
         Path(save).write_text(tomli_w.dumps(game.save), encoding="utf-8")
         print(f"saved to {save}")
     return 0
+
+
+def _chosen_setup(game: n.Game | None, choice: str | None) -> str | None:
+    """The set-up file to play from: the scenario the header names as `choice`, else the demo set-up."""
+    if game is None:
+        if choice:
+            raise UmpireError([Diagnostic("error", f"no game header names a scenario '{choice}'", NO_SPAN)])
+        return None
+    if choice is None:
+        return demo_path(game.span.file, game.demo_setup) if game.demo_setup else None
+    for name, file, _ in game.scenarios:
+        if name == choice:
+            return demo_path(game.span.file, file)
+    names = [name for name, _, _ in game.scenarios]
+    hint = did_you_mean(choice, names) or (f"the game's scenarios are {', '.join(names)}" if names else
+                                            "the game header names no scenario ('scenario NAME \"file\"')")
+    raise UmpireError([Diagnostic("error", f"the game names no scenario '{choice}'", game.span, hint)])
 
 
 def _read_line() -> str | None:

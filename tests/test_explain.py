@@ -11,6 +11,14 @@ from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRE = "scenarios/jenkins_ear/case_naval_fire_ship.scenario"
+RULES = "rulesets/jenkins_ear.rules"
+
+
+def line_of(text: str, after: str = "") -> int:
+    """The line of the ruleset holding text (the first after the line holding `after`)."""
+    lines = (ROOT / RULES).read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if after in line) if after else 0
+    return next(i for i, line in enumerate(lines[start:], start) if text in line) + 1
 
 
 def explain(capsys, *args: str) -> tuple[int, str, str]:
@@ -27,12 +35,14 @@ def test_every_line_is_numbered_with_its_statement_and_calls(capsys, monkeypatch
     assert lines[0].startswith("explain: Rule case: a fire ship's gun doubles")
     # The leader lost with his fire ship: the hook of 9.3 inside the hook of 9.3 inside naval combat.
     at = lines.index("#9 [9.3] WATERHOUSE moves to removed")
-    assert lines[at + 1] == "    by rulesets/jenkins_ear.rules:383: move u to removed [9.3]"
+    hook = line_of("move u to removed [9.3]", after="if disposition > u.cost")
+    assert lines[at + 1] == f"    by {RULES}:{hook}: move u to removed [9.3]"
     assert lines[at + 2] == ("    within naval_combat(2020, english) [9.1] > on eliminated(EFIRE) [9.3]"
                              " > on eliminated(WATERHOUSE) [9.3]")
     # After the hooks, the second fire ship's line is the eliminate statement's again.
     at = lines.index("#14 [11.3] EFIRE2 is eliminated (fire ship used)")
-    assert lines[at + 1].startswith("    by rulesets/jenkins_ear.rules:202: eliminate [u for u in fleet[attacker]")
+    fire = line_of('because "fire ship used"')
+    assert lines[at + 1].startswith(f"    by {RULES}:{fire}: eliminate [u for u in fleet[attacker]")
     # The values the rules consulted: the seaport bonus comes from owner() and enemy_seaport().
     at = next(i for i, line in enumerate(lines) if "+2 to every english die" in line)
     assert "    consulted owner(2020) [7.6] = spanish" in lines[at:at + 5]

@@ -427,7 +427,7 @@ class Bounds:
         if site is not None and name in site.params:
             return self.param(site.kind, site.name, name, ctx)
         track = self.sym.tracks.get(name)
-        if track is not None and not track.per_side:
+        if track is not None and not track.keyed:
             return Values.range(track.low, track.high)
         state = self.sym.game_states.get(name)
         if state is not None and state.type.name == "bool":

@@ -79,13 +79,14 @@ class Checker:
         for track in sym.tracks.values():
             if track.excess and track.excess not in EXCESS_POLICIES:
                 self.unknown("overflow policy", track.excess, track.span, EXCESS_POLICIES)
+            keys, what = (sym.nations, "nation") if track.per_nation else (sym.sides, "side")
             for side, value in track.start:
-                if track.per_side and side is None:
-                    self.error(f"track '{track.name}' is per side: give a start value for each side, as in 'start a 5, b 3'", track.span)
-                elif not track.per_side and side is not None:
+                if track.keyed and side is None:
+                    self.error(f"track '{track.name}' is per {what}: give a start value for each {what}, as in 'start a 5, b 3'", track.span)
+                elif not track.keyed and side is not None:
                     self.error(f"track '{track.name}' is not per side: its start is one number, as in 'start 5'", track.span)
-                elif side is not None and side not in sym.sides:
-                    self.unknown("side", side, track.span, sym.sides)
+                elif side is not None and side not in keys:
+                    self.unknown(what, side, track.span, keys)
                 if not track.low <= value <= track.high:
                     self.error(f"track '{track.name}' runs {track.low}..{track.high}; it cannot start at {value}", track.span)
         for table in sym.tables.values():
@@ -300,6 +301,9 @@ class Checker:
         elif isinstance(s, n.Embark):
             self.expr(s.units, scope)
             self.expr(s.carrier, scope)
+        elif isinstance(s, n.ChangeSide):
+            self.expr(s.units, scope)
+            self.expr(s.side, scope)
         elif isinstance(s, n.Say):
             self.string(s.text, scope)
         elif isinstance(s, n.CallStmt):
@@ -326,11 +330,12 @@ class Checker:
     def check_adjust_target(self, target, scope: set[str]) -> None:
         tracks = self.sym.tracks
         if isinstance(target, n.Index) and isinstance(target.obj, n.Var) and target.obj.name in tracks:
-            if not tracks[target.obj.name].per_side:
+            if not tracks[target.obj.name].keyed:
                 self.error(f"track '{target.obj.name}' is not per side: adjust it as 'adjust {target.obj.name} by N'", target.span)
         elif isinstance(target, n.Var) and target.name in tracks:
-            if tracks[target.name].per_side:
-                self.error(f"track '{target.name}' is per side: adjust it as 'adjust {target.name}[side] by N'", target.span)
+            if tracks[target.name].keyed:
+                key = "nation" if tracks[target.name].per_nation else "side"
+                self.error(f"track '{target.name}' is per {key}: adjust it as 'adjust {target.name}[{key}] by N'", target.span)
         elif not (isinstance(target, n.Var) and target.name in scope):
             self.error("'adjust' changes a track or a local number, as in 'adjust supply[side] by 2'", target.span)
 

@@ -337,6 +337,8 @@ class Builder(Transformer):
                 fields[f"demo_{item[1]}"] = item[2]
             elif isinstance(item, tuple) and item and item[0] == "errata":
                 fields["errata"] = item[1]
+            elif isinstance(item, tuple) and item and item[0] == "scenario_choice":
+                fields["scenarios"] = fields.get("scenarios", ()) + (item[1:],)
             elif isinstance(item, tuple) and item and item[0] == "turns":
                 fields["turns"] = item[1]
                 fields["turns_cite"] = item[2]
@@ -358,6 +360,9 @@ class Builder(Transformer):
 
     def demo(self, meta, c):
         return ("demo", str(c[0]), _unquote(c[1]))
+
+    def scenario_choice(self, meta, c):
+        return ("scenario_choice", str(c[0]), _unquote(c[1]), _cite(c))
 
     def errata_decl(self, meta, c):
         return ("errata", _unquote(c[0]))
@@ -389,6 +394,9 @@ class Builder(Transformer):
 
     def embark(self, meta, c):
         return n.Embark(span=self.sp(meta), units=c[0], carrier=c[1], cite=_cite(c))
+
+    def change_side(self, meta, c):
+        return n.ChangeSide(span=self.sp(meta), units=c[0], side=c[1], cite=_cite(c))
 
     def game_state_decl(self, meta, c):
         return n.GameStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
@@ -469,7 +477,8 @@ class Builder(Transformer):
         excess = next((x[1] for x in c if isinstance(x, tuple) and x and x[0] == "excess"), None)
         start = next((x[1] for x in c if isinstance(x, tuple) and x and x[0] == "start"), ())
         return self._named(
-            n.TrackDecl, meta, c, per_side=_first(c, "PER_SIDE") is not None, low=int(ints[0]), high=int(ints[1]),
+            n.TrackDecl, meta, c, per_side=_first(c, "PER_SIDE") is not None, per_nation=_first(c, "PER_NATION") is not None,
+            low=int(ints[0]), high=int(ints[1]),
             excess=excess, start=start,
         )
 
@@ -567,6 +576,8 @@ class Builder(Transformer):
             elif isinstance(item, tuple) and item and item[0] == "at":
                 extra["at"] = item[1]
                 extra["at_span"] = item[2]
+            elif isinstance(item, tuple) and item and item[0] == "until":
+                extra["until"] = item[1]
             elif isinstance(item, n.RunTarget):
                 extra["run"] = item
         return n.Scenario(
@@ -621,6 +632,9 @@ class Builder(Transformer):
 
     def loc_box(self, meta, c):
         return ("in", c[0], int(c[1]) if len(c) > 1 else None)
+
+    def until(self, meta, c):
+        return ("until", int(c[0]))
 
     def at(self, meta, c):
         return ("at", (int(c[0]), str(c[1]), str(c[2])), self.sp(meta))

@@ -297,6 +297,14 @@ class Embark(Cited):
     carrier: Expr
 
 
+class ChangeSide(Cited):
+    """Units go over to another side; they stay where they are, with their values and states."""
+
+    kind: Literal["change_side"] = "change_side"
+    units: Expr
+    side: Expr
+
+
 class Say(Cited):
     kind: Literal["say"] = "say"
     text: StrLit
@@ -343,7 +351,7 @@ class Ensure(Cited):
 
 
 Stmt = Annotated[
-    Let | SetStmt | Adjust | If | ForEach | Repeat | Stop | Roll | Choose | Lookup | Eliminate | Move | Embark | Say | CallStmt | Reroll | Simultaneously | Record | Ensure,
+    Let | SetStmt | Adjust | If | ForEach | Repeat | Stop | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Record | Ensure,
     Field(discriminator="kind"),
 ]
 
@@ -383,6 +391,7 @@ class Game(Cited):
     demo_data: str | None = None  # a rules file supplying unprinted data (a path relative to the ruleset)
     demo_setup: str | None = None  # a scenario whose set-up 'play' starts from
     errata: str | None = None  # the official errata overlay (a path relative to the ruleset), applied by 'play'
+    scenarios: tuple[tuple[str, str, str | None], ...] = ()  # (name, set-up file, cite): 'play --scenario NAME'
 
 
 class StatDecl(Cited):
@@ -505,10 +514,16 @@ class TrackDecl(Cited):
     name: str
     label: str | None = None
     per_side: bool = False
+    per_nation: bool = False  # one value per nation of the game header (resource pools of contingents)
     low: int
     high: int
     excess: str | None = None  # "discarded" (clamp) or "forbidden"
     start: tuple[tuple[str | None, int], ...] = ()  # (side, value); side None on a track that is not per side
+
+    @property
+    def keyed(self) -> bool:
+        """One value per side or per nation, read as `track[key]`."""
+        return self.per_side or self.per_nation
 
 
 class MissingDecl(Cited):
@@ -713,6 +728,7 @@ class Scenario(Cited):
     units: tuple[UnitDef, ...] = ()
     at: tuple[int, str, str] | None = None
     at_span: Span | None = None
+    until: int | None = None  # the last turn a game played from this set-up lasts
     tracks: tuple[TrackSet, ...] = ()
     run: RunTarget | None = None
     dice: tuple[ScriptedDie, ...] = ()

@@ -571,6 +571,11 @@ class Compiler:
 
         return effect(lambda env: engine.embark(engine.as_units(units(env), span), carrier(env), cite, span))
 
+    def s_change_side(self, s: n.ChangeSide, cite: str) -> StmtFn:
+        units, side, engine, span = self.expr(s.units), self.expr(s.side), self.engine, s.span
+
+        return effect(lambda env: engine.change_side(engine.as_units(units(env), span), side(env), cite, span))
+
     def s_say(self, s: n.Say, cite: str) -> StmtFn:
         text, engine = self.expr(s.text), self.engine
 

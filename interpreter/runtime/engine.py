@@ -82,7 +82,7 @@ class Engine:
                 st.boxes[box.name] = Place(box.name, "box", is_box=True)
         for t in self.sym.tracks.values():
             track = Track(t.name, t.low, t.high, t.excess)
-            for key in (self.sym.sides if t.per_side else [None]):
+            for key in (self.sym.sides if t.per_side else self.sym.nations if t.per_nation else [None]):
                 track.values[key] = t.low
             track.values.update(dict(t.start))
             st.tracks[t.name] = track
@@ -241,6 +241,14 @@ class Engine:
                 c.location = to
         if units:
             self.trace(cite, f"{', '.join(map(str, units))} {'moves' if len(units) == 1 else 'move'} to {to}", "move")
+
+    def change_side(self, units: list[Unit], side: Any, cite: str, span: Span) -> None:
+        self.require_side(side, span)
+        for u in units:
+            if u.side == side:
+                continue
+            old, u.side = u.side, side
+            self.trace(cite, f"{u} changes side: {old} -> {side}", "state")
 
     def embark(self, units: list[Unit], carrier: Any, cite: str, span: Span) -> None:
         if not isinstance(carrier, Unit) or carrier.location is None:

@@ -112,12 +112,19 @@ def snapshot(engine: Engine) -> dict:
     }
 
 
-def steps_from(sym: Symbols, start: tuple[int, str, str] | None):
+def last_turn(sym: Symbols, setup: n.Scenario | None) -> int:
+    """The set-up's `until turn N`, else the game header's turns."""
+    if setup is not None and setup.until is not None:
+        return setup.until
+    return sym.game.turns if sym.game and sym.game.turns else 1
+
+
+def steps_from(sym: Symbols, start: tuple[int, str, str] | None, turns: int | None = None):
     """(turn, phase, step) triples from the start point to the end of the last turn."""
     seq = sym.sequence
     if seq is None:
         return
-    turns = sym.game.turns if sym.game and sym.game.turns else 1
+    turns = turns if turns is not None else (sym.game.turns if sym.game and sym.game.turns else 1)
     first_turn, first_phase, first_step = start if start else (1, None, None)
     started = start is None
     for turn in range(first_turn, turns + 1):
@@ -155,7 +162,8 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
         if start is None or (start[0], start[1], start[2]) == (1, *first):
             engine.state.turn = 1
             runner.run(engine.game_event("game_start"))
-        for turn, phase, step in steps_from(sym, start):
+        final = last_turn(sym, setup)
+        for turn, phase, step in steps_from(sym, start, final):
             engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
             if (phase.name, step.name) == first:
                 runner.run(engine.game_event("turn_start"))
@@ -169,9 +177,10 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
                 continue
             engine.trace(cite, f"turn {turn}, {phase.name}, {step.name}")
             runner.run(engine.compiler.block(step.body, cite)({}))
-        turns = sym.game.turns if sym.game and sym.game.turns else 1
         end_cite = (sym.game.turns_cite or sym.game.cite) if sym.game else None
-        engine.trace(end_cite or "game", f"the game ends after turn {turns}")
+        if setup is not None and setup.until is not None:
+            end_cite = setup.cite or end_cite
+        engine.trace(end_cite or "game", f"the game ends after turn {final}")
         runner.run(engine.game_event("game_end"))
     except Suspend:
         humans = [a for a in agents.values() if isinstance(a, HumanAgent)]

@@ -1,0 +1,115 @@
+"""Constructs a second game needed: tracks per nation, units changing side, scenarios named in
+the game header and played with `umpire play --scenario NAME` until their own last turn."""
+
+from __future__ import annotations
+
+from interpreter.cli import main
+
+RULES = """
+game relay "Relay" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  nations chile "Chile", mexico "Mexico" [1.2]
+  die d6 1..6 [2.0]
+  turns 15 [1.3]
+  scenario opening "opening.scenario" [12.1]
+  scenario finale "finale.scenario" [12.3]
+}
+class foot "foot" [2.0]
+type militia "Militia": foot [2.1] { }
+track rp "Resource Points" per nation 0..20 excess discarded [4.0] start chile 3, mexico 5
+procedure defect(u: unit, s: side) [10.2] {
+  change side of u to s [10.2]
+  adjust rp[chile] by 2 [4.0]
+}
+sequence [3.0] {
+  phase ops [3.1] {
+    step move [3.2] { say "turn {turn()}: rp {rp[chile]}/{rp[mexico]}" [3.2] }
+  }
+}
+"""
+
+DEFECT = """
+scenario "a defection" uses "relay.rules" [10.2] {
+  places { area camp }
+  units { M1: militia of red at camp }
+  track rp mexico 9
+  run defect(M1, blue)
+  expect {
+    M1.side == blue
+    rp[chile] == 5 and rp[mexico] == 9
+  }
+}
+"""
+
+OPENING = """
+scenario "Opening" uses "relay.rules" [12.1] {
+  places { area camp }
+  units { M1: militia of red at camp }
+  at turn 1 phase ops step move
+  until turn 3
+  run step move
+}
+"""
+
+FINALE = """
+scenario "Finale" uses "relay.rules" [12.3] {
+  at turn 14 phase ops step move
+  run step move
+}
+"""
+
+
+def write(tmp_path):
+    for name, text in (("relay.rules", RULES), ("defect.scenario", DEFECT), ("opening.scenario", OPENING),
+                       ("finale.scenario", FINALE)):
+        (tmp_path / name).write_text(text)
+
+
+def test_a_track_per_nation_and_a_unit_changing_side(tmp_path, capsys):
+    write(tmp_path)
+    assert main(["run", str(tmp_path / "defect.scenario")]) == 0
+    out = capsys.readouterr().out
+    assert "[10.2] M1 changes side: red -> blue" in out
+    assert "[4.0] rp[chile] 3 -> 5" in out
+    assert "result: 2 of 2 expectations met" in out
+
+
+def test_a_side_that_is_not_a_side_is_refused(tmp_path, capsys):
+    write(tmp_path)
+    (tmp_path / "bad.scenario").write_text(DEFECT.replace("defect(M1, blue)", "defect(M1, chile)"))
+    assert main(["run", str(tmp_path / "bad.scenario")]) == 1
+    assert "chile is not a side" in capsys.readouterr().err
+
+
+def test_a_per_nation_start_names_nations(tmp_path, capsys):
+    write(tmp_path)
+    (tmp_path / "relay.rules").write_text(RULES.replace("start chile 3, mexico 5", "start chile 3, mexcio 5"))
+    assert main(["check", str(tmp_path / "relay.rules")]) == 1
+    err = capsys.readouterr().err
+    assert "unknown nation 'mexcio'" in err and "did you mean 'mexico'?" in err
+
+
+def test_play_a_named_scenario_until_its_last_turn(tmp_path, capsys):
+    write(tmp_path)
+    assert main(["play", str(tmp_path / "relay.rules"), "--scenario", "opening", "--agents", "first,first"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "set-up: Opening"
+    assert [line for line in lines if "rp 3/5" in line] == [f"[3.2] turn {t}: rp 3/5" for t in (1, 2, 3)]
+    assert lines[-1] == "[12.1] the game ends after turn 3"
+    assert main(["play", str(tmp_path / "relay.rules"), "--scenario", "finale", "--agents", "first,first"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "[1.3] the game ends after turn 15"
+
+
+def test_an_unknown_scenario_is_refused_with_the_names(tmp_path, capsys):
+    write(tmp_path)
+    assert main(["play", str(tmp_path / "relay.rules"), "--scenario", "openin"]) == 1
+    err = capsys.readouterr().err
+    assert "the game names no scenario 'openin'" in err and "did you mean 'opening'?" in err
+    assert "Traceback" not in err
+
+
+def test_check_checks_every_named_scenario(tmp_path, capsys):
+    write(tmp_path)
+    (tmp_path / "finale.scenario").write_text(FINALE.replace("step move", "step mvoe", 1))
+    assert main(["check", str(tmp_path / "relay.rules")]) == 1
+    assert "mvoe" in capsys.readouterr().err
