@@ -215,32 +215,44 @@ def _stop_on_errors(diags: list[Diagnostic]) -> None:
         raise UmpireError(errors)
 
 
-def cmd_run(path: str, overlays: list[str] = ()) -> int:
-    sources = Sources()
+def _ready_scenario(path: str, sources: Sources, overlays: list[str]):
+    """The scenario and its checked ruleset, or None once the errors are printed."""
     try:
         scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays)
         _stop_on_errors(diags)
     except UmpireError as err:
         print(render_all(err.diagnostics, sources), file=sys.stderr)
-        return 1
-    outcome = run_scenario(scenario, loaded.symbols, sources)
-    print("\n".join(outcome.lines))
+        return None
+    return scenario, loaded
+
+
+def _finish(outcome, sources: Sources) -> int:
+    """Exit 1, with the error rendered, when the run stopped on one."""
     if outcome.error is not None:
         print(render(outcome.error, sources), file=sys.stderr)
         return 1
-    return 0 if outcome.ok else 1
+    return 0
+
+
+def cmd_run(path: str, overlays: list[str] = ()) -> int:
+    sources = Sources()
+    ready = _ready_scenario(path, sources, overlays)
+    if ready is None:
+        return 1
+    scenario, loaded = ready
+    outcome = run_scenario(scenario, loaded.symbols, sources)
+    print("\n".join(outcome.lines))
+    return _finish(outcome, sources) or (0 if outcome.ok else 1)
 
 
 def cmd_explain(path: str, at: str | None, overlays: list[str] = ()) -> int:
     from .runtime.explain import explain_lines
 
     sources = Sources()
-    try:
-        scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays)
-        _stop_on_errors(diags)
-    except UmpireError as err:
-        print(render_all(err.diagnostics, sources), file=sys.stderr)
+    ready = _ready_scenario(path, sources, overlays)
+    if ready is None:
         return 1
+    scenario, loaded = ready
     outcome = run_scenario(scenario, loaded.symbols, sources, explain=True)
     print(f"explain: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""))
     lines = explain_lines(outcome.events, sources, at)
@@ -248,10 +260,7 @@ def cmd_explain(path: str, at: str | None, overlays: list[str] = ()) -> int:
         print(f"umpire: error: no event matches '{at}' (the trace has {len(outcome.events)} events)", file=sys.stderr)
         return 1
     print("\n".join(lines))
-    if outcome.error is not None:
-        print(render(outcome.error, sources), file=sys.stderr)
-        return 1
-    return 0
+    return _finish(outcome, sources)
 
 
 def cmd_odds(path: str, facts: list[str] | None, policy: str, mc_runs: int | None, seed: int, limit: int,
@@ -259,12 +268,10 @@ def cmd_odds(path: str, facts: list[str] | None, policy: str, mc_runs: int | Non
     from .runtime.odds import OddsError, exact_odds, monte_carlo, report
 
     sources = Sources()
-    try:
-        scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays)
-        _stop_on_errors(diags)
-    except UmpireError as err:
-        print(render_all(err.diagnostics, sources), file=sys.stderr)
+    ready = _ready_scenario(path, sources, overlays)
+    if ready is None:
         return 1
+    scenario, loaded = ready
     print(f"odds: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""))
     print(f"ruleset: {scenario.uses}")
 
