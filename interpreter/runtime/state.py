@@ -35,10 +35,9 @@ class GameState:
 
     def units_at(self, place: Place) -> list[Unit]:
         """The units in a place, in set-up order (whatever order they arrived in)."""
-        here = place.present
-        if len(here) < 2:
-            return list(here)
-        return sorted(here, key=_ordinal)
+        if place.in_order is None:
+            place.in_order = tuple(sorted(place.present, key=_ordinal))
+        return list(place.in_order)
 
 
 def _ordinal(unit: Unit) -> int:

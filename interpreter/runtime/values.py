@@ -26,11 +26,12 @@ MISSING = _Mark("?")  # not printed in the rulebook; a scenario must supply it
 class Place:
     """A map place (hex, area, square, point) or an off-map box."""
 
-    __slots__ = ("id", "shape", "props", "state", "neighbours", "links", "is_box", "side", "present")
+    __slots__ = ("id", "shape", "props", "state", "neighbours", "links", "is_box", "side", "present", "in_order")
 
     def __init__(self, id: str, shape: str, is_box: bool = False, side: str | None = None):
         self.id = id
         self.present: dict[Unit, None] = {}  # the units located here, kept by Unit.location
+        self.in_order: tuple[Unit, ...] | None = None  # the same in set-up order, until one comes or goes
         self.shape = shape
         self.props: dict[str, Any] = {}
         self.state: dict[str, Any] = {}
@@ -76,9 +77,11 @@ class Unit:
             return
         if old is not None:
             del old.present[self]
+            old.in_order = None
         self._location = place
         if place is not None:
             place.present[self] = None
+            place.in_order = None
 
     def __repr__(self) -> str:
         return self.id
