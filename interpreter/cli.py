@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("file", nargs="?", help="a rules file (empty position) or a scenario (its set-up)")
     p_play.add_argument("--seed", type=int, default=1)
     p_play.add_argument("--agents", default="random,random",
-                        help="one per side: random, first (the first legal option) or human (you, at the terminal)")
+                        help="one per side: random, eager (random, seizing every opportunity), first (the first legal option) or human (you, at the terminal)")
     p_play.add_argument("--save", metavar="FILE", help="with --stop-after N: save the game (TOML) before decision N + 1")
     p_play.add_argument("--stop-after", type=int, metavar="N", help="suspend the game after N decisions")
     p_play.add_argument("--load", metavar="FILE", help="resume a saved game")

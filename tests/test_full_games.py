@@ -71,3 +71,15 @@ def test_save_load_continue_equals_the_uninterrupted_game(game_data, seed):
     resumed = run(game_data, seed, resume={**save, "state": first.save["state"]})
     assert resumed.error is None
     assert first.lines[:-1] + resumed.lines[2:] == whole.lines
+
+
+def test_eager_agents_fight_and_finish(game_data):
+    """Agents that seize every opportunity bring the fleets together: combat happens in play."""
+    sym, sources, setup = game_data
+    combats = 0
+    for seed in range(1, 21):
+        game = play(sym, sources, setup, seed, ["eager", "eager"])
+        assert game.error is None, (seed, game.error.message)
+        assert game.lines[-1].startswith("[5.0] the game is over: the "), seed
+        combats += sum(line.startswith("[9.1] naval combat in ") for line in game.lines)
+    assert combats >= 3, combats

@@ -70,6 +70,26 @@ class RandomAgent(Agent):
         return PASS
 
 
+class EagerAgent(RandomAgent):
+    """A random legal answer that seizes opportunities: it declines an optional decision only
+    one time in ten (rules may let a stack move on without limit, so it must stop some time),
+    and an `up to` choice takes at least one option. It knows no game; it only makes things
+    happen (stacks move on, interceptions are tried, cargo lands), which exercises more of a
+    ruleset in random play."""
+
+    def choose(self, req: ChoiceRequest) -> Any:
+        rng = self.rng
+        if req.mode == "one" and req.options:
+            if req.optional and rng.random() < 0.1:
+                return PASS
+            return rng.choice(req.options)
+        if req.mode == "up_to" and req.options and req.amount > 0:
+            return rng.sample(req.options, rng.randint(1, min(req.amount, len(req.options))))
+        if req.mode == "split" and req.options:
+            return super().choose(ChoiceRequest(**{**req.__dict__, "optional": False}))
+        return super().choose(req)
+
+
 class ScriptedAgent(Agent):
     """Answers from a scenario's ``decisions { ... }`` block, matched by side and decision name.
 

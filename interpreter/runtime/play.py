@@ -16,7 +16,7 @@ from ..amend import header_line
 from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources
-from .agents import Agent, FirstLegalAgent, RandomAgent
+from .agents import Agent, EagerAgent, FirstLegalAgent, RandomAgent
 from .dice import SeededDice
 from .driver import Runner, Suspend
 from .engine import Engine
@@ -24,7 +24,7 @@ from .human import HumanAgent
 from .requests import RuleError, ScriptError
 from .scenario import Setup
 
-AGENT_KINDS = ("random", "first", "human")
+AGENT_KINDS = ("random", "eager", "first", "human")
 
 
 @dataclass
@@ -56,6 +56,8 @@ def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, termi
         kind = kinds[i] if i < len(kinds) else kinds[-1]
         if kind == "random":
             agents[side] = RandomAgent(seed * 1000 + i + 1)
+        elif kind == "eager":
+            agents[side] = EagerAgent(seed * 1000 + i + 1)
         elif kind == "first":
             agents[side] = FirstLegalAgent()
         else:
