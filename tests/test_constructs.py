@@ -113,3 +113,48 @@ def test_check_checks_every_named_scenario(tmp_path, capsys):
     (tmp_path / "finale.scenario").write_text(FINALE.replace("step move", "step mvoe", 1))
     assert main(["check", str(tmp_path / "relay.rules")]) == 1
     assert "mvoe" in capsys.readouterr().err
+
+
+NEEDS = """
+game raid "Raid" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [2.0]
+}
+missing table crt "the Combat Results Table, printed on the map" [6.1]
+procedure battle() [6.1] needs crt {
+  lookup result = crt() [6.1]
+}
+procedure skirmish() [6.0] {
+  say "a skirmish" [6.0]
+  call battle() [6.1]
+}
+"""
+
+CRT = """
+include "raid.rules" [1.0]
+table crt() "DEMO Combat Results Table" [6.1] {
+  roll 1 d6
+  1..3 -> attacker_loses "Attacker loses" [6.1 demo]
+  4..6 -> defender_loses "Defender loses" [6.1 demo]
+}
+"""
+
+
+def test_a_procedure_that_needs_a_missing_table(tmp_path, capsys):
+    (tmp_path / "raid.rules").write_text(NEEDS)
+    (tmp_path / "with_crt.rules").write_text(CRT)
+    (tmp_path / "plain.scenario").write_text('scenario "s" uses "raid.rules" [6.0] {\n  run skirmish()\n}\n')
+    (tmp_path / "demo.scenario").write_text(
+        'scenario "s" uses "with_crt.rules" [6.0] {\n  run skirmish()\n  dice { 5 "crt" }\n'
+        '  expect { fact("crt result") == defender_loses }\n}\n')
+    assert main(["check", str(tmp_path / "raid.rules")]) == 0
+    out = capsys.readouterr().out
+    assert "warning: procedure 'battle' [6.1] needs the missing table(s) crt" in out
+    # Without the table, calling it stops the run with the reason, after what came before it.
+    assert main(["run", str(tmp_path / "plain.scenario")]) == 1
+    captured = capsys.readouterr()
+    assert "[6.0] a skirmish" in captured.out
+    assert "procedure 'battle' needs the missing table(s) crt, which no data file supplies" in captured.err
+    # With a data file supplying it, the procedure runs like any other.
+    assert main(["run", str(tmp_path / "demo.scenario")]) == 0
+    assert "crt: roll 5 = 5 -> Defender loses" in capsys.readouterr().out

@@ -102,6 +102,13 @@ class Checker:
             self.expr(fn.body, {p.name for p in fn.params})
         for proc in sym.procedures.values():
             self.check_params(proc.params)
+            unmet = self.unmet_needs(proc, f"procedure '{proc.name}'")
+            if unmet:
+                self.warning(
+                    f"procedure '{proc.name}' [{proc.cite}] needs the missing table(s) {', '.join(unmet)}: "
+                    "calling it stops the run until a data file supplies them", proc.span,
+                )
+                continue
             self.block(proc.body, {p.name for p in proc.params})
         for hook in sym.hooks:
             self.need_cite(hook, f"the '{hook.event}' hook")
@@ -138,7 +145,7 @@ class Checker:
                     self.need_cite(step, f"step '{step.name}'")
                     if step.pending:
                         self.warning(f"step '{step.name}' [{step.cite}] is declared but not encoded yet", step.span)
-                    unmet = self.unmet_needs(step)
+                    unmet = self.unmet_needs(step, f"step '{step.name}'")
                     if unmet:
                         self.warning(
                             f"step '{step.name}' [{step.cite}] needs the missing table(s) {', '.join(unmet)}: "
@@ -147,15 +154,15 @@ class Checker:
                         continue
                     self.block(step.body, set())
 
-    def unmet_needs(self, step: n.StepDecl) -> list[str]:
+    def unmet_needs(self, decl: n.StepDecl | n.ProcedureDecl, what: str) -> list[str]:
         """Needed tables that are not supplied; a name that is neither a table nor missing is an error."""
         unmet = []
-        for name in step.needs:
+        for name in decl.needs:
             if name in self.sym.tables:
                 continue
             missing = self.sym.missing.get(name)
             if missing is None or missing.what != "table":
-                self.error(f"step '{step.name}' needs '{name}', which is neither a table nor a missing table", step.span,
+                self.error(f"{what} needs '{name}', which is neither a table nor a missing table", decl.span,
                            did_you_mean(name, set(self.sym.tables) | set(self.sym.missing)))
             unmet.append(name)
         return unmet

@@ -535,7 +535,8 @@ class Builder(Transformer):
         return n.FunctionDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], cite=_cite(c))
 
     def procedure_decl(self, meta, c):
-        return n.ProcedureDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], cite=_cite(c))
+        needs = next((x for x in c if isinstance(x, list)), [])
+        return n.ProcedureDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], needs=tuple(needs), cite=_cite(c))
 
     def hook_decl(self, meta, c):
         names = _tokens(c, "NAME")

@@ -580,6 +580,7 @@ class ProcedureDecl(Cited):
     name: str
     params: tuple[Param, ...]
     body: tuple[Stmt, ...]
+    needs: tuple[str, ...] = ()  # tables it reads that may be missing: it runs only once they are supplied
 
 
 class HookDecl(Cited):

@@ -416,9 +416,17 @@ class Procedure:
         self.decl = decl
         self.engine = engine
         self.params = [p.name for p in decl.params]
-        self.body = engine.compiler.block(decl.body, decl.cite or decl.name)
+        # A procedure that needs a table no data file supplies is never compiled (its lookups
+        # have nothing to read); calling it stops the run with the reason.
+        self.unmet = [t for t in decl.needs if t not in engine.sym.tables]
+        self.body = None if self.unmet else engine.compiler.block(decl.body, decl.cite or decl.name)
 
     def call(self, args: list[tuple[str | None, Any]]) -> Iterator:
+        if self.unmet:
+            raise RuleError(
+                f"procedure '{self.decl.name}' needs the missing table(s) {', '.join(self.unmet)}, which no data file supplies",
+                self.decl.span, self.decl.cite, "run it with a ruleset whose data file supplies the table (a demo data file, or a scenario fixture overlay)",
+            )
         frame = bind_args(self.params, args)
         if not self.engine.explain:
             yield from self.body(frame)
