@@ -36,6 +36,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("any", 1, 1, "true if any item of a list is true"),
         Builtin("all", 1, 1, "true if every item of a list is true"),
         Builtin("distinct", 1, 1, "a list without repeats, in first-seen order"),
+        Builtin("range", 2, 2, "range(low, high): the whole numbers from low to high, both included"),
         Builtin("keys", 1, 1, "the keys of a map, in insertion order"),
         Builtin("values", 1, 1, "the values of a map, in insertion order"),
         Builtin("get", 3, 3, "get(map, key, default): the value at key, or default"),

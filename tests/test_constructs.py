@@ -158,3 +158,23 @@ def test_a_procedure_that_needs_a_missing_table(tmp_path, capsys):
     # With a data file supplying it, the procedure runs like any other.
     assert main(["run", str(tmp_path / "demo.scenario")]) == 0
     assert "crt: roll 5 = 5 -> Defender loses" in capsys.readouterr().out
+
+
+def test_range_counts_like_a_rulebook(tmp_path, capsys):
+    rules = RULES.replace('''procedure defect(u: unit, s: side) [10.2] {''', '''procedure count_up() [3.0] {
+  record "boxes" = range(1, 3) [3.0]
+  record "none" = range(4, 3) [3.0]
+  record "total" = sum([n * 2 for n in range(1, 4)]) [3.0]
+}
+procedure defect(u: unit, s: side) [10.2] {''')
+    write(tmp_path)
+    (tmp_path / "relay.rules").write_text(rules)
+    (tmp_path / "count.scenario").write_text(
+        'scenario "c" uses "relay.rules" [3.0] {\n  run count_up()\n'
+        '  expect { fact("boxes") == [1, 2, 3] and fact("none") == [] and fact("total") == 20 }\n}\n')
+    assert main(["run", str(tmp_path / "count.scenario")]) == 0
+    (tmp_path / "huge.scenario").write_text('scenario "h" uses "relay.rules" [3.0] {\n  run count_up()\n}\n')
+    (tmp_path / "relay.rules").write_text(rules.replace("range(1, 3)", "range(1, 1000000)"))
+    capsys.readouterr()
+    assert main(["run", str(tmp_path / "huge.scenario")]) == 1
+    assert "range(1, 1000000) would hold more than 100000 numbers" in capsys.readouterr().err

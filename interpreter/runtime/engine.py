@@ -512,6 +512,9 @@ class Table:
         return row.result
 
 
+MAX_RANGE = 100_000  # a list built by range() is a rules author's list, never a loop counter gone astray
+
+
 def _builtins(engine: Engine) -> dict:
 
     def _list(span, v, fn):
@@ -567,6 +570,13 @@ def _builtins(engine: Engine) -> dict:
             as_key(x, span)
         return list(dict.fromkeys(items))
 
+    def range_(span, low, high):
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (low, high)):
+            raise RuleError(f"range needs two whole numbers, not {show(low)} and {show(high)}", span)
+        if high - low >= MAX_RANGE:
+            raise RuleError(f"range({low}, {high}) would hold more than {MAX_RANGE} numbers", span)
+        return list(range(low, high + 1))
+
     def get(span, m, k, default):
         if not isinstance(m, dict):
             raise RuleError(f"get needs a map, not {show(m)}", span)
@@ -600,6 +610,7 @@ def _builtins(engine: Engine) -> dict:
         "any": lambda span, v: any(_list(span, v, "any")),
         "all": lambda span, v: all(_list(span, v, "all")),
         "distinct": distinct,
+        "range": range_,
         "keys": lambda span, m: list(m) if isinstance(m, dict) else _list(span, m, "keys"),
         "values": lambda span, m: list(m.values()) if isinstance(m, dict) else _list(span, m, "values"),
         "get": get,
