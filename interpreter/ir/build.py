@@ -566,7 +566,7 @@ class Builder(Transformer):
 
     # ── scenarios ──
     def scenario_file(self, meta, c):
-        fields: dict[str, list] = {k: [] for k in ("notes", "fixtures", "places", "adjacency", "units", "tracks", "dice", "decisions", "expects", "overlays")}
+        fields: dict[str, list] = {k: [] for k in ("notes", "fixtures", "places", "adjacency", "units", "tracks", "states", "dice", "decisions", "expects", "overlays")}
         extra: dict[str, Any] = {}
         for item in c[2:]:
             if isinstance(item, tuple) and item and item[0] == "places":
@@ -644,6 +644,9 @@ class Builder(Transformer):
         names = _tokens(c, "NAME")
         side = str(names[1]) if len(names) > 1 else None
         return ("tracks", [n.TrackSet(span=self.sp(meta), track=str(names[0]), side=side, value=int(c[-1]))])
+
+    def state_set(self, meta, c):
+        return ("states", [c[0]])
 
     def run_step(self, meta, c):
         return n.RunTarget(span=self.sp(meta), step=str(c[0]), more_steps=tuple(str(x) for x in c[1:]))

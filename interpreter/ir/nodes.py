@@ -731,6 +731,7 @@ class Scenario(Cited):
     at_span: Span | None = None
     until: int | None = None  # the last turn a game played from this set-up lasts
     tracks: tuple[TrackSet, ...] = ()
+    states: tuple[StatValue, ...] = ()  # 'state NAME: VALUE': game states of the position
     run: RunTarget | None = None
     dice: tuple[ScriptedDie, ...] = ()
     decisions: tuple[Decision, ...] = ()

@@ -266,6 +266,13 @@ class Setup:
             if not track.low <= ts.value <= track.high:
                 raise ScriptError(f"{ts.track} runs {track.low}..{track.high}; {ts.value} is off the track", ts.span)
             track.values[ts.side] = ts.value
+        for v in sc.states:
+            decl = sym.game_states.get(v.name)
+            if decl is None:
+                raise ScriptError(f"unknown game state '{v.name}'", v.span, did_you_mean(v.name, sym.game_states))
+            if v.is_flag or v.value in ("X", "?"):
+                raise ScriptError(f"game state '{v.name}' needs a value, as in 'state {v.name}: …'", v.span)
+            st.globals[v.name] = self.typed(v, decl.type, v.span)
 
 
 def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
