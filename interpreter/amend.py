@@ -429,12 +429,12 @@ class _Amender:
             k = self.row_index(t, c.low, c.high, c.range_span)
             self.touch(key + ("row", c.low, c.high), c.span, f"row {_range(c.low, c.high)} of table {c.table}")
             if isinstance(c, ov.RemoveRow):
-                rows = t.rows[:k] + t.rows[k + 1:]
+                rows = _spliced(t.rows, k)
             else:
                 new = self.stamp(c.row)
                 if _same(new, t.rows[k]):
                     self.noop(c.span, f"row {_range(c.low, c.high)} of table '{c.table}' is already so")
-                rows = t.rows[:k] + (new,) + t.rows[k + 1:]
+                rows = _spliced(t.rows, k, new)
             self.decls[i] = t.model_copy(update={"rows": rows})
         elif isinstance(c, ov.AddRow):
             new = self.stamp(c.row)
@@ -453,12 +453,12 @@ class _Amender:
                 raise self.unknown("modifier", c.name, c.name_span, [m.name for m in t.modifiers], f" of table '{c.table}'")
             self.touch(key + ("modifier", c.name), c.span, f"modifier {c.name} of table {c.table}")
             if isinstance(c, ov.RemoveModifier):
-                mods = t.modifiers[:k] + t.modifiers[k + 1:]
+                mods = _spliced(t.modifiers, k)
             else:
                 new = self.stamp(c.modifier)
                 if _same(new, t.modifiers[k]):
                     self.noop(c.span, f"modifier '{c.name}' of table '{c.table}' is already so")
-                mods = t.modifiers[:k] + (new,) + t.modifiers[k + 1:]
+                mods = _spliced(t.modifiers, k, new)
             self.decls[i] = t.model_copy(update={"modifiers": mods})
         else:
             self.touch(key + ("beyond",), c.span, f"the out-of-range policy of table {c.table}")
@@ -564,7 +564,7 @@ class _Amender:
                 if amended:  # the row's result is the amendment's now: its trace line cites it and names it
                     update.update(effect=_pin(stmts, old.cite or table.cite), cite=self.cite, span=self.span,
                                   label=self.amended_label(old))
-                self.decls[i] = table.model_copy(update={"rows": table.rows[:k] + (old.model_copy(update=update),) + table.rows[k + 1:]})
+                self.decls[i] = table.model_copy(update={"rows": _spliced(table.rows, k, old.model_copy(update=update))})
             return _Block(row.effect, write, ("table", c.name, "row", c.low, c.high), c.describe(), row.cite or t.cite)
         if c.what == "step":
             seq, p, k = self.step_at(c.phase, c.phase_span, c.name, c.name_span)
@@ -763,3 +763,8 @@ def _selector(sel: ov.ClauseSelector | None) -> str:
     if sel is None:
         return ""
     return (f"{sel.keyword} " if sel.keyword else "") + f"[{sel.cite}]"
+
+
+def _spliced(items: tuple, k: int, new=None) -> tuple:
+    """items with item k replaced by new, or removed when there is none."""
+    return items[:k] + ((new,) if new is not None else ()) + items[k + 1:]

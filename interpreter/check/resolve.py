@@ -102,14 +102,8 @@ class Checker:
             self.expr(fn.body, {p.name for p in fn.params})
         for proc in sym.procedures.values():
             self.check_params(proc.params)
-            unmet = self.unmet_needs(proc, f"procedure '{proc.name}'")
-            if unmet:
-                self.warning(
-                    f"procedure '{proc.name}' [{proc.cite}] needs the missing table(s) {', '.join(unmet)}: "
-                    "calling it stops the run until a data file supplies them", proc.span,
-                )
-                continue
-            self.block(proc.body, {p.name for p in proc.params})
+            if not self.waits_for_data(proc, f"procedure '{proc.name}'", "calling it stops the run"):
+                self.block(proc.body, {p.name for p in proc.params})
         for hook in sym.hooks:
             self.need_cite(hook, f"the '{hook.event}' hook")
             if hook.event not in HOOK_EVENTS:
@@ -145,14 +139,16 @@ class Checker:
                     self.need_cite(step, f"step '{step.name}'")
                     if step.pending:
                         self.warning(f"step '{step.name}' [{step.cite}] is declared but not encoded yet", step.span)
-                    unmet = self.unmet_needs(step, f"step '{step.name}'")
-                    if unmet:
-                        self.warning(
-                            f"step '{step.name}' [{step.cite}] needs the missing table(s) {', '.join(unmet)}: "
-                            "it is skipped until a data file supplies them", step.span,
-                        )
-                        continue
-                    self.block(step.body, set())
+                    if not self.waits_for_data(step, f"step '{step.name}'", "it is skipped"):
+                        self.block(step.body, set())
+
+    def waits_for_data(self, decl: n.StepDecl | n.ProcedureDecl, what: str, meanwhile: str) -> bool:
+        """True (with a warning) when decl needs missing tables: its body is not checked until supplied."""
+        unmet = self.unmet_needs(decl, what)
+        if unmet:
+            self.warning(f"{what} [{decl.cite}] needs the missing table(s) {', '.join(unmet)}: "
+                         f"{meanwhile} until a data file supplies them", decl.span)
+        return bool(unmet)
 
     def unmet_needs(self, decl: n.StepDecl | n.ProcedureDecl, what: str) -> list[str]:
         """Needed tables that are not supplied; a name that is neither a table nor missing is an error."""

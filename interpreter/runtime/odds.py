@@ -51,7 +51,7 @@ DEFAULT_LIMIT = 2_000_000
 
 
 class _Cut(Exception):
-    """Raised at the first roll after every measured fact is known."""
+    """Raised by the engine's `on_record` as soon as every measured fact is known."""
 
 
 class OddsError(Exception):
@@ -84,16 +84,13 @@ class EnumeratedDice(DiceProvider):
     """Follows a path (one outcome index per roll) and extends it with outcome 0, recording
     the siblings it leaves for later runs."""
 
-    def __init__(self, path: list[int], pending: list[list[int]], stop: Callable[[], bool]):
+    def __init__(self, path: list[int], pending: list[list[int]]):
         self.path = path
         self.pending = pending
-        self.stop = stop
         self.depth = 0
         self.probability = Fraction(1)
 
     def roll(self, req: RollRequest) -> list[int]:
-        if self.stop():
-            raise _Cut
         outcomes = roll_outcomes(req)
         if self.depth < len(self.path):
             index = self.path[self.depth]
@@ -187,7 +184,7 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
     runs = cut = 0
     while pending:
         path = pending.pop()
-        dice = EnumeratedDice(path, pending, trial.known)
+        dice = EnumeratedDice(path, pending)
         try:
             recorded, was_cut = trial.run(dice, policy)
         except (RuleError, ScriptError) as err:
@@ -223,21 +220,9 @@ def monte_carlo(sc: n.Scenario, sym: Symbols, sources: Sources, names: list[str]
     started = time.perf_counter()
     dice = SeededDice(seed)
     for _ in range(runs):
-        recorded, _ = trial.run(_Stopping(dice, trial.known), policy)
+        recorded, _ = trial.run(dice, policy)
         counts[tuple(recorded.get(name) for name in names)] += 1
     return counts, time.perf_counter() - started
-
-
-class _Stopping(DiceProvider):
-    """Seeded dice that stop the run once every measured fact is known, as the enumeration does."""
-
-    def __init__(self, dice: DiceProvider, stop: Callable[[], bool]):
-        self.dice, self.stop = dice, stop
-
-    def roll(self, req: RollRequest) -> list[int]:
-        if self.stop():
-            raise _Cut
-        return self.dice.roll(req)
 
 
 def report(odds: Odds, mc: tuple[Counter, float] | None = None) -> list[str]:
