@@ -312,9 +312,9 @@ class _Amender:
         if isinstance(c, ov.AddRow):
             return f"add row {_range(c.row.low, c.row.high)} to table {c.table}"
         if isinstance(c, (ov.ReplaceModifier, ov.RemoveModifier)):
-            return f"{'replace' if isinstance(c, ov.ReplaceModifier) else 'remove'} modifier {c.name} of table {c.table}"
+            return f"{'replace' if isinstance(c, ov.ReplaceModifier) else 'remove'} {c.of} {c.name} of table {c.table}"
         if isinstance(c, ov.AddModifier):
-            return f"add modifier {c.modifier.name} to table {c.table}"
+            return f"add {c.of} {c.modifier.name} to table {c.table}"
         if isinstance(c, ov.SetBeyond):
             return f"set beyond of table {c.table} to {c.policy}"
         if isinstance(c, ov.SetStat):
@@ -441,25 +441,28 @@ class _Amender:
             self.touch(key + ("row", new.low, new.high), c.span, f"row {_range(new.low, new.high)} of table {c.table}")
             self.decls[i] = t.model_copy(update={"rows": t.rows + (new,)})  # the checker reports an overlap
         elif isinstance(c, ov.AddModifier):
+            # A modifier of the roll, or a shift of a column table's column (8.3): the same change.
+            field, now = ("modifiers", t.modifiers) if c.of == "modifier" else ("shifts", t.shifts)
             new = self.stamp(c.modifier)
-            if any(m.name == new.name for m in t.modifiers):
-                raise self.error(f"table '{c.table}' already has a modifier '{new.name}'", c.modifier.span,
-                                 "to change it, write 'replace modifier NAME of table TABLE with …'")
-            self.touch(key + ("modifier", new.name), c.span, f"modifier {new.name} of table {c.table}")
-            self.decls[i] = t.model_copy(update={"modifiers": t.modifiers + (new,)})
+            if any(m.name == new.name for m in now):
+                raise self.error(f"table '{c.table}' already has a {c.of} '{new.name}'", c.modifier.span,
+                                 f"to change it, write 'replace {c.of} NAME of table TABLE with …'")
+            self.touch(key + (c.of, new.name), c.span, f"{c.of} {new.name} of table {c.table}")
+            self.decls[i] = t.model_copy(update={field: now + (new,)})
         elif isinstance(c, (ov.ReplaceModifier, ov.RemoveModifier)):
-            k = next((k for k, m in enumerate(t.modifiers) if m.name == c.name), None)
+            field, now = ("modifiers", t.modifiers) if c.of == "modifier" else ("shifts", t.shifts)
+            k = next((k for k, m in enumerate(now) if m.name == c.name), None)
             if k is None:
-                raise self.unknown("modifier", c.name, c.name_span, [m.name for m in t.modifiers], f" of table '{c.table}'")
-            self.touch(key + ("modifier", c.name), c.span, f"modifier {c.name} of table {c.table}")
+                raise self.unknown(c.of, c.name, c.name_span, [m.name for m in now], f" of table '{c.table}'")
+            self.touch(key + (c.of, c.name), c.span, f"{c.of} {c.name} of table {c.table}")
             if isinstance(c, ov.RemoveModifier):
-                mods = _spliced(t.modifiers, k)
+                mods = _spliced(now, k)
             else:
                 new = self.stamp(c.modifier)
-                if _same(new, t.modifiers[k]):
-                    self.noop(c.span, f"modifier '{c.name}' of table '{c.table}' is already so")
-                mods = _spliced(t.modifiers, k, new)
-            self.decls[i] = t.model_copy(update={"modifiers": mods})
+                if _same(new, now[k]):
+                    self.noop(c.span, f"{c.of} '{c.name}' of table '{c.table}' is already so")
+                mods = _spliced(now, k, new)
+            self.decls[i] = t.model_copy(update={field: mods})
         else:
             self.touch(key + ("beyond",), c.span, f"the out-of-range policy of table {c.table}")
             if t.beyond == c.policy:

@@ -70,6 +70,13 @@ BEYOND_POLICIES = {
     "unresolved": "a modified roll outside the rows stops the run with an error: the rulebook gives no ruling",
 }
 
+# How a column table finds its column (language 8.3), with the number of values each reads.
+COLUMN_KINDS = {
+    "odds": (2, "the ratio of two strengths, rounded down to a column: 7 to 3 reads the 2:1 column"),
+    "difference": (2, "the first value less the second, in the column whose range holds it"),
+    "value": (1, "a value, in the column whose range holds it"),
+}
+
 # Overflow policies of a track.
 EXCESS_POLICIES = {
     "discarded": "a value above the track's maximum is lost (clamped)",

@@ -207,7 +207,8 @@ class Analysis:
         """Names the rules read (variables, attributes and 'is' tests), names they set, and functions they call."""
         sym = self.sym
         roots: list = [f.body for f in sym.functions.values()]
-        roots += [(m.value, m.when) for t in sym.tables.values() for m in t.modifiers]
+        roots += [(m.value, m.when) for t in sym.tables.values() for m in t.modifiers + t.shifts]
+        roots += [t.columns.args for t in sym.tables.values() if t.columns is not None]
         roots += [body for site in self.sites for body in site.bodies]
         reads, sets, calls, targets = set(), set(), set(), set()
         kinds: set[str] = set()

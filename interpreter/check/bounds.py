@@ -292,7 +292,7 @@ def statements(block: tuple) -> Iterator:
 def sites(sym: Symbols) -> list[Site]:
     """Every body of statements in the ruleset, with the local names each binds."""
     out = [Site("procedure", p.name, p.cite, p.span, tuple(a.name for a in p.params), (p.body,)) for p in sym.procedures.values()]
-    out += [Site("table", t.name, t.cite, t.span, tuple(a.name for a in t.params), tuple(r.effect for r in t.rows))
+    out += [Site("table", t.name, t.cite, t.span, tuple(a.name for a in t.params), tuple(r.effect for r in t.rows) + tuple(r.effect for r in t.results))
             for t in sym.tables.values()]
     out += [Site("hook", h.event, h.cite, h.span, (h.var,) if h.var else (), (h.body,)) for h in sym.hooks]
     out += [Site("invariant", i.name, i.cite, i.span, (), (i.body,)) for i in sym.invariants]

@@ -10,7 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..ir import nodes as n
-from ..lang import BEYOND_POLICIES, BUILTINS, EXCESS_POLICIES, GRID_SHAPES, HEX_COLUMN_SCHEMES, HOOK_EVENTS, VALUE_TYPES
+from ..lang import (
+    BEYOND_POLICIES,
+    BUILTINS,
+    COLUMN_KINDS,
+    EXCESS_POLICIES,
+    GRID_SHAPES,
+    HEX_COLUMN_SCHEMES,
+    HOOK_EVENTS,
+    VALUE_TYPES,
+)
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from .symbols import Symbols, collect
 
@@ -232,6 +241,93 @@ class Checker:
                 table.span,
                 "add 'beyond: clamp', 'beyond: no_effect' or 'beyond: unresolved' with the rule or ruling",
             )
+        self.check_columns(table, scope)
+        self.check_results(table, scope)
+
+    def check_columns(self, table: n.TableDecl, scope: set[str]) -> None:
+        """A column table (8.3): its columns, shifts, out-of-table policy and one cell per column in every row."""
+        cols = table.columns
+        if cols is None:
+            for shift in table.shifts:
+                self.error(f"shift '{shift.name}' of table '{table.name}' moves a column, but the table has no columns", shift.span,
+                           "declare them, for example 'columns odds(attack, defence) [6.1]: 1:2, 1:1, 2:1'")
+            if table.columns_beyond is not None:
+                self.error(f"table '{table.name}' says what lies beyond its columns, but it has no columns", table.columns_beyond_span)
+            for row in table.rows:
+                if len(row.cells) > 1:
+                    self.error(f"row {_row_name(row)} of table '{table.name}' names {len(row.cells)} results, but the table has no columns",
+                               row.span, "a row names one result unless the table declares 'columns'")
+            return
+        self.need_cite(cols, f"the columns of table '{table.name}'")
+        if cols.by not in COLUMN_KINDS:
+            self.error(f"unknown kind of columns '{cols.by}'", cols.by_span,
+                       did_you_mean(cols.by, COLUMN_KINDS) or "columns are found by odds(a, b), difference(a, b) or value(x)")
+            return
+        arity = COLUMN_KINDS[cols.by][0]
+        if len(cols.args) != arity:
+            self.error(f"columns {cols.by}(…) read {arity} value(s), not {len(cols.args)}", cols.span)
+        for arg in cols.args:
+            self.expr(arg, scope)
+        self.check_headers(table, cols)
+        for shift in table.shifts:
+            self.need_cite(shift, f"shift '{shift.name}' of table '{table.name}'")
+            self.expr(shift.value, scope)
+            if shift.when is not None:
+                self.expr(shift.when, scope)
+        if table.columns_beyond is None:
+            self.error(f"table '{table.name}' has columns but does not say what a value beyond them means", cols.span,
+                       "add 'beyond columns: clamp', 'beyond columns: no_effect' or 'beyond columns: unresolved' with the rule or ruling")
+        elif table.columns_beyond not in BEYOND_POLICIES:
+            self.unknown("out-of-range policy", table.columns_beyond, table.columns_beyond_span, BEYOND_POLICIES)
+        for row in table.rows:
+            if len(row.cells) != len(cols.headers):
+                self.error(f"row {_row_name(row)} of table '{table.name}' has {len(row.cells)} cell(s) for {len(cols.headers)} columns", row.span)
+            elif len(row.cells) > 1 and (row.label is not None or row.effect):
+                self.error(f"row {_row_name(row)} of table '{table.name}' has several cells, so it cannot carry a label or an effect",
+                           row.span, "declare each result once with 'result NAME \"label\" [rule] { … }'")
+
+    def check_headers(self, table: n.TableDecl, cols: n.Columns) -> None:
+        """Odds columns are ratios, the others ranges; either way they ascend without overlapping."""
+        ratio = cols.by == "odds"
+        previous = None
+        for h in cols.headers:
+            if (h.ratio is not None) != ratio:
+                want = "a ratio such as 3:2" if ratio else "a number or a range such as 1..5"
+                self.error(f"column {h.label} of table '{table.name}' should be {want} for columns {cols.by}(…)", h.span)
+                return
+            if h.ratio is not None and h.ratio[1] <= 0:
+                self.error(f"column {h.label} of table '{table.name}' divides by {h.ratio[1]}", h.span)
+                return
+            if h.low is not None and h.low > h.high:
+                self.error(f"column {h.label} of table '{table.name}' is empty: its low end is above its high end", h.span)
+                return
+            if previous is not None and not _ascends(previous, h):
+                self.error(f"column {h.label} of table '{table.name}' does not come after column {previous.label}",
+                           h.span, "columns are written from left to right, lowest first, without overlapping")
+                return
+            previous = h
+
+    def check_results(self, table: n.TableDecl, scope: set[str]) -> None:
+        """Declared results: cited, once each, and every cell names one of them when any is declared."""
+        declared: dict[str, n.TableResult] = {}
+        for r in table.results:
+            self.need_cite(r, f"result '{r.name}' of table '{table.name}'")
+            if r.name in declared:
+                self.error(f"result '{r.name}' of table '{table.name}' is declared twice", r.span)
+            declared[r.name] = r
+            self.block(r.effect, set(scope))
+        if not declared:
+            return
+        used: set[str] = set()
+        for row in table.rows:
+            for cell, span in zip(row.cells, row.cell_spans or (row.span,) * len(row.cells)):
+                if cell not in declared and cell not in used:
+                    self.error(f"row {_row_name(row)} of table '{table.name}' names the result '{cell}', which the table does not declare",
+                               span, did_you_mean(cell, declared))
+                used.add(cell)
+        for name, r in declared.items():
+            if name not in used:
+                self.warning(f"result '{name}' of table '{table.name}' is in no row", r.span)
 
     # ── statements ──
     def block(self, stmts: tuple, scope: set[str]) -> None:
@@ -474,3 +570,10 @@ def check_ruleset(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
 
 def _row_name(row: n.Row) -> str:
     return str(row.low) if row.low == row.high else f"{row.low}..{row.high}"
+
+
+def _ascends(a: n.ColumnHeader, b: n.ColumnHeader) -> bool:
+    """Column b lies wholly to the right of column a (a larger ratio, or a range above a's)."""
+    if a.ratio is not None and b.ratio is not None:
+        return b.ratio[0] * a.ratio[1] > a.ratio[0] * b.ratio[1]
+    return a.high is not None and b.low is not None and b.low > a.high

@@ -504,12 +504,17 @@ class Builder(Transformer):
         label = _first(c, "STRING")
         params = next((x for x in c if isinstance(x, tuple) and all(isinstance(p, n.Param) for p in x)), ())
         count, die, die_span, roll_cite = next(x for x in c if isinstance(x, list))
-        beyond = next((x for x in c if isinstance(x, dict)), None)
+        beyond = next((x for x in c if isinstance(x, dict) and x["what"] == "rows"), None)
+        over = next((x for x in c if isinstance(x, dict) and x["what"] == "columns"), None)
+        columns = _of(c, n.Columns)
         return n.TableDecl(
             span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, params=params,
             count=count, die=die, die_span=die_span, roll_cite=roll_cite, modifiers=tuple(_of(c, n.Modifier)), rows=tuple(_of(c, n.Row)),
             beyond=beyond["policy"] if beyond else None, beyond_span=beyond["span"] if beyond else None,
             beyond_cite=beyond["cite"] if beyond else None, cite=_cite(c),
+            columns=columns[0] if columns else None, shifts=tuple(_of(c, n.ColumnShift)), results=tuple(_of(c, n.TableResult)),
+            columns_beyond=over["policy"] if over else None, columns_beyond_span=over["span"] if over else None,
+            columns_beyond_cite=over["cite"] if over else None,
         )
 
     def table_roll(self, meta, c):
@@ -523,13 +528,44 @@ class Builder(Transformer):
         low, high = c[0]
         label = _first(c, "STRING")
         effect = next((x for x in c if isinstance(x, tuple) and not (len(x) == 2 and isinstance(x[0], int))), ())
-        return n.Row(span=self.sp(meta), low=low, high=high, result=str(c[1]), label=_unquote(label) if label else None, effect=effect, cite=_cite(c))
+        names = _tokens(c, "NAME")
+        cells = tuple(str(t) for t in names)
+        return n.Row(span=self.sp(meta), low=low, high=high, result=cells[0], cells=cells, cell_spans=tuple(self.ts(t) for t in names),
+                     label=_unquote(label) if label else None,
+                     effect=effect, cite=_cite(c))
 
     def range(self, meta, c):
         return (c[0], c[1] if len(c) > 1 else c[0])
 
     def out_of_range(self, meta, c):
-        return {"policy": str(c[0]), "span": self.ts(c[0]), "cite": _cite(c)}
+        return {"what": "rows", "policy": str(c[0]), "span": self.ts(c[0]), "cite": _cite(c)}
+
+    def columns_beyond(self, meta, c):
+        return {"what": "columns", "policy": str(c[0]), "span": self.ts(c[0]), "cite": _cite(c)}
+
+    def columns(self, meta, c):
+        args = tuple(x for x in c[1:] if not isinstance(x, (Cite, Token, n.ColumnHeader)))
+        return n.Columns(span=self.sp(meta), by=str(c[0]), by_span=self.ts(c[0]), args=args,
+                         headers=tuple(_of(c, n.ColumnHeader)), cite=_cite(c))
+
+    def ratio_header(self, meta, c):
+        a, b = int(c[0]), int(c[1])
+        return n.ColumnHeader(span=self.sp(meta), label=f"{a}:{b}", ratio=(a, b))
+
+    def range_header(self, meta, c):
+        low, high = c[0]
+        label = _first(c, "STRING")
+        shown = _unquote(label) if label else (str(low) if low == high else f"{low}..{high}")
+        return n.ColumnHeader(span=self.sp(meta), label=shown, low=low, high=high)
+
+    def column_shift(self, meta, c):
+        exprs = [x for x in c[1:] if not isinstance(x, (Cite, Token))]
+        return n.ColumnShift(span=self.sp(meta), name=str(c[0]), value=exprs[0], when=exprs[1] if len(exprs) > 1 else None, cite=_cite(c))
+
+    def table_result(self, meta, c):
+        label = _first(c, "STRING")
+        effect = next((x for x in c if isinstance(x, tuple)), ())
+        return n.TableResult(span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, effect=effect, cite=_cite(c))
 
     def function_decl(self, meta, c):
         return n.FunctionDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], cite=_cite(c))

@@ -547,7 +547,44 @@ class Modifier(Cited):
 class Row(Cited):
     low: int
     high: int
-    result: str
+    result: str  # the first (or only) cell
+    label: str | None = None
+    effect: tuple[Stmt, ...] = ()
+    # One result per column in a table with columns; (result,) otherwise.
+    cells: tuple[str, ...] = ()
+    cell_spans: tuple[Span, ...] = ()
+
+
+class ColumnHeader(Node):
+    """A column of a column table: an odds ratio (3:2) or a range of values (-1..1, 16..20)."""
+
+    label: str  # as the trace prints it: "3:2", "16..20" or the header's own label
+    ratio: tuple[int, int] | None = None
+    low: int | None = None
+    high: int | None = None
+
+
+class Columns(Cited):
+    """How a column table finds its column: odds(a, b), difference(a, b) or value(x)."""
+
+    by: str  # odds | difference | value
+    by_span: Span
+    args: tuple[Expr, ...]
+    headers: tuple[ColumnHeader, ...]
+
+
+class ColumnShift(Cited):
+    """A cited shift of the column, right for positive values (siege works: 2 columns)."""
+
+    name: str
+    value: Expr
+    when: Expr | None = None
+
+
+class TableResult(Cited):
+    """A result of a table, declared once: its label and effect serve every cell that names it."""
+
+    name: str
     label: str | None = None
     effect: tuple[Stmt, ...] = ()
 
@@ -566,6 +603,12 @@ class TableDecl(Cited):
     beyond: str | None = None  # clamp | no_effect | unresolved
     beyond_span: Span | None = None
     beyond_cite: str | None = None
+    columns: Columns | None = None
+    shifts: tuple[ColumnShift, ...] = ()
+    columns_beyond: str | None = None  # clamp | no_effect | unresolved
+    columns_beyond_span: Span | None = None
+    columns_beyond_cite: str | None = None
+    results: tuple[TableResult, ...] = ()
 
 
 class FunctionDecl(Cited):

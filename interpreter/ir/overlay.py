@@ -88,7 +88,8 @@ class ReplaceModifier(Change):
     table_span: n.Span
     name: str
     name_span: n.Span
-    modifier: n.Modifier
+    modifier: n.Modifier | n.ColumnShift
+    of: Literal["modifier", "shift"] = "modifier"  # a table's modifier, or a column table's shift (8.3)
 
 
 class RemoveModifier(Change):
@@ -97,13 +98,15 @@ class RemoveModifier(Change):
     table_span: n.Span
     name: str
     name_span: n.Span
+    of: Literal["modifier", "shift"] = "modifier"  # a table's modifier, or a column table's shift (8.3)
 
 
 class AddModifier(Change):
     kind: Literal["add_modifier"] = "add_modifier"
     table: str
     table_span: n.Span
-    modifier: n.Modifier
+    modifier: n.Modifier | n.ColumnShift
+    of: Literal["modifier", "shift"] = "modifier"  # a table's modifier, or a column table's shift (8.3)
 
 
 class SetStat(Change):
@@ -310,6 +313,15 @@ class OverlayBuilder(Builder):
 
     def add_modifier(self, meta, c):
         return AddModifier(span=self.sp(meta), table=str(c[0]), table_span=self.ts(c[0]), modifier=c[1])
+
+    def replace_shift(self, meta, c):
+        return self.replace_modifier(meta, c).model_copy(update={"of": "shift"})
+
+    def remove_shift(self, meta, c):
+        return self.remove_modifier(meta, c).model_copy(update={"of": "shift"})
+
+    def add_shift(self, meta, c):
+        return self.add_modifier(meta, c).model_copy(update={"of": "shift"})
 
     def set_beyond(self, meta, c):
         return SetBeyond(span=self.sp(meta), table=str(c[0]), table_span=self.ts(c[0]), policy=str(c[1]),

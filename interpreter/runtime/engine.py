@@ -465,6 +465,8 @@ class Table:
         self.rows = [(r, comp.block(r.effect, r.cite or decl.cite)) for r in decl.rows]
         self.low = min(r.low for r in decl.rows)
         self.high = max(r.high for r in decl.rows)
+        self.results = {r.name: (r, comp.block(r.effect, r.cite or decl.cite)) for r in decl.results}
+        self.columns = Columns(engine, decl) if decl.columns is not None else None
 
     def bind(self, args: list[tuple[str | None, Any]]) -> dict:
         return bind_args(self.params, args)
@@ -478,6 +480,13 @@ class Table:
     def _run(self, env: dict, cite: str) -> Iterator:
         d, eng = self.decl, self.engine
         label = d.name
+        column, heading = 0, ""
+        if self.columns is not None:
+            column, heading = self.columns.find(env)
+            if column is None:
+                eng.trace(d.columns_beyond_cite or d.cite, f"{d.name}: {heading}, beyond the columns: no effect")
+                return None
+            eng.state.facts[f"{d.name} column"] = d.columns.headers[column].label
         faces = yield RollRequest(d.count, self.die.low, self.die.high, self.die.name, label, d.roll_cite or d.cite or cite, d.span)
         raw = sum(faces)
         total = raw
@@ -495,7 +504,7 @@ class Table:
             if d.beyond == "clamp":
                 index = max(self.low, min(self.high, total))
             elif d.beyond == "no_effect":
-                eng.trace(d.beyond_cite or d.cite, f"{d.name}: roll {raw}{mods} = {total}, beyond the table: no effect")
+                eng.trace(d.beyond_cite or d.cite, f"{d.name}: {heading}roll {raw}{mods} = {total}, beyond the table: no effect")
                 return None
             else:
                 raise RuleError(
@@ -506,10 +515,82 @@ class Table:
         if row is None:
             raise RuleError(f"{d.name} has no row for {index}", d.span)
         shown = f"{total}" + (f" (read as {index} [{d.beyond_cite}])" if index != total else "")
-        eng.trace(row.cite or d.cite, f"{d.name}: roll {raw}{mods} = {shown} -> {row.label or row.result}")
-        eng.state.facts[f"{d.name} result"] = row.result
+        result = row.cells[column] if row.cells else row.result
+        declared, declared_effect = self.results.get(result, (None, None))
+        named = row.label or (declared.label if declared else None) or result
+        eng.trace(row.cite or d.cite, f"{d.name}: {heading}roll {raw}{mods} = {shown} -> {named}")
+        eng.state.facts[f"{d.name} result"] = result
         yield from effect(dict(env))
-        return row.result
+        if declared_effect is not None:
+            yield from declared_effect(dict(env))
+        return result
+
+
+class Columns:
+    """The column of a column table (language 8.3): found from odds, a difference or a value, then shifted."""
+
+    def __init__(self, engine: Engine, decl: n.TableDecl):
+        comp = engine.compiler
+        self.decl = decl
+        self.cols = decl.columns
+        self.args = [comp.expr(a) for a in self.cols.args]
+        self.shifts = [
+            (sh, comp.expr(sh.value), comp.expr(sh.when) if sh.when is not None else None, sh.cite or decl.cite)
+            for sh in decl.shifts
+        ]
+
+    def number(self, value: Any, what: str) -> int:
+        v = as_number(value)
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RuleError(f"{self.decl.name}: {what} is {show(v)}, not a number", self.cols.span)
+        return v
+
+    def base(self, env: dict) -> tuple[int, str]:
+        """The column the values fall in, as an index that may lie off either end (-1, len)."""
+        heads = self.cols.headers
+        values = [self.number(a(env), f"the {self.cols.by} value") for a in self.args]
+        if self.cols.by == "odds":
+            a, b = values
+            seen = f"odds {a}:{b}"
+            # The rightmost column a:b reaches, fractions dropped in the defender's favour.
+            fits = [i for i, h in enumerate(heads) if b == 0 or a * h.ratio[1] >= b * h.ratio[0]]
+            return (fits[-1] if fits else -1), seen
+        v = values[0] - values[1] if self.cols.by == "difference" else values[0]
+        seen = f"{self.cols.by} {v}"
+        for i, h in enumerate(heads):
+            if h.low <= v <= h.high:
+                return i, seen
+        return (-1 if v < heads[0].low else len(heads)), seen
+
+    def find(self, env: dict) -> tuple[int | None, str]:
+        """The column index (None: beyond the columns with no effect) and the trace's account of it."""
+        d, heads = self.decl, self.cols.headers
+        index, seen = self.base(env)
+        steps = [seen + " -> " + self.at(index)]
+        for sh, value, when, scite in self.shifts:
+            if when is None or when(env):
+                v = self.number(value(env), f"shift '{sh.name}'")
+                if v:
+                    index = min(max(index, -1), len(heads)) + v
+                    steps.append(f"{sh.name} {v:+d} [{scite}] -> {self.at(index)}")
+        if not 0 <= index < len(heads):
+            if d.columns_beyond == "clamp":
+                index = max(0, min(len(heads) - 1, index))
+                steps.append(f"read as {heads[index].label} [{d.columns_beyond_cite or d.cite}]")
+            elif d.columns_beyond == "no_effect":
+                return None, ", ".join(steps)
+            else:
+                raise RuleError(f"{d.name}: {', '.join(steps)}: the column is off the table and the rulebook gives no ruling",
+                                d.span, d.columns_beyond_cite or d.cite)
+        return index, ", ".join(steps) + "; "
+
+    def at(self, index: int) -> str:
+        heads = self.cols.headers
+        if index < 0:
+            return f"left of {heads[0].label}"
+        if index >= len(heads):
+            return f"right of {heads[-1].label}"
+        return heads[index].label
 
 
 MAX_RANGE = 100_000  # a list built by range() is a rules author's list, never a loop counter gone astray
