@@ -154,3 +154,11 @@ def test_a_table_with_columns_must_say_what_lies_beyond_them(tmp_path, capsys):
     (tmp_path / "siege.rules").write_text(RULES.replace("  beyond columns: clamp [6.1]\n", ""))
     assert main(["check", str(tmp_path / "siege.rules")]) == 1
     assert "table 'assault' has columns but does not say what a value beyond them means" in capsys.readouterr().err
+
+
+def test_check_describes_the_columns_and_their_shifts(tmp_path, capsys):
+    (tmp_path / "siege.rules").write_text(RULES)
+    assert main(["check", str(tmp_path / "siege.rules")]) == 0
+    out = capsys.readouterr()
+    assert ("5 column(s) 1:2..3:1 by odds; shifts works +2 when works, friction -1 when friction; "
+            "beyond the columns: clamp [6.1]") in out.out + out.err

@@ -97,11 +97,22 @@ class Analysis:
         rolled = "the modified roll" if t.modifiers else "the roll"
         head = f"table {t.name}{_cite(t.cite)}: {rolled} ranges over {reach} ({'; '.join(parts)}); rows cover {rows}"
         verdicts, warn = self.verdicts(t, reach, gaps, outside)
+        if t.columns is not None:
+            verdicts.append(self.columns(t, ctx))
         notes = self.param_notes(t, ctx) + ctx.why
         (self.warning if warn else self.note)(head + "; " + "; ".join(verdicts), t.span, notes=notes)
         self.unreachable_rows(t, reach, rows)
 
-    def modifier(self, m: n.Modifier, ctx: Ctx) -> tuple[Values, str]:
+    def columns(self, t: n.TableDecl, ctx: Ctx) -> str:
+        """A column table's columns and what can move them: '7 columns 1:2..5:1 by odds; shifts siege_works +2 when works'."""
+        heads = t.columns.headers
+        span = heads[0].label if len(heads) == 1 else f"{heads[0].label}..{heads[-1].label}"
+        text = f"{len(heads)} column(s) {span} by {t.columns.by}"
+        if t.shifts:
+            text += "; shifts " + ", ".join(self.modifier(sh, ctx)[1] for sh in t.shifts)
+        return text + f"; beyond the columns: {t.columns_beyond}{_cite(t.columns_beyond_cite)}"
+
+    def modifier(self, m: n.Modifier | n.ColumnShift, ctx: Ctx) -> tuple[Values, str]:
         """What a modifier adds to the roll, and how to say it: '-1 when tired', '1..3 when bonus > 0'."""
         truth = self.bounds.expr(m.when, ctx).truth() if m.when is not None else "always"
         value = self.bounds.expr(m.value, self.bounds.narrow(m.when, ctx) if m.when is not None else ctx)
