@@ -37,6 +37,8 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("all", 1, 1, "true if every item of a list is true"),
         Builtin("distinct", 1, 1, "a list without repeats, in first-seen order"),
         Builtin("range", 2, 2, "range(low, high): the whole numbers from low to high, both included"),
+        Builtin("within", 3, 3, "within(start, n, through): the places n moves or fewer from a place (or list), moving through a list of places"),
+        Builtin("distance", 3, 3, "distance(a, b, through): the fewest moves from a to b through a list of places, or none"),
         Builtin("keys", 1, 1, "the keys of a map, in insertion order"),
         Builtin("values", 1, 1, "the values of a map, in insertion order"),
         Builtin("get", 3, 3, "get(map, key, default): the value at key, or default"),

@@ -178,3 +178,64 @@ procedure defect(u: unit, s: side) [10.2] {''')
     capsys.readouterr()
     assert main(["run", str(tmp_path / "huge.scenario")]) == 1
     assert "range(1, 1000000) would hold more than 100000 numbers" in capsys.readouterr().err
+
+
+SEAS = """
+game voyage "Voyage" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [2.0]
+}
+map sea [1.1] {
+  grid area "area" [1.1]
+  property kind: {land, sea} [1.1]
+}
+function seas() [7.1] = [p for p in places() where p.kind == sea]
+procedure look(from: place) [7.1] {
+  say "{count(within(from, 2, seas()))} sea areas within two of {from}" [7.1]
+}
+"""
+
+SEA_CASE = """
+scenario "reach" uses "voyage.rules" [7.1] {
+  places {
+    area s1 { kind: sea }
+    area s2 { kind: sea }
+    area s3 { kind: sea }
+    area s4 { kind: sea }
+    area isthmus { kind: land }
+    area s5 { kind: sea }
+    adjacent s1 s2
+    adjacent s2 s3
+    adjacent s3 s4
+    adjacent s1 isthmus
+    adjacent isthmus s5
+  }
+  run look(@s1)
+  expect {
+    within(@s1, 2, seas()) == [@s1, @s2, @s3]
+    within([@s4, @s1], 1, seas()) == [@s4, @s1, @s3, @s2]
+    distance(@s1, @s4, seas()) == 3
+    distance(@s1, @s5, seas()) == none
+    distance(@s1, @s5, places()) == 2
+    within(@s1, 0, seas()) == [@s1]
+  }
+}
+"""
+
+
+def test_within_and_distance_count_moves_through_the_places_allowed(tmp_path, capsys):
+    (tmp_path / "voyage.rules").write_text(SEAS)
+    (tmp_path / "reach.scenario").write_text(SEA_CASE)
+    assert main(["run", str(tmp_path / "reach.scenario")]) == 0, capsys.readouterr()
+    out = capsys.readouterr().out
+    assert "[7.1] 3 sea areas within two of s1" in out
+    assert "result: 6 of 6 expectations met" in out
+
+
+def test_within_refuses_what_is_not_a_place(tmp_path, capsys):
+    (tmp_path / "voyage.rules").write_text(SEAS)
+    (tmp_path / "reach.scenario").write_text(SEA_CASE.replace("run look(@s1)", "run look(3)"))
+    assert main(["run", str(tmp_path / "reach.scenario")]) == 1
+    out = capsys.readouterr()
+    assert "within needs a place or a list of places to start from, not 3" in out.out + out.err
+    assert "Traceback" not in out.err

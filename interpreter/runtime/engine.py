@@ -658,6 +658,44 @@ def _builtins(engine: Engine) -> dict:
             raise RuleError(f"range({low}, {high}) would hold more than {MAX_RANGE} numbers", span)
         return list(range(low, high + 1))
 
+    def _places(span, v, fn, what):
+        items = v if isinstance(v, list) else [v]
+        if not all(isinstance(p, Place) for p in items):
+            raise RuleError(f"{fn} needs {what}, not {show(v)}", span)
+        return items
+
+    def _rings(span, start, through, fn):
+        """Breadth first from the start over adjacency, entering only places of `through`:
+        yields (moves, place) in the order a rulebook would count them out."""
+        seen = dict.fromkeys(_places(span, start, fn, "a place or a list of places to start from"))
+        allowed = set(_places(span, through, fn, "a list of places to move through"))
+        frontier, moves = list(seen), 0
+        while frontier:
+            for p in frontier:
+                yield moves, p
+            moves += 1
+            nxt = []
+            for p in frontier:
+                for q in p.neighbours:
+                    if q in allowed and q not in seen:
+                        seen[q] = None
+                        nxt.append(q)
+            frontier = nxt
+
+    def within(span, start, n, through):
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise RuleError(f"within needs a number of moves, not {show(n)}", span)
+        out = []
+        for moves, p in _rings(span, start, through, "within"):
+            if moves > n:
+                break
+            out.append(p)
+        return out
+
+    def distance(span, a, b, through):
+        goal = _places(span, b, "distance", "a place to reach")[0]
+        return next((moves for moves, p in _rings(span, a, through, "distance") if p == goal), None)
+
     def get(span, m, k, default):
         if not isinstance(m, dict):
             raise RuleError(f"get needs a map, not {show(m)}", span)
@@ -692,6 +730,8 @@ def _builtins(engine: Engine) -> dict:
         "all": lambda span, v: all(_list(span, v, "all")),
         "distinct": distinct,
         "range": range_,
+        "within": within,
+        "distance": distance,
         "keys": lambda span, m: list(m) if isinstance(m, dict) else _list(span, m, "keys"),
         "values": lambda span, m: list(m.values()) if isinstance(m, dict) else _list(span, m, "values"),
         "get": get,
