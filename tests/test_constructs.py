@@ -217,7 +217,9 @@ scenario "reach" uses "voyage.rules" [7.1] {
     distance(@s1, @s4, seas()) == 3
     distance(@s1, @s5, seas()) == none
     distance(@s1, @s5, places()) == 2
-    within(@s1, 0, seas()) == [@s1]
+    within(@s1, 0, seas()) == [@s1];
+    [[p, q] for p in [@s1, @s2] for q in adjacent(p) where q.kind == sea] == [[@s1, @s2], [@s2, @s1], [@s2, @s3]];
+    [[p, q] for p in [@s1] for q in [@s2, @s3] for r in [1, 2] where r > 1] == [[@s1, @s2], [@s1, @s3]]
   }
 }
 """
@@ -229,7 +231,7 @@ def test_within_and_distance_count_moves_through_the_places_allowed(tmp_path, ca
     assert main(["run", str(tmp_path / "reach.scenario")]) == 0, capsys.readouterr()
     out = capsys.readouterr().out
     assert "[7.1] 3 sea areas within two of s1" in out
-    assert "result: 6 of 6 expectations met" in out
+    assert "result: 8 of 8 expectations met" in out
 
 
 def test_within_refuses_what_is_not_a_place(tmp_path, capsys):

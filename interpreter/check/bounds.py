@@ -585,7 +585,8 @@ class Bounds:
         if isinstance(e, n.BinOp) and e.op == "+":
             return self.elements(e.left, ctx) | self.elements(e.right, ctx)
         if isinstance(e, n.Comprehension):
-            return self.expr(e.expr, ctx.bind(**{e.var: self.elements(e.iterable, ctx)}))
+            inner = ctx.bind(**{e.var: self.elements(e.iterable, ctx)})
+            return self.elements(e.expr, inner) if e.flat else self.expr(e.expr, inner)
         if isinstance(e, n.CondExpr):
             return self.elements(e.then, ctx) | self.elements(e.orelse, ctx)
         if isinstance(e, n.CallExpr) and e.func in self.sym.functions and ("elements", e.func) not in self._active:
@@ -661,5 +662,9 @@ def _show(e) -> str:  # noqa: C901 - one case per expression kind
     if isinstance(e, n.ListLit):
         return "[" + ", ".join(_show(i) for i in e.items) + "]"
     if isinstance(e, n.Comprehension):
-        return f"[{_show(e.expr)} for {e.var} in {_show(e.iterable)}" + (f" where {_show(e.where)}" if e.where else "") + "]"
+        gens = f"for {e.var} in {_show(e.iterable)}"
+        while e.flat and isinstance(e.expr, n.Comprehension):
+            e = e.expr
+            gens += f" for {e.var} in {_show(e.iterable)}"
+        return f"[{_show(e.expr)} {gens}" + (f" where {_show(e.where)}" if e.where else "") + "]"
     return "…"

@@ -207,8 +207,17 @@ class Builder(Transformer):
         return n.ListLit(span=self.sp(meta), items=tuple(x for x in c if x is not None))
 
     def comprehension(self, meta, c):
-        where = c[3] if len(c) > 3 else None
-        return n.Comprehension(span=self.sp(meta), expr=c[0], var=str(c[1]), iterable=c[2], where=where)
+        body, rest = c[0], list(c[1:])
+        where = rest.pop() if len(rest) % 2 else None
+        gens = [(str(rest[i]), rest[i + 1]) for i in range(0, len(rest), 2)]
+        span = self.sp(meta)
+        # The last generator holds the body and the condition; each one before it joins the lists.
+        var, iterable = gens.pop()
+        node = n.Comprehension(span=span, expr=body, var=var, iterable=iterable, where=where)
+        while gens:
+            var, iterable = gens.pop()
+            node = n.Comprehension(span=span, expr=node, var=var, iterable=iterable, flat=True)
+        return node
 
     def empty_map(self, meta, c):
         return n.MapLit(span=self.sp(meta), entries=())

@@ -173,13 +173,15 @@ class MapLit(Node):
 
 
 class Comprehension(Node):
-    """``[expr for v in iterable where test]``."""
+    """``[expr for v in iterable where test]``. ``[e for a in A for b in B where t]`` is built as
+    ``[[e for b in B where t] for a in A]`` with ``flat``: the inner lists are joined."""
 
     kind: Literal["comprehension"] = "comprehension"
     expr: Expr
     var: str
     iterable: Expr
     where: Expr | None = None
+    flat: bool = False
 
 
 class Matching(Node):

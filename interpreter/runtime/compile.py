@@ -275,6 +275,7 @@ class Compiler:
     def x_comprehension(self, e: n.Comprehension) -> ExprFn:
         body, var, iterable, span = self.expr(e.expr), e.var, self.expr(e.iterable), e.span
         where = self.expr(e.where) if e.where is not None else None
+        flat = e.flat
 
         def comprehension(env):
             seq = iterable(env)
@@ -285,7 +286,9 @@ class Compiler:
             try:
                 for item in seq:
                     env[var] = item
-                    if where is None or where(env):
+                    if flat:
+                        out.extend(body(env))
+                    elif where is None or where(env):
                         out.append(body(env))
             finally:
                 if saved is _UNSET:
