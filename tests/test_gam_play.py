@@ -1,0 +1,136 @@
+"""Whole games of Guerra a Muerte on the labelled demo data, with seeded dice and random agents.
+
+The campaign (the demo set-up, turns I-XV) and the three scenarios of 12.0 (played with
+`umpire play … --scenario NAME`) reach their victory determination, whose last line names the
+outcome with its rule; the same seed gives a byte-identical game. The four set-ups share one
+demo map, repeated in each file (a scenario cannot include another file's places): the test
+checks that the copies agree.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.load import demo_path, load_rules, load_scenario
+from interpreter.runtime.play import play
+from interpreter.syntax.diagnostics import Sources, render
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = "rulesets/guerra_a_muerte.rules"
+
+# name: (first step narrated, the line that ends the game, the victory procedure's citation)
+GAMES = {
+    "campaign": ("turn 1, events, liberals", "[11.0] the game ends after turn 15", "11.1"),
+    "opening_guns": ("turn 1, patriot_operations, el_plata_chile", "[12.1] the game ends after turn 5", "12.1.4"),
+    "empire_strikes_back": ("turn 6, uprisings, uprisings", "[12.2] the game ends after turn 9", "12.2.4"),
+    "end_of_empire": ("turn 11, uprisings, uprisings", "[12.3] the game ends after turn 15", "11.1"),
+}
+SEEDS = {"campaign": (1, 2), "opening_guns": (1, 2), "empire_strikes_back": (1, 2), "end_of_empire": (1, 2)}
+
+
+@pytest.fixture(scope="module")
+def gam():
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        sources = Sources()
+        loaded = load_rules(RULES, sources, with_demo=True, with_errata=True)
+        assert not loaded.errors, [render(d, sources) for d in loaded.errors]
+        game = loaded.symbols.game
+        setups = {"campaign": load_scenario(demo_path(game.span.file, game.demo_setup), sources)}
+        for name, file, _ in game.scenarios:
+            setups[name] = load_scenario(demo_path(game.span.file, file), sources)
+        yield loaded.symbols, sources, setups
+    finally:
+        os.chdir(cwd)
+
+
+def run(gam, name: str, seed: int):
+    sym, sources, setups = gam
+    game = play(sym, sources, setups[name], seed, ["random", "random"])
+    assert game.error is None, (name, seed, render(game.error, sources))
+    return game.lines
+
+
+PLAYED: dict[tuple[str, int], list[str]] = {}  # games already played, to keep the file's runtime modest
+
+
+def played(gam, name: str, seed: int) -> list[str]:
+    if (name, seed) not in PLAYED:
+        PLAYED[name, seed] = run(gam, name, seed)
+    return PLAYED[name, seed]
+
+
+def test_the_game_header_names_the_three_scenarios_and_the_demo_files(gam):
+    sym, _, setups = gam
+    assert set(setups) == set(GAMES)
+    assert sym.game.demo_data and sym.game.demo_setup
+    # Each set-up says which game it is (the game_end hook picks the victory conditions by it).
+    for name, setup in setups.items():
+        assert f"  state played: {name}" in Path(setup.file).read_text(encoding="utf-8"), name
+    # 12.1.1, 12.2.1, 12.3.1: lengths of 5, 4 and 5 turns from the phases the text names.
+    assert (setups["opening_guns"].at[:2], setups["opening_guns"].until) == ((1, "patriot_operations"), 5)
+    assert (setups["empire_strikes_back"].at[:2], setups["empire_strikes_back"].until) == ((6, "uprisings"), 9)
+    assert (setups["end_of_empire"].at[:2], setups["end_of_empire"].until) == ((11, "uprisings"), 15)
+    assert setups["campaign"].until is None and sym.game.turns == 15
+
+
+@pytest.mark.parametrize("name,seed", [(n, s) for n in GAMES for s in SEEDS[n]])
+def test_a_seeded_game_reaches_its_victory_determination(gam, name, seed):
+    first, ends, cite = GAMES[name]
+    lines = played(gam, name, seed)
+    assert any(line.endswith(first) for line in lines[2:5]), lines[2:5]
+    assert ends in lines
+    # The last line is the outcome, cited with the victory rule; nothing comes after it.
+    assert re.fullmatch(rf"\[{re.escape(cite)}\] record victory = (Patriot victory|stalemate|Royalist victory)", lines[-1]), lines[-1]
+    assert lines.index(ends) > len(lines) - 8
+    assert all(line.startswith("[") for line in lines[2:]), "every narration line cites its rule"
+    # The demo tables are read in play: the battles, sieges and attrition of the demo data.
+    assert any(" combat_results: odds " in line for line in lines), "a battle is fought on the demo CRT"
+
+
+def test_the_same_seed_gives_a_byte_identical_game(gam):
+    first = played(gam, "opening_guns", 1)
+    assert run(gam, "opening_guns", 1) == first, "the same seed, played again, gives the same game"
+    assert played(gam, "opening_guns", 2) != first
+
+
+def places_block(path: Path) -> str:
+    """The set-up's `places { … }` block, without the place states a set-up gives its areas
+    (markers of the position, not of the map: uprisings recorded, repression)."""
+    text = path.read_text(encoding="utf-8")
+    block = text[text.index("  places {"):text.index("  units {")]
+    return re.sub(r", (masses_patriot|masses_royalist|repression): \w+", "", block)
+
+
+def test_the_four_set_ups_share_one_demo_map(gam):
+    _, _, setups = gam
+    blocks = {name: places_block(Path(setup.file)) for name, setup in setups.items()}
+    assert len(set(blocks.values())) == 1, "the places blocks of the set-ups differ"
+    text = blocks["campaign"]
+    # What the text states is kept (1.1, 1.1.3, 3.5, 5.0, 6.6, 10.3): a few samples.
+    assert "adjacent chiquitos salta chaco" in text and "edge andes chiquitos salta" in text
+    assert "area chaco { kind: land_area, rp_value: 0" in text and "area pampas { kind: land_area, rp_value: 0 }" in text
+    assert "area salta { kind: land_area, rp_value: 3, border: pro_patriot }" in text
+    assert "edge long_route atlantic_iii pacific_x" in text and "edge long_route atlantic_i caribbean_vi" in text
+    assert not re.search(r"adjacent (chaco[^\n]*\bsalta\b|salta[^\n]*\bchaco\b)", text), "the Chaco and Salta meet at a point only"
+
+
+def test_without_the_demo_data_a_battle_stops_the_run_with_the_reason(monkeypatch):
+    """The root ruleset stays honest: the TOT and the CRT are not printed, so a battle cannot be
+    resolved without a data file (EX-03 run without its fixture overlay)."""
+    from interpreter.runtime.scenario import run_scenario
+
+    monkeypatch.chdir(ROOT)
+    sources = Sources()
+    scenario = load_scenario("scenarios/guerra_a_muerte/ex03_interception.scenario", sources)
+    loaded = load_rules(RULES, sources)  # the ruleset alone: no demo data, no overlay
+    assert not loaded.errors
+    outcome = run_scenario(scenario, loaded.symbols, sources)
+    assert outcome.error is not None
+    assert "procedure 'battle_outcome' needs the missing table(s) tactical_options, combat_results" in outcome.error.message
+    assert any("patriot intercepts in salta" in line for line in outcome.lines), "what comes before the battle has run"
