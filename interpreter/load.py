@@ -122,9 +122,43 @@ def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:
     return out
 
 
-def load_scenario(path: str, sources: Sources) -> n.Scenario:
+def load_scenario(path: str, sources: Sources, chain: tuple[str, ...] = ()) -> n.Scenario:
     text = read(path, sources)
-    return build(parse(text, path, "scenario_file"), path)
+    scenario = build(parse(text, path, "scenario_file"), path)
+    return _with_shared_places(scenario, sources, (*chain, os.path.normpath(path))) if scenario.places_from else scenario
+
+
+def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str, ...]) -> n.Scenario:
+    """'places from "FILE"': the places and links of another scenario file come first; a place the
+    scenario's own block names again takes the values given there (a marker on a shared map)."""
+    places: dict[str, n.PlaceDef] = {}
+    adjacency: list[n.Adjacency] = []
+    notes: list[str] = []
+    for rel, span in scenario.places_from:
+        target = os.path.normpath(os.path.join(os.path.dirname(scenario.file), rel))
+        if target in chain:
+            raise UmpireError([Diagnostic("error", f"places from a cycle: {' -> '.join((*chain, target))}", span)])
+        if not os.path.isfile(target):
+            raise UmpireError([Diagnostic("error", f"cannot take places from '{rel}': there is no file {target}", span)])
+        shared = load_scenario(target, sources, chain)
+        for pd in shared.places:
+            if pd.id in places:
+                raise UmpireError([Diagnostic("error", f"place {pd.id} comes from two shared files", span)])
+            places[pd.id] = pd
+        adjacency.extend(shared.adjacency)
+        notes.append(f"places from {rel}: {shared.title} ({len(shared.places)} places)")
+    own: list[n.PlaceDef] = []
+    for pd in scenario.places:
+        base = places.get(pd.id)
+        if base is None:
+            own.append(pd)
+            continue
+        given = {v.name for v in pd.values}
+        values = tuple(v for v in base.values if v.name not in given) + pd.values
+        places[pd.id] = base.model_copy(update={"values": values, "note": pd.note or base.note})
+    return scenario.model_copy(update={"places": tuple(places.values()) + tuple(own),
+                                       "adjacency": tuple(adjacency) + scenario.adjacency,
+                                       "notes": tuple(notes) + scenario.notes})
 
 
 def rules_path_for(scenario: n.Scenario) -> str:

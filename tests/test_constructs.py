@@ -241,3 +241,53 @@ def test_within_refuses_what_is_not_a_place(tmp_path, capsys):
     out = capsys.readouterr()
     assert "within needs a place or a list of places to start from, not 3" in out.out + out.err
     assert "Traceback" not in out.err
+
+
+MAP = """
+scenario "a shared map" uses "voyage.rules" [1.1] {
+  places {
+    area s1 { kind: sea } "the open sea"
+    area s2 { kind: sea }
+    adjacent s1 s2
+  }
+}
+"""
+
+ON_MAP = """
+scenario "on the shared map" uses "voyage.rules" [7.1] {
+  places from "map.scenario" [1.1]
+  places {
+    area s2 { kind: land } "silted up in this set-up"
+    area s3 { kind: sea }
+    adjacent s2 s3
+  }
+  run look(@s1)
+  expect {
+    @s2.kind == land and @s1.kind == sea
+    adjacent(@s2) == [@s1, @s3]
+  }
+}
+"""
+
+
+def test_places_from_a_shared_map_with_the_set_ups_own_values(tmp_path, capsys):
+    (tmp_path / "voyage.rules").write_text(SEAS)
+    (tmp_path / "map.scenario").write_text(MAP)
+    (tmp_path / "on.scenario").write_text(ON_MAP)
+    assert main(["check", str(tmp_path / "map.scenario")]) == 0
+    assert main(["run", str(tmp_path / "on.scenario")]) == 0
+    out = capsys.readouterr().out
+    assert "note: places from map.scenario: a shared map (2 places)" in out
+    assert "[7.1] 1 sea areas within two of s1" in out
+    assert "result: 2 of 2 expectations met" in out
+
+
+def test_places_from_a_missing_file_or_a_cycle_is_an_error(tmp_path, capsys):
+    (tmp_path / "voyage.rules").write_text(SEAS)
+    (tmp_path / "on.scenario").write_text(ON_MAP)
+    assert main(["run", str(tmp_path / "on.scenario")]) == 1
+    err = capsys.readouterr().err
+    assert "cannot take places from 'map.scenario': there is no file" in err and "Traceback" not in err
+    (tmp_path / "map.scenario").write_text(MAP.replace("  places {", '  places from "on.scenario"\n  places {', 1))
+    assert main(["run", str(tmp_path / "on.scenario")]) == 1
+    assert "places from a cycle" in capsys.readouterr().err

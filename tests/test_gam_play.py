@@ -3,8 +3,7 @@
 The campaign (the demo set-up, turns I-XV) and the three scenarios of 12.0 (played with
 `umpire play … --scenario NAME`) reach their victory determination, whose last line names the
 outcome with its rule; the same seed gives a byte-identical game. The four set-ups share one
-demo map, repeated in each file (a scenario cannot include another file's places): the test
-checks that the copies agree.
+demo map (`places from "demo_map.scenario"`), each adding its own markers.
 """
 
 from __future__ import annotations
@@ -99,25 +98,30 @@ def test_the_same_seed_gives_a_byte_identical_game(gam):
     assert played(gam, "opening_guns", 2) != first
 
 
-def places_block(path: Path) -> str:
-    """The set-up's `places { … }` block, without the place states a set-up gives its areas
-    (markers of the position, not of the map: uprisings recorded, repression)."""
-    text = path.read_text(encoding="utf-8")
-    block = text[text.index("  places {"):text.index("  units {")]
-    return re.sub(r", (masses_patriot|masses_royalist|repression): \w+", "", block)
-
-
 def test_the_four_set_ups_share_one_demo_map(gam):
     _, _, setups = gam
-    blocks = {name: places_block(Path(setup.file)) for name, setup in setups.items()}
-    assert len(set(blocks.values())) == 1, "the places blocks of the set-ups differ"
-    text = blocks["campaign"]
+    sources = Sources()
+    shared = load_scenario(str(ROOT / "rulesets" / "guerra_a_muerte" / "demo_map.scenario"), sources)
+    ids = [pd.id for pd in shared.places]
+    for name, setup in setups.items():
+        assert [pd.id for pd in setup.places] == ids, name
+        links = [(a.kind, a.place, a.neighbours) for a in setup.adjacency]
+        assert links[: len(shared.adjacency)] == [(a.kind, a.place, a.neighbours) for a in shared.adjacency], name
+    text = (ROOT / "rulesets" / "guerra_a_muerte" / "demo_map.scenario").read_text(encoding="utf-8")
     # What the text states is kept (1.1, 1.1.3, 3.5, 5.0, 6.6, 10.3): a few samples.
     assert "adjacent chiquitos salta chaco" in text and "edge andes chiquitos salta" in text
     assert "area chaco { kind: land_area, rp_value: 0" in text and "area pampas { kind: land_area, rp_value: 0 }" in text
     assert "area salta { kind: land_area, rp_value: 3, border: pro_patriot }" in text
     assert "edge long_route atlantic_iii pacific_x" in text and "edge long_route atlantic_i caribbean_vi" in text
     assert not re.search(r"adjacent (chaco[^\n]*\bsalta\b|salta[^\n]*\bchaco\b)", text), "the Chaco and Salta meet at a point only"
+
+
+def test_a_set_up_adds_its_markers_to_the_shared_map(gam):
+    _, _, setups = gam
+    values = {pd.id: {v.name: v.value for v in pd.values} for pd in setups["empire_strikes_back"].places}
+    # The shared values stay, the set-up's marker is added (12.2.3's Mexican uprisings).
+    assert values["central_mexico"]["rp_value"] == 5 and values["central_mexico"]["masses_patriot"] == 5
+    assert values["northern_chile"]["repression"] == "true"
 
 
 def test_without_the_demo_data_a_battle_stops_the_run_with_the_reason(monkeypatch):

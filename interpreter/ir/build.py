@@ -611,7 +611,8 @@ class Builder(Transformer):
 
     # ── scenarios ──
     def scenario_file(self, meta, c):
-        fields: dict[str, list] = {k: [] for k in ("notes", "fixtures", "places", "adjacency", "units", "tracks", "states", "dice", "decisions", "expects", "overlays")}
+        fields: dict[str, list] = {k: [] for k in ("notes", "fixtures", "places", "adjacency", "units", "tracks", "states", "dice", "decisions",
+                                                   "expects", "overlays", "places_from")}
         extra: dict[str, Any] = {}
         for item in c[2:]:
             if isinstance(item, tuple) and item and item[0] == "places":
@@ -633,6 +634,9 @@ class Builder(Transformer):
 
     def note(self, meta, c):
         return ("notes", [_unquote(c[0])])
+
+    def places_from(self, meta, c):
+        return ("places_from", [(_unquote(c[0]), self.ts(c[0]))])
 
     def overlay_use(self, meta, c):
         return ("overlays", [(_unquote(c[0]), self.ts(c[0]))])

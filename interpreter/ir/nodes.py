@@ -782,6 +782,7 @@ class Scenario(Cited):
     decisions: tuple[Decision, ...] = ()
     expects: tuple[Expectation, ...] = ()
     overlays: tuple[tuple[str, Span], ...] = ()  # 'with "FILE"': overlays applied to the ruleset, relative to the scenario
+    places_from: tuple[tuple[str, Span], ...] = ()  # 'places from "FILE"': a shared map, merged by load.py
 
 
 # Forward references (Expr, Stmt) are resolved once, by the top-level models that hold them.

@@ -280,7 +280,9 @@ def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
     checker = Checker(sym, extra_values={u.id for u in sc.units})
     run = sc.run
     if run is None:
-        checker.error("the scenario has no 'run' line", sc.span, "add 'run step NAME' or 'run PROCEDURE(args)'")
+        # A file of places alone is a shared map ('places from'): it has nothing to run.
+        if sc.units or sc.dice or sc.decisions or sc.expects or sc.at is not None or not sc.places:
+            checker.error("the scenario has no 'run' line", sc.span, "add 'run step NAME' or 'run PROCEDURE(args)'")
     elif run.proc is not None:
         target = sym.procedures.get(run.proc) or sym.tables.get(run.proc)
         if target is None:
