@@ -291,3 +291,31 @@ def test_places_from_a_missing_file_or_a_cycle_is_an_error(tmp_path, capsys):
     (tmp_path / "map.scenario").write_text(MAP.replace("  places {", '  places from "on.scenario"\n  places {', 1))
     assert main(["run", str(tmp_path / "on.scenario")]) == 1
     assert "places from a cycle" in capsys.readouterr().err
+
+
+def test_the_values_of_an_enumerated_game_state_are_names(tmp_path, capsys):
+    rules = SEAS + """
+state tide: {ebb, flood} [7.2]
+procedure turn_tide() [7.2] {
+  if tide == ebb [7.2] {
+    set tide = flood [7.2]
+  }
+  say "the tide is {tide}" [7.2]
+}
+"""
+    (tmp_path / "voyage.rules").write_text(rules)
+    (tmp_path / "tide.scenario").write_text("""
+scenario "tide" uses "voyage.rules" [7.2] {
+  state tide: ebb
+  run turn_tide()
+  expect {
+    tide == flood
+  }
+}
+""")
+    assert main(["run", str(tmp_path / "tide.scenario")]) == 0
+    out = capsys.readouterr().out
+    assert "[7.2] the tide is flood" in out and "result: 1 of 1 expectations met" in out
+    (tmp_path / "voyage.rules").write_text(rules.replace("tide == ebb", "tide == eb"))
+    assert main(["check", str(tmp_path / "voyage.rules")]) == 1
+    assert "unknown name 'eb'" in capsys.readouterr().err

@@ -153,6 +153,10 @@ def collect(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
                 continue
             sym.sequence = decl
         else:
+            # The values of an enumerated game or unit state are names, as a place property's are.
+            for value in getattr(getattr(decl, "type", None), "enum", None) or ():
+                if isinstance(decl, (n.GameStateDecl, n.UnitStateDecl)):
+                    sym.enum_values.setdefault(value, decl.name)
             space = getattr(sym, _NAMESPACE[type(decl)])
             kind = decl.kind.replace("_", " ")
             if decl.name in space:
