@@ -192,6 +192,9 @@ def _walk(value, span: Span | None, found: list[tuple[str, Span]]) -> None:
         if name == "cite" or name.endswith("_cite"):
             if child and span is not None:
                 found.append((child, span))
+        elif isinstance(value, n.Game) and name == "scenarios":
+            # The game header's scenario lines keep their citation as the third of (name, file, cite).
+            found.extend((cite, span) for _, _, cite in child if cite and span is not None)
         else:
             _walk(child, span, found)
 
