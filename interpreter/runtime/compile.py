@@ -325,10 +325,16 @@ class Compiler:
 
     def block(self, stmts, cite: str) -> StmtFn:
         fns = [self.stmt(s, cite) for s in stmts]
+        engine = self.engine
 
         def block(env):
+            # A statement may change the state: cached function values end at its edges.
             for fn in fns:
-                yield from fn(env)
+                engine.epoch += 1
+                try:
+                    yield from fn(env)
+                finally:
+                    engine.epoch += 1
 
         return block
 

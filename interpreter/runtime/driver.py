@@ -43,6 +43,7 @@ class Runner:
         answer: Any = None
         while True:
             try:
+                self.engine.epoch += 1
                 req = gen.send(answer)
             except StopIteration as stop:
                 return stop.value

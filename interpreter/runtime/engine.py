@@ -37,6 +37,8 @@ class Event:
 
 
 class Engine:
+    MEMO = True  # cache ruleset function values within one state (tests turn it off to compare)
+
     def __init__(self, sym: Symbols, sources=None, explain: bool = False):
         self.sym = sym
         self.sources = sources
@@ -54,6 +56,14 @@ class Engine:
         self.depth = 0  # procedure call depth
         self._view_fn = None
         self.on_record = None  # called after each `record` (exact odds stop a path once its facts are known)
+        # Ruleset functions are pure, so within one stretch of unchanged state a call with the same
+        # arguments gives the same value: `epoch` changes at every statement boundary (statements
+        # are the only things that change the state), and the cache of function values lives for
+        # one epoch. `memo = False` turns it off (tests compare games with and without it).
+        self.epoch = 0
+        self.memo = Engine.MEMO
+        self._memo: dict = {}
+        self._memo_epoch = -1
         self.compiler = Compiler(self)
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
@@ -351,11 +361,24 @@ class Engine:
         params = [p.name for p in decl.params]
         holder: list = []
 
+        name = decl.name
+
         def call(env):
             if not holder:
                 holder.append(self.compiler.expr(decl.body))  # compiled on first use: functions may recurse
-            frame = bind_args(params, [(k, a(env)) for k, a in zip(names, args)])
-            return holder[0](frame)
+            values = [a(env) for a in args]
+            key = _memo_key(name, names, values) if self.memo else None
+            if key is not None:
+                if self._memo_epoch != self.epoch:
+                    self._memo.clear()
+                    self._memo_epoch = self.epoch
+                found = self._memo.get(key, _MISS)
+                if found is not _MISS:
+                    return found
+            value = holder[0](bind_args(params, list(zip(names, values))))
+            if key is not None:
+                self._memo[key] = value
+            return value
 
         if not self.explain:
             return call
@@ -398,6 +421,39 @@ def _all_cargo(u: Unit) -> list[Unit]:
         out.append(c)
         out.extend(_all_cargo(c))
     return out
+
+
+_MISS = object()
+_SCALARS = (int, str, Unit, Place)
+
+
+def _memo_key(name: str, names: list, values: list) -> tuple | None:
+    """A hashable key for a function call, or None when an argument cannot be compared by value
+    (a map, a roll): such calls are not cached. Lists are keyed by their items, never by identity
+    (a temporary list's identity is reused), and true is not 1."""
+    out: list = [name, tuple(names)]
+    for v in values:
+        k = _value_key(v)
+        if k is _MISS:
+            return None
+        out.append(k)
+    return tuple(out)
+
+
+def _value_key(v: Any) -> Any:
+    if v is None or isinstance(v, bool):
+        return ("b", v)
+    if isinstance(v, _SCALARS):
+        return v
+    if isinstance(v, (list, tuple)):
+        items = []
+        for x in v:
+            k = _value_key(x)
+            if k is _MISS:
+                return _MISS
+            items.append(k)
+        return ("l", tuple(items))
+    return _MISS
 
 
 def bind_args(params: list[str], args: list[tuple[str | None, Any]]) -> dict:
