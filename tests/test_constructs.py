@@ -319,3 +319,39 @@ scenario "tide" uses "voyage.rules" [7.2] {
     (tmp_path / "voyage.rules").write_text(rules.replace("tide == ebb", "tide == eb"))
     assert main(["check", str(tmp_path / "voyage.rules")]) == 1
     assert "unknown name 'eb'" in capsys.readouterr().err
+
+
+DICE_COUNT = """
+game toy "Toy" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [1.2]
+}
+table tactics(dice: int) "Tactics" [6.1] {
+  roll dice d6
+  1..6 -> plain [6.1]
+  7..12 -> clever [6.1]
+}
+procedure battle(first: bool) [6.1] {
+  lookup mine = tactics(if first then 2 else 1) [6.1]
+}
+"""
+
+
+def test_a_table_rolls_as_many_dice_as_its_parameter_says(tmp_path, capsys):
+    (tmp_path / "toy.rules").write_text(DICE_COUNT)
+    assert main(["check", str(tmp_path / "toy.rules")]) == 0
+    out = capsys.readouterr()
+    assert "the roll ranges over 1..12 (dice (= 1..2) d6 1..12)" in out.out + out.err
+    (tmp_path / "two.scenario").write_text("""
+scenario "two dice" uses "toy.rules" [6.1] {
+  run battle(true)
+  dice { 4 "tactics" 5 "tactics" }
+  expect { fact("tactics result") == clever }
+}
+""")
+    assert main(["run", str(tmp_path / "two.scenario")]) == 0
+    assert "[6.1] tactics: roll 9 = 9 -> clever" in capsys.readouterr().out
+    (tmp_path / "toy.rules").write_text(DICE_COUNT.replace("roll dice d6", "roll dcie d6"))
+    assert main(["check", str(tmp_path / "toy.rules")]) == 1
+    err = capsys.readouterr().err
+    assert "table 'tactics' rolls 'dcie' dice, but it has no such parameter" in err and "did you mean 'dice'?" in err

@@ -83,8 +83,19 @@ class Analysis:
             return
         site = self.by_key[("table", t.name)]
         ctx = Ctx(site, {}, [])
-        roll = Values.range(t.count * die.low, t.count * die.high)
-        reach, parts = roll, [f"{t.count}{t.die} {roll}"]
+        if t.count_param is None:
+            roll = Values.range(t.count * die.low, t.count * die.high)
+            reach, parts = roll, [f"{t.count}{t.die} {roll}"]
+        else:
+            # 'roll dice d6': as many dice as the parameter's values at the calls (any number: unbounded).
+            counts = self.bounds.expr(n.Var(span=t.span, name=t.count_param), ctx)
+            roll = Values()
+            if counts.bounded() and counts.size() <= 20:
+                for k in counts.points():
+                    roll |= Values.range(k * die.low, k * die.high)
+            else:
+                roll = Values.range(min(die.low, 0), float("inf"))
+            reach, parts = roll, [f"{t.count_param} (= {counts}) {t.die} {roll}"]
         for m in t.modifiers:
             contribution, text = self.modifier(m, ctx)
             reach = reach + contribution

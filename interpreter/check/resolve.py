@@ -203,6 +203,13 @@ class Checker:
         if table.die not in self.sym.dice:
             self.unknown("die", table.die, table.die_span, self.sym.dice)
         scope = {p.name for p in table.params}
+        if table.count_param is not None:
+            param = next((p for p in table.params if p.name == table.count_param), None)
+            if param is None:
+                self.error(f"table '{table.name}' rolls '{table.count_param}' dice, but it has no such parameter", table.die_span,
+                           did_you_mean(table.count_param, scope) or "write a number of dice, or a parameter of the table: 'roll dice d6'")
+            elif param.type != "int":
+                self.error(f"table '{table.name}' rolls '{table.count_param}' dice, a parameter of type {param.type}, not int", param.span)
         for mod in table.modifiers:
             self.need_cite(mod, f"modifier '{mod.name}' of table '{table.name}'")
             self.expr(mod.value, scope)

@@ -512,13 +512,13 @@ class Builder(Transformer):
     def table_decl(self, meta, c):
         label = _first(c, "STRING")
         params = next((x for x in c if isinstance(x, tuple) and all(isinstance(p, n.Param) for p in x)), ())
-        count, die, die_span, roll_cite = next(x for x in c if isinstance(x, list))
+        count, die, die_span, roll_cite, count_param = next(x for x in c if isinstance(x, list))
         beyond = next((x for x in c if isinstance(x, dict) and x["what"] == "rows"), None)
         over = next((x for x in c if isinstance(x, dict) and x["what"] == "columns"), None)
         columns = _of(c, n.Columns)
         return n.TableDecl(
             span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, params=params,
-            count=count, die=die, die_span=die_span, roll_cite=roll_cite, modifiers=tuple(_of(c, n.Modifier)), rows=tuple(_of(c, n.Row)),
+            count=count, die=die, die_span=die_span, roll_cite=roll_cite, count_param=count_param, modifiers=tuple(_of(c, n.Modifier)), rows=tuple(_of(c, n.Row)),
             beyond=beyond["policy"] if beyond else None, beyond_span=beyond["span"] if beyond else None,
             beyond_cite=beyond["cite"] if beyond else None, cite=_cite(c),
             columns=columns[0] if columns else None, shifts=tuple(_of(c, n.ColumnShift)), results=tuple(_of(c, n.TableResult)),
@@ -527,7 +527,10 @@ class Builder(Transformer):
         )
 
     def table_roll(self, meta, c):
-        return [int(c[0]), str(c[1]), self.ts(c[1]), _cite(c)]
+        # 'roll 2 d6', or 'roll dice d6' with the count a parameter (checked to be one, read at lookup).
+        if c[0].type == "INT":
+            return [int(c[0]), str(c[1]), self.ts(c[1]), _cite(c), None]
+        return [1, str(c[1]), self.ts(c[1]), _cite(c), str(c[0])]
 
     def modifier(self, meta, c):
         exprs = [x for x in c[1:] if not isinstance(x, (Cite, Token))]

@@ -599,6 +599,7 @@ class TableDecl(Cited):
     count: int
     die: str
     die_span: Span
+    count_param: str | None = None  # 'roll dice d6': the number of dice is this parameter's value
     roll_cite: str | None = None
     modifiers: tuple[Modifier, ...] = ()
     rows: tuple[Row, ...] = ()

@@ -543,7 +543,12 @@ class Table:
                 eng.trace(d.columns_beyond_cite or d.cite, f"{d.name}: {heading}, beyond the columns: no effect")
                 return None
             eng.state.facts[f"{d.name} column"] = d.columns.headers[column].label
-        faces = yield RollRequest(d.count, self.die.low, self.die.high, self.die.name, label, d.roll_cite or d.cite or cite, d.span)
+        count = d.count
+        if d.count_param is not None:
+            count = as_number(env.get(d.count_param))
+            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+                raise RuleError(f"{d.name} rolls {d.count_param} = {show(count)} dice: the number of dice must be 1 or more", d.die_span)
+        faces = yield RollRequest(count, self.die.low, self.die.high, self.die.name, label, d.roll_cite or d.cite or cite, d.span)
         raw = sum(faces)
         total = raw
         applied = []
