@@ -355,3 +355,28 @@ scenario "two dice" uses "toy.rules" [6.1] {
     assert main(["check", str(tmp_path / "toy.rules")]) == 1
     err = capsys.readouterr().err
     assert "table 'tactics' rolls 'dcie' dice, but it has no such parameter" in err and "did you mean 'dice'?" in err
+
+
+def test_a_script_may_name_a_nation_or_a_box_the_rules_refuse(tmp_path, capsys):
+    (tmp_path / "relay.rules").write_text(RULES + """
+box harbour "Harbour" [4.1]
+procedure pick() [4.0] {
+  choose pool by red from [chile] "which nation's RP" [4.0]
+  choose shelter by red from places() "where to shelter" [4.1]
+}
+""")
+    (tmp_path / "pick.scenario").write_text("""
+scenario "refused" uses "relay.rules" [4.0] {
+  places { area camp }
+  run pick()
+  decisions {
+    red pool: mexico departs X1 [4.0] "the script takes Mexico's RP" instead chile
+    red shelter: harbour departs X2 [4.1] "the script shelters in the box" instead camp
+  }
+  expect { true }
+}
+""")
+    assert main(["run", str(tmp_path / "pick.scenario")]) == 0
+    out = capsys.readouterr().out
+    assert "departure X1: the script has red decide 'pool: mexico'" in out and "the rules refuse it: the rules leave only chile" in out
+    assert "departure X2: the script has red decide 'shelter: harbour'" in out and "the rules leave only camp" in out

@@ -15,7 +15,7 @@ from .agents import PASS, Agent, ScriptedAgent, resolve_answer
 from .dice import DiceProvider
 from .engine import Engine, Event
 from .requests import ChoiceRequest, RollRequest, RuleError, ScriptError
-from .values import show
+from .values import Place, show
 
 _NOT_FORCED = object()
 
@@ -35,9 +35,15 @@ class Runner:
         self.on_asked = None  # called with the count before each decision is asked
 
     def lookup(self, name: str) -> Any:
-        """A unit or place named in a script, whether or not it is a legal option."""
-        st = self.engine.state
-        return st.units.get(name) or st.places.get(name)
+        """A unit, place, box, side, nation or other named value in a script, whether or not it is
+        a legal option (a refused answer is then explained by the rules, not by the script reader)."""
+        st, sym = self.engine.state, self.engine.sym
+        found = st.units.get(name) or st.places.get(name)
+        if found is None and isinstance(st.boxes.get(name), Place):
+            found = st.boxes[name]
+        if found is None and (name in sym.sides or name in sym.nations or name in sym.enum_values):
+            found = name
+        return found
 
     def run(self, gen: Iterator) -> Any:
         answer: Any = None
