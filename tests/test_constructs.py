@@ -380,3 +380,30 @@ scenario "refused" uses "relay.rules" [4.0] {
     out = capsys.readouterr().out
     assert "departure X1: the script has red decide 'pool: mexico'" in out and "the rules refuse it: the rules leave only chile" in out
     assert "departure X2: the script has red decide 'shelter: harbour'" in out and "the rules leave only camp" in out
+
+
+def test_a_scenario_may_expect_the_run_to_stop(tmp_path, capsys):
+    (tmp_path / "relay.rules").write_text(RULES + """
+missing table weather "the weather table, printed on the map" [5.0]
+procedure forecast() [5.0] needs weather {
+  say "the weather is read" [5.0]
+}
+procedure calm() [5.0] {
+  say "calm" [5.0]
+}
+""")
+    case = """
+scenario "stop" uses "relay.rules" [5.0] {
+  run RUN
+  stops "needs the missing table(s) weather" [5.0]
+  expect { rp[chile] == 3 }
+}
+"""
+    (tmp_path / "stop.scenario").write_text(case.replace("RUN", "forecast()"))
+    assert main(["run", str(tmp_path / "stop.scenario")]) == 0
+    out = capsys.readouterr().out
+    assert "stopped: procedure 'forecast' needs the missing table(s) weather" in out
+    assert 'ok   the run stops: "needs the missing table(s) weather"  -- [5.0]' in out and "result: 2 of 2" in out
+    (tmp_path / "stop.scenario").write_text(case.replace("RUN", "calm()"))
+    assert main(["run", str(tmp_path / "stop.scenario")]) == 1
+    assert 'FAIL the run stops: "needs the missing table(s) weather"  -- [5.0]  (it ran to its end)' in capsys.readouterr().out

@@ -122,19 +122,3 @@ def test_a_set_up_adds_its_markers_to_the_shared_map(gam):
     # The shared values stay, the set-up's marker is added (12.2.3's Mexican uprisings).
     assert values["central_mexico"]["rp_value"] == 5 and values["central_mexico"]["masses_patriot"] == 5
     assert values["northern_chile"]["repression"] == "true"
-
-
-def test_without_the_demo_data_a_battle_stops_the_run_with_the_reason(monkeypatch):
-    """The root ruleset stays honest: the TOT and the CRT are not printed, so a battle cannot be
-    resolved without a data file (EX-03 run without its fixture overlay)."""
-    from interpreter.runtime.scenario import run_scenario
-
-    monkeypatch.chdir(ROOT)
-    sources = Sources()
-    scenario = load_scenario("scenarios/guerra_a_muerte/ex03_interception.scenario", sources)
-    loaded = load_rules(RULES, sources)  # the ruleset alone: no demo data, no overlay
-    assert not loaded.errors
-    outcome = run_scenario(scenario, loaded.symbols, sources)
-    assert outcome.error is not None
-    assert "procedure 'battle_outcome' needs the missing table(s) tactical_options, combat_results" in outcome.error.message
-    assert any("patriot intercepts in salta" in line for line in outcome.lines), "what comes before the battle has run"

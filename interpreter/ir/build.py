@@ -628,6 +628,8 @@ class Builder(Transformer):
                 extra["at_span"] = item[2]
             elif isinstance(item, tuple) and item and item[0] == "until":
                 extra["until"] = item[1]
+            elif isinstance(item, tuple) and item and item[0] == "stops":
+                extra["stops"], extra["stops_cite"] = item[1], item[2]
             elif isinstance(item, n.RunTarget):
                 extra["run"] = item
         return n.Scenario(
@@ -637,6 +639,9 @@ class Builder(Transformer):
 
     def note(self, meta, c):
         return ("notes", [_unquote(c[0])])
+
+    def stops(self, meta, c):
+        return ("stops", _unquote(c[0]), _cite(c))
 
     def places_from(self, meta, c):
         return ("places_from", [(_unquote(c[0]), self.ts(c[0]))])

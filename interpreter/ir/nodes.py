@@ -784,6 +784,8 @@ class Scenario(Cited):
     expects: tuple[Expectation, ...] = ()
     overlays: tuple[tuple[str, Span], ...] = ()  # 'with "FILE"': overlays applied to the ruleset, relative to the scenario
     places_from: tuple[tuple[str, Span], ...] = ()  # 'places from "FILE"': a shared map, merged by load.py
+    stops: str | None = None  # 'stops "TEXT"': the run must stop with a message holding TEXT
+    stops_cite: str | None = None
 
 
 # Forward references (Expr, Stmt) are resolved once, by the top-level models that hold them.

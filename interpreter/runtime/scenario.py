@@ -342,6 +342,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
     out.lines.append(f"ruleset: {sc.uses}" + (f" ({game.title})" if game and game.title else ""))
     if sym.overlays:
         out.lines.append(header_line(sym.overlays))
+    runner = None
     try:
         setup.run()
         for note in list(sc.notes) + setup.notes:
@@ -355,18 +356,31 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
         runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym))
         runner.run(run_target(engine, sc))
         runner.finish(sc.cite or "scenario")
+        stopped = None
     except (RuleError, ScriptError) as err:
-        _trace_into(out, engine.events)
-        out.ok = False
         cite = getattr(err, "cite", None)
         message = err.message + (f" [{cite}]" if cite and f"[{cite}]" not in err.message else "")
-        out.error = Diagnostic("error", message, err.span or sc.span, err.hint)
-        return out
+        if not (isinstance(err, RuleError) and sc.stops is not None and sc.stops.lower() in message.lower()):
+            _trace_into(out, engine.events)
+            out.ok = False
+            out.error = Diagnostic("error", message, err.span or sc.span, err.hint)
+            return out
+        stopped = message  # the stop the scenario expects: the position at the stop is checked
     _trace_into(out, engine.events)
-    if runner.departures:
+    if stopped is not None:
+        out.lines.append(f"stopped: {stopped}")
+    if runner is not None and runner.departures:
         out.lines.append("departures of the script from the rules (the engine follows the rules):")
         out.lines.extend(f"  {e.line()}" for e in runner.departures)
     out.lines.append("expectations:")
+    if sc.stops is not None:
+        why = f"  -- [{sc.stops_cite}]" if sc.stops_cite else ""
+        if stopped is None:
+            out.lines.append(f'  FAIL the run stops: "{sc.stops}"{why}  (it ran to its end)')
+            out.ok = False
+            out.failures += 1
+        else:
+            out.lines.append(f'  ok   the run stops: "{sc.stops}"{why}')
     comp = engine.compiler
     for exp in sc.expects:
         text = _source_text(sources, exp.expr.span)
@@ -382,8 +396,9 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
         if held is not True:
             out.ok = False
             out.failures += 1
-    met = len(sc.expects) - out.failures
-    out.lines.append(f"result: {met} of {len(sc.expects)} expectations met" + ("" if out.ok else " -- FAILED"))
+    total = len(sc.expects) + (sc.stops is not None)
+    met = total - out.failures
+    out.lines.append(f"result: {met} of {total} expectations met" + ("" if out.ok else " -- FAILED"))
     return out
 
 
