@@ -46,7 +46,7 @@ _DECLARATIONS = ("game", "stat", "type", "counter", "table", "function", "proced
 _STATEMENTS = ("let", "set", "if", "for", "roll", "choose", "call", "say", "adjust", "lookup", "eliminate", "move",
                "reroll", "simultaneously", "record", "ensure", "repeat", "stop", "embark", "change")
 _SCENARIO_ITEMS = ("note", "fixture", "places", "units", "at", "until", "track", "state", "run", "dice", "decisions",
-                   "expect", "with")
+                   "expect", "stops", "with")
 _CHANGES = ("replace", "remove", "add", "set", "disable", "change", "note")
 _EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR"}
 _OPERATORS = ("COMPOP", "PLUS", "MINUS", "MULOP", "and", "or", "is", "in", ".")
@@ -157,7 +157,7 @@ def describe_expected(expected: set[str], start: str = "rules_file") -> str:
             left.difference_update(by_text[m] for m in present)
 
     family(_DECLARATIONS, "a declaration", 7)
-    family(_SCENARIO_ITEMS, "a scenario section", 13)
+    family(_SCENARIO_ITEMS, "a scenario section", 14)
     family(_STATEMENTS, "a statement", 8)
     family(_CHANGES, "a change", 7)
     if _EXPRESSION_STARTS <= left:
