@@ -204,8 +204,16 @@ def _check_overlay(path: str, sources: Sources, overlays: list[str] = ()) -> tup
         raise UmpireError([Diagnostic("error", f"the ruleset '{overlay.amends}' does not exist (looked for {rules})",
                                       overlay.amends_span)])
     loaded = load_rules(rules, sources, with_demo=True, with_errata=True, overlays=[*overlays, path])
+    reading = ""
+    if loaded.errors:
+        # A scenario's fixture overlay amends the ruleset as scenarios read it, without the demo data
+        # (it may supply a table the demo data also supplies): clean that way, it is reported so.
+        plain = load_rules(rules, sources, overlays=[*overlays, path])
+        if not plain.errors:
+            clash = "; ".join(d.message for d in loaded.errors)
+            loaded, reading = plain, f" as scenarios read it (not with the demo data, as 'play' would: {clash})"
     mine = [o for o in loaded.overlays if os.path.normpath(o.file) == os.path.normpath(path)]
-    return loaded.diagnostics, summary_lines(mine) + [f"applied to {rules}" + (
+    return loaded.diagnostics, summary_lines(mine) + [f"applied to {rules}{reading}" + (
         f" with {', '.join(o.name for o in loaded.overlays if o not in mine)}" if len(loaded.overlays) > len(mine) else "")]
 
 

@@ -45,3 +45,14 @@ def test_with_the_demo_data_the_operation_reads_the_demo_table(monkeypatch):
     assert "record salta counter-guerrilla DRM = 0" in trace
     assert "counter_guerrilla: roll 4 partidarios +1 [13.0] local_guerrillas -1 [13.0] = 4" in trace
     assert "record salta counter-guerrilla = demo_guerrilla_flushed" in trace
+
+
+def test_the_fixture_overlay_checks_as_scenarios_read_it(capsys, monkeypatch):
+    """The fixture supplies the table the demo data also supplies: it amends the ruleset as a
+    scenario reads it (no demo data), and `umpire check` says so instead of failing."""
+    from interpreter.cli import main
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    assert main(["check", "scenarios/guerra_a_muerte/fixtures/counter_guerrilla_fixture.overlay"]) == 0
+    out = capsys.readouterr().out
+    assert "as scenarios read it (not with the demo data, as 'play' would: function 'counter_guerrilla_cost' already exists" in out
