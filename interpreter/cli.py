@@ -207,8 +207,9 @@ def _check_overlay(path: str, sources: Sources, overlays: list[str] = ()) -> tup
     reading = ""
     if loaded.errors:
         # A scenario's fixture overlay amends the ruleset as scenarios read it, without the demo data
-        # (it may supply a table the demo data also supplies): clean that way, it is reported so.
-        plain = load_rules(rules, sources, overlays=[*overlays, path])
+        # (it may supply a table the demo data also supplies): when the demo data alone is what it
+        # clashes with, it is checked without it and reported so. A clash with the errata stays an error.
+        plain = load_rules(rules, sources, with_errata=True, overlays=[*overlays, path])
         if not plain.errors:
             clash = "; ".join(d.message for d in loaded.errors)
             loaded, reading = plain, f" as scenarios read it (not with the demo data, as 'play' would: {clash})"
