@@ -441,8 +441,7 @@ class _Amender:
             self.touch(key + ("row", new.low, new.high), c.span, f"row {_range(new.low, new.high)} of table {c.table}")
             self.decls[i] = t.model_copy(update={"rows": t.rows + (new,)})  # the checker reports an overlap
         elif isinstance(c, ov.AddModifier):
-            # A modifier of the roll, or a shift of a column table's column (8.3): the same change.
-            field, now = ("modifiers", t.modifiers) if c.of == "modifier" else ("shifts", t.shifts)
+            field, now = _adjusters(t, c.of)
             new = self.stamp(c.modifier)
             if any(m.name == new.name for m in now):
                 raise self.error(f"table '{c.table}' already has a {c.of} '{new.name}'", c.modifier.span,
@@ -450,7 +449,7 @@ class _Amender:
             self.touch(key + (c.of, new.name), c.span, f"{c.of} {new.name} of table {c.table}")
             self.decls[i] = t.model_copy(update={field: now + (new,)})
         elif isinstance(c, (ov.ReplaceModifier, ov.RemoveModifier)):
-            field, now = ("modifiers", t.modifiers) if c.of == "modifier" else ("shifts", t.shifts)
+            field, now = _adjusters(t, c.of)
             k = next((k for k, m in enumerate(now) if m.name == c.name), None)
             if k is None:
                 raise self.unknown(c.of, c.name, c.name_span, [m.name for m in now], f" of table '{c.table}'")
@@ -771,3 +770,8 @@ def _selector(sel: ov.ClauseSelector | None) -> str:
 def _spliced(items: tuple, k: int, new=None) -> tuple:
     """items with item k replaced by new, or removed when there is none."""
     return items[:k] + ((new,) if new is not None else ()) + items[k + 1:]
+
+
+def _adjusters(t: n.TableDecl, of: str) -> tuple[str, tuple]:
+    """A modifier of the roll, or a shift of a column table's column (8.3): amended the same way."""
+    return ("modifiers", t.modifiers) if of == "modifier" else ("shifts", t.shifts)
