@@ -154,6 +154,7 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
         if setup is not None:
             Setup(engine, setup).run()
             game.lines.append(f"set-up: {setup.title}")
+            engine.run_invariants()  # the set-up's position is checked as a scenario's is
         agents = make_agents(sym, kinds, seed, engine, terminal, typed)
         runner = Runner(engine, SeededDice(seed), agents)
         runner.stop_after = stop_after
