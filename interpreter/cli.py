@@ -28,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     _with_option(p_check)
     p_run = sub.add_parser("run", help="run a scenario: narrate it with rule citations and check its expectations")
     p_run.add_argument("scenario")
+    _detail_option(p_run)
     _with_option(p_run)
     p_play = sub.add_parser("play", help="play a whole game with seeded dice and agents")
     p_play.add_argument("file", nargs="?", help="a rules file (empty position) or a scenario (its set-up)")
@@ -40,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     _with_option(p_play)
     p_play.add_argument("--no-errata", action="store_true", help="play the rules as printed, without the errata the game header names")
     p_play.add_argument("--scenario", metavar="NAME", help="start from one of the set-ups the game header names (its scenarios)")
+    _detail_option(p_play)
     p_explain = sub.add_parser("explain", help="run a scenario and explain every line of its trace: rule, statement, calls, values")
     p_explain.add_argument("scenario")
     p_explain.add_argument("--at", metavar="N|TEXT", help="only event number N, or the events whose line contains TEXT")
@@ -63,14 +65,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "check":
             return cmd_check(args.files, args.quiet, args.overlays)
         if args.command == "run":
-            return cmd_run(args.scenario, args.overlays)
+            return cmd_run(args.scenario, args.overlays, args.detail)
         if args.command == "explain":
             return cmd_explain(args.scenario, args.at, args.overlays)
         if args.command == "odds":
             return cmd_odds(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays)
         if args.command == "play":
             return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
-                            not args.no_errata, args.scenario)
+                            not args.no_errata, args.scenario, args.detail)
         if args.command == "coverage":
             from .coverage import cmd_coverage
 
@@ -243,13 +245,13 @@ def _finish(outcome, sources: Sources) -> int:
     return 0
 
 
-def cmd_run(path: str, overlays: list[str] = ()) -> int:
+def cmd_run(path: str, overlays: list[str] = (), detail: bool = False) -> int:
     sources = Sources()
     ready = _ready_scenario(path, sources, overlays)
     if ready is None:
         return 1
     scenario, loaded = ready
-    outcome = run_scenario(scenario, loaded.symbols, sources)
+    outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail)
     print("\n".join(outcome.lines))
     return _finish(outcome, sources) or (0 if outcome.ok else 1)
 
@@ -302,7 +304,8 @@ def cmd_odds(path: str, facts: list[str] | None, policy: str, mc_runs: int | Non
 
 
 def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, stop_after: int | None = None,
-             load: str | None = None, overlays: list[str] = (), errata: bool = True, choice: str | None = None) -> int:
+             load: str | None = None, overlays: list[str] = (), errata: bool = True, choice: str | None = None,
+             detail: bool = False) -> int:
     from .runtime.play import AGENT_KINDS, Terminal, play
 
     resume = None
@@ -344,7 +347,10 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
     terminal = Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr))
     game = play(loaded.symbols, sources, scenario, seed, kinds, terminal=terminal, stop_after=stop_after,
                 resume=resume and {**resume["umpire_save"], "state": resume["state"]})
-    print("\n".join(game.lines))
+    print("\n".join(game.lines if detail else game.narration))
+    if not detail and len(game.lines) > len(game.narration):
+        print(f"umpire: {len(game.lines) - len(game.narration)} line(s) of detail not shown (facts recorded, states set, "
+              "decisions): --detail shows them", file=sys.stderr)
     if game.error is not None:
         print(render(game.error, sources), file=sys.stderr)
         return 1
@@ -355,6 +361,12 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
         Path(save).write_text(tomli_w.dumps(game.save), encoding="utf-8")
         print(f"saved to {save}")
     return 0
+
+
+def _detail_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--detail", action="store_true",
+                        help="print the whole trace: also the facts recorded, the states set and the decisions "
+                             "(by default the narration shows the game's events, each with its rule)")
 
 
 def _chosen_setup(game: n.Game | None, choice: str | None) -> str | None:

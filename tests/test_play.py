@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ def play(capsys, *args: str) -> str:
 @pytest.mark.parametrize("seed", range(1, 21))
 def test_seeded_games_finish(seed, capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
-    out = play(capsys, SETUP, "--seed", str(seed), "--agents", "random,random")
+    out = play(capsys, SETUP, "--seed", str(seed), "--agents", "random,random", "--detail")
     lines = out.splitlines()
     assert "[1.2] the game ends after turn 10" in lines
     assert any(line.startswith("[5.0] record winner = ") for line in lines), "victory is determined after turn 10"
@@ -43,7 +44,7 @@ def test_the_same_seed_gives_the_same_game_byte_for_byte(capsys, monkeypatch):
 
 def test_first_legal_agents_play_the_same_game_whatever_the_agent_seed(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
-    out = play(capsys, SETUP, "--agents", "first,first", "--seed", "4")
+    out = play(capsys, SETUP, "--agents", "first,first", "--seed", "4", "--detail")
     assert out.splitlines()[-2:] == ["[5.0] record winner = spanish", "[5.0] the game is over: the spanish win"]
     assert "english next: 3119" in out  # the first legal option: places in set-up order
 
@@ -171,7 +172,7 @@ scenario "two frigates on the track" uses "relay.rules" [1.0] {
 def test_game_hooks_run_at_set_up_each_turn_start_and_the_end(tmp_path, capsys):
     (tmp_path / "relay.rules").write_text(HOOKED)
     (tmp_path / "setup.scenario").write_text(HOOKED_SETUP)
-    assert main(["play", str(tmp_path / "setup.scenario"), "--agents", "first,first"]) == 0
+    assert main(["play", str(tmp_path / "setup.scenario"), "--agents", "first,first", "--detail"]) == 0
     lines = capsys.readouterr().out.splitlines()
     body = [line for line in lines[2:] if "arrivals is now" not in line]
     assert body == [
@@ -191,3 +192,50 @@ def test_game_hooks_run_at_set_up_each_turn_start_and_the_end(tmp_path, capsys):
         "[5.0] 2 frigate(s) arrived",
     ]
     assert "[6.0] arrivals is now 2" in lines
+
+
+# ── trace levels: the narration by default, the whole trace with --detail ──
+
+def test_the_default_narration_has_no_bookkeeping_and_detail_adds_exactly_it(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    told = play(capsys, "rulesets/jenkins_ear.rules", "--seed", "7", "--agents", "eager,eager").splitlines()
+    whole = play(capsys, "rulesets/jenkins_ear.rules", "--seed", "7", "--agents", "eager,eager", "--detail").splitlines()
+    body = told[2:]
+    assert not [line for line in body if "] record " in line], "no recorded fact in the narration"
+    assert not [line for line in body if " is now " in line], "no state set in the narration"
+    assert not [line for line in body if " next_hex: " in line or " buy: " in line], "no decision in the narration"
+    # The narration is the whole trace with those lines taken out, in the same order.
+    it = iter(whole)
+    assert all(any(line == other for other in it) for line in told), "the narration is a subsequence of the detail"
+    dropped = [line for line in whole[2:] if line not in set(body)]
+    bookkeeping = re.compile(r"\[[^\]]+\] (record .+ = .+|\S+ is now .+|(english|spanish) \w+: .+)")
+    assert dropped and all(bookkeeping.fullmatch(line) for line in dropped), [x for x in dropped if not bookkeeping.fullmatch(x)][:3]
+    assert any("] record " in line for line in dropped) and any(" next_hex: " in line for line in dropped)
+    # The game's events are all still told: purchases, moves, funds, dice, losses, the winner.
+    for event in (" buys ", " moves to ", "war_funds[english] ", "roll ", " is eliminated ", "the game is over: the "):
+        assert any(event in line for line in body), event
+    assert told[-1] == whole[-1] and told[-1].startswith("[5.0] the game is over: the ")
+    assert all(line.startswith("[") for line in body), "every narration line cites its rule"
+
+
+def test_the_narration_says_how_much_detail_it_hides(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["play", SETUP, "--seed", "3"]) == 0
+    out = capsys.readouterr()
+    hidden = int(out.err.split("umpire: ")[1].split(" line(s) of detail not shown")[0])
+    assert main(["play", SETUP, "--seed", "3", "--detail"]) == 0
+    full = capsys.readouterr()
+    assert len(full.out.splitlines()) - len(out.out.splitlines()) == hidden
+    assert "--detail shows them" in out.err and "detail not shown" not in full.err
+
+
+def test_a_guerra_a_muerte_narration_ends_with_the_victory_and_keeps_its_events(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    args = ["rulesets/guerra_a_muerte.rules", "--scenario", "opening_guns", "--seed", "3"]
+    told = play(capsys, *args).splitlines()
+    whole = play(capsys, *args, "--detail").splitlines()
+    assert not [line for line in told if "] record " in line]
+    assert whole[-1].startswith("[12.1.4] record victory = ")
+    assert told[-1].endswith(whole[-1].split(" = ")[1]), "the victory, said in words, ends the narration"
+    for event in (" activates ", " collects ", "op_left ", " moves to ", "combat_results: ", "guerrilla mode"):
+        assert any(event in line for line in told), event

@@ -40,3 +40,23 @@ def test_scenario(path, trace_snapshot, monkeypatch):
     assert outcome.error is None, render(outcome.error, sources)
     assert outcome.ok, "\n".join(outcome.lines)
     assert "\n".join(outcome.lines) + "\n" == trace_snapshot
+
+
+def test_umpire_run_prints_the_narration_and_detail_prints_the_reviewed_trace(capsys, monkeypatch):
+    from interpreter.cli import main
+
+    monkeypatch.chdir(ROOT)
+    path = "scenarios/jenkins_ear/case_stacking_end_of_move_english_naval.scenario"
+    outcome, _ = run(ROOT / path)
+    assert main(["run", path, "--detail"]) == 0
+    assert capsys.readouterr().out.splitlines() == outcome.lines, "--detail prints the whole (snapshot) trace"
+    assert main(["run", path]) == 0
+    told = capsys.readouterr().out.splitlines()
+    hidden = [e for e in outcome.events if e.detail]
+    assert {e.kind for e in hidden} == {"record", "decision", "state"}
+    assert f"trace: (the narration; --detail adds {len(hidden)} line(s): facts recorded, states set, decisions)" in told
+    assert len(told) == len(outcome.lines) - len(hidden)
+    assert not [line for line in told if "] record " in line or " overstacked_naval: " in line]
+    assert "  [4.5] ENS2 is eliminated (overstacked in 2719)" in told
+    assert "  [4.0] 2719 holds 5 counted english naval counters; its seaport value is 4" in told
+    assert told[-1] == outcome.lines[-1] == "result: 5 of 5 expectations met"

@@ -19,6 +19,13 @@ from .requests import ChoiceRequest, RollRequest, RuleError
 from .state import GameState, Track
 from .values import MISSING, Die, Place, Pool, Unit, show
 
+# Trace levels. The narration a player reads holds what happens in the game: steps, moves,
+# dice and tables, losses, tracks, what the rules say. The detail adds the bookkeeping: facts
+# recorded for expectations and odds, unit, place and game states being set, and the decisions
+# themselves, whose effects the narration already shows. `umpire run` and `play` print the
+# narration unless asked for the detail; `umpire explain` and the trace snapshots keep it all.
+DETAIL_KINDS = frozenset({"record", "state", "decision"})
+
 
 @dataclass
 class Event:
@@ -34,6 +41,11 @@ class Event:
 
     def line(self) -> str:
         return f"[{self.cite}] {self.text}"
+
+    @property
+    def detail(self) -> bool:
+        """Bookkeeping, printed only with --detail (see DETAIL_KINDS)."""
+        return self.kind in DETAIL_KINDS
 
 
 class Engine:
@@ -192,7 +204,7 @@ class Engine:
     # ── effects ──
     def set_global(self, name: str, value: Any, cite: str) -> None:
         self.state.globals[name] = value
-        self.trace(cite, f"{name} is now {show(value)}")
+        self.trace(cite, f"{name} is now {show(value)}", "state")
 
     def set_state(self, obj: Any, name: str, value: Any, cite: str, span: Span) -> None:
         if isinstance(obj, Unit) and name in self.sym.unit_states:
@@ -258,7 +270,7 @@ class Engine:
             if u.side == side:
                 continue
             old, u.side = u.side, side
-            self.trace(cite, f"{u} changes side: {old} -> {side}", "state")
+            self.trace(cite, f"{u} changes side: {old} -> {side}", "side")
 
     def embark(self, units: list[Unit], carrier: Any, cite: str, span: Span) -> None:
         if not isinstance(carrier, Unit) or carrier.location is None:

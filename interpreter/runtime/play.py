@@ -29,7 +29,8 @@ AGENT_KINDS = ("random", "eager", "first", "human")
 
 @dataclass
 class Game:
-    lines: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)       # the whole trace (what --detail prints)
+    narration: list[str] = field(default_factory=list)   # the same without the detail lines (engine.DETAIL_KINDS)
     error: Diagnostic | None = None
     save: dict | None = None  # what --save writes, when the game was suspended
 
@@ -194,9 +195,14 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
         }
     except (RuleError, ScriptError) as err:
         game.error = Diagnostic("error", err.message, err.span or NO_SPAN, getattr(err, "hint", None))
-    game.lines.extend(e.line() for e in engine.events[resumed_at[0]:])
+    head = list(game.lines)
+    told = engine.events[resumed_at[0]:]
+    game.lines.extend(e.line() for e in told)
+    game.narration = head + [e.line() for e in told if not e.detail]
     if game.save is not None:
-        game.lines.append(f"(suspended before decision {stop_after + 1}: the position is saved)")
+        suspended = f"(suspended before decision {stop_after + 1}: the position is saved)"
+        game.lines.append(suspended)
+        game.narration.append(suspended)
     return game
 
 

@@ -331,7 +331,8 @@ def _decision_names(sym: Symbols) -> set[str]:
     return names
 
 
-def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool = False) -> Outcome:
+def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool = False, detail: bool = True) -> Outcome:
+    """Run a scenario; its trace is the whole trace, or with ``detail=False`` the narration alone."""
     out = Outcome()
     engine = Engine(sym, sources, explain)
     out.events = engine.events
@@ -361,12 +362,12 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
         cite = getattr(err, "cite", None)
         message = err.message + (f" [{cite}]" if cite and f"[{cite}]" not in err.message else "")
         if not (isinstance(err, RuleError) and sc.stops is not None and sc.stops.lower() in message.lower()):
-            _trace_into(out, engine.events)
+            _trace_into(out, engine.events, detail)
             out.ok = False
             out.error = Diagnostic("error", message, err.span or sc.span, err.hint)
             return out
         stopped = message  # the stop the scenario expects: the position at the stop is checked
-    _trace_into(out, engine.events)
+    _trace_into(out, engine.events, detail)
     if stopped is not None:
         out.lines.append(f"stopped: {stopped}")
     if runner is not None and runner.departures:
@@ -409,9 +410,12 @@ def _what_was(comp, expr, sources: Sources) -> str:
     return f"got {show(comp.expr(expr)({}))}"
 
 
-def _trace_into(out: Outcome, events: list[Event]) -> None:
-    out.lines.append("trace:")
-    out.lines.extend(f"  {e.line()}" for e in events)
+def _trace_into(out: Outcome, events: list[Event], detail: bool = True) -> None:
+    told = events if detail else [e for e in events if not e.detail]
+    hidden = len(events) - len(told)
+    out.lines.append("trace:" + (f" (the narration; --detail adds {hidden} line(s): facts recorded, states set, decisions)"
+                                 if hidden else ""))
+    out.lines.extend(f"  {e.line()}" for e in told)
 
 
 def _scripted_agents(sc: n.Scenario, sym: Symbols) -> dict:
