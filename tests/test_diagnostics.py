@@ -46,7 +46,7 @@ def run_cli(path: Path, capsys, monkeypatch) -> tuple[int, str, str]:
     rel = str(path.relative_to(ROOT))
     command = "run" if path.suffix == ".scenario" else "check"
     capsys.readouterr()
-    code = main([command, rel])
+    code = main([command, rel, "--detail"] if command == "run" else [command, rel])  # goldens hold the whole trace
     out, err = capsys.readouterr()
     return code, out, err
 

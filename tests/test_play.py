@@ -104,7 +104,7 @@ def type_at_the_terminal(monkeypatch, *lines: str) -> None:
 def test_a_person_answers_with_numbered_options_and_can_ask_for_the_position(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     type_at_the_terminal(monkeypatch, "?", "9", "1", "2:1")
-    code = main(["play", SETUP, "--agents", "human,first", "--seed", "3"])
+    code = main(["play", SETUP, "--agents", "human,first", "--seed", "3", "--detail"])
     out = capsys.readouterr()
     assert code == 1  # the person stopped typing: the game ends with a clear message
     assert "error: no more input: english must decide 'reroll' [11.2]" in out.err
