@@ -35,8 +35,11 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--seed", type=int, default=1)
     p_play.add_argument("--agents", default="random,random",
                         help="one per side: random, eager (random, seizing every opportunity), first (the first legal option) or human (you, at the terminal)")
-    p_play.add_argument("--save", metavar="FILE", help="with --stop-after N: save the game (TOML) before decision N + 1")
-    p_play.add_argument("--stop-after", type=int, metavar="N", help="suspend the game after N decisions")
+    p_play.add_argument("--save", metavar="FILE", help="where to save the game (TOML): before decision N + 1 with "
+                        "--stop-after N, or where a person ends it (end of input, Ctrl-C); never over an existing file "
+                        "without --force, never over a rules, scenario or overlay file")
+    p_play.add_argument("--stop-after", type=int, metavar="N", help="suspend the game after N decisions (needs --save)")
+    p_play.add_argument("--force", action="store_true", help="let --save replace an earlier save")
     p_play.add_argument("--load", metavar="FILE", help="resume a saved game")
     _with_option(p_play)
     p_play.add_argument("--no-errata", action="store_true", help="play the rules as printed, without the errata the game header names")
@@ -72,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             return cmd_odds(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays)
         if args.command == "play":
             return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
-                            not args.no_errata, args.scenario, args.detail)
+                            not args.no_errata, args.scenario, args.detail, args.force)
         if args.command == "coverage":
             from .coverage import cmd_coverage
 
@@ -88,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     except RecursionError:
         print("umpire: error: the input nests too deeply to process", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C outside a game's prompts: stop quietly (a game in play handles its own)
+        print("\numpire: interrupted", file=sys.stderr)
+        return 130
     except Exception as err:  # the last line of defence: a bug in Umpire, reported without a traceback
         if os.environ.get("UMPIRE_DEBUG"):
             raise
@@ -305,19 +311,23 @@ def cmd_odds(path: str, facts: list[str] | None, policy: str, mc_runs: int | Non
 
 def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, stop_after: int | None = None,
              load: str | None = None, overlays: list[str] = (), errata: bool = True, choice: str | None = None,
-             detail: bool = False) -> int:
+             detail: bool = False, force: bool = False) -> int:
+    from . import saves
     from .runtime.play import AGENT_KINDS, Terminal, play
 
     resume = None
-    if load:
-        resume = _read_save(load)
-        if resume is None:
-            return 1
-        path, seed, kinds = resume["file"], resume["seed"], list(resume["agents"])
-        overlays, errata = resume["overlays"], resume["errata"]
-        choice = resume.get("scenario") or None
-    else:
-        kinds = [k.strip() for k in agents.split(",") if k.strip()]
+    try:
+        if load:
+            resume = saves.read(load, AGENT_KINDS)
+            path, seed, kinds = resume.file, resume.seed, list(resume.agents)
+            overlays, errata, choice = resume.overlays, resume.errata, resume.scenario
+        else:
+            kinds = [k.strip() for k in agents.split(",") if k.strip()]
+        if save is not None:
+            saves.check_target(save, force)
+    except saves.SaveError as err:
+        print(f"umpire: error: {load + ': ' if load and not save else ''}{err.message}", file=sys.stderr)
+        return 1
     bad = [k for k in kinds if k not in AGENT_KINDS]
     if not kinds or bad:
         print(f"umpire: error: unknown agent '{bad[0] if bad else agents}'; use {', '.join(AGENT_KINDS)}", file=sys.stderr)
@@ -325,42 +335,89 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
     if not path:
         print("umpire: error: name a rules or scenario file to play, or --load a saved game", file=sys.stderr)
         return 1
-    if (save is None) != (stop_after is None):
-        print("umpire: error: --save and --stop-after go together", file=sys.stderr)
+    if stop_after is not None and save is None:
+        print("umpire: error: --stop-after needs --save FILE (where the position is saved)", file=sys.stderr)
+        return 1
+    if stop_after is not None and stop_after < 0:
+        print("umpire: error: --stop-after counts decisions: 0 or more", file=sys.stderr)
         return 1
     sources = Sources()
     try:
-        if path.endswith(".scenario"):
-            scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays, with_errata=errata)
-        else:
-            scenario, loaded = None, load_rules(path, sources, with_demo=True, with_errata=errata, overlays=overlays)
-            diags = loaded.diagnostics
-            game_decl = loaded.symbols.game
-            setup = _chosen_setup(game_decl, choice) if not loaded.errors else None
-            if setup is not None:
-                scenario = load_scenario(setup, sources)
-                diags = diags + check_scenario(scenario, loaded.symbols)
-        _stop_on_errors(diags)
+        scenario, loaded = _game_to_play(path, sources, overlays, errata, choice)
     except UmpireError as err:
         print(render_all(err.diagnostics, sources), file=sys.stderr)
         return 1
-    terminal = Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr))
+    applied = [o.name for o in loaded.overlays]
+    if resume is not None and "applied" in resume.head and resume.head["applied"] != applied:
+        print(f"umpire: error: {load}: field 'errata' or 'overlays': the game was saved with the overlays "
+              f"{resume.head['applied'] or 'none'}; the save as it stands applies {applied or 'none'}", file=sys.stderr)
+        return 1
+    human = "human" in kinds
+    terminal = Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr),
+                        narrate=(lambda line: print(line, flush=True)) if human else None)
     game = play(loaded.symbols, sources, scenario, seed, kinds, terminal=terminal, stop_after=stop_after,
-                resume=resume and {**resume["umpire_save"], "state": resume["state"]})
-    print("\n".join(game.lines if detail else game.narration))
+                resume=resume and {**resume.head, "state": resume.state}, detail=detail)
+    told = game.lines if detail else game.narration
+    if told[game.streamed:]:
+        print("\n".join(told[game.streamed:]))
     if not detail and len(game.lines) > len(game.narration):
         print(f"umpire: {len(game.lines) - len(game.narration)} line(s) of detail not shown (facts recorded, states set, "
               "decisions): --detail shows them", file=sys.stderr)
     if game.error is not None:
         print(render(game.error, sources), file=sys.stderr)
         return 1
-    if game.save is not None:
-        import tomli_w
-
-        game.save["umpire_save"].update(file=path, overlays=list(overlays), errata=errata, scenario=choice or "")
-        Path(save).write_text(tomli_w.dumps(game.save), encoding="utf-8")
-        print(f"saved to {save}")
+    if game.quit is not None:
+        print(f"umpire: the game was ended: {game.quit}", file=sys.stderr)
+        save = save or _ask_where_to_save(force)
+    elif stop_after is not None and game.save is None:
+        print(f"umpire: error: the game ended before decision {stop_after + 1}: there was nothing to save", file=sys.stderr)
+        return 1
+    if game.save is None or save is None:
+        if game.quit is None and save is not None:
+            print(f"umpire: the game ran to its end: nothing was saved in {save}", file=sys.stderr)
+        return 0 if game.quit is None else 1
+    head = game.save["umpire_save"]
+    head.update(format=saves.FORMAT, file=saves.portable(save, path), overlays=[saves.portable(save, o) for o in overlays],
+                errata=errata, scenario=choice or "", applied=applied)
+    try:
+        saves.write(save, game.save)
+    except OSError as err:
+        print(f"umpire: error: cannot write {save}: {err.strerror or err}", file=sys.stderr)
+        return 1
+    print(f"saved to {save}")
     return 0
+
+
+def _game_to_play(path: str, sources: Sources, overlays, errata: bool, choice: str | None):
+    """The set-up (a scenario, the demo set-up or a named scenario) and the checked ruleset to play."""
+    if path.endswith(".scenario"):
+        scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays, with_errata=errata)
+    else:
+        scenario, loaded = None, load_rules(path, sources, with_demo=True, with_errata=errata, overlays=overlays)
+        diags = loaded.diagnostics
+        setup = _chosen_setup(loaded.symbols.game, choice) if not loaded.errors else None
+        if setup is not None:
+            scenario = load_scenario(setup, sources)
+            diags = diags + check_scenario(scenario, loaded.symbols)
+    _stop_on_errors(diags)
+    return scenario, loaded
+
+
+def _ask_where_to_save(force: bool) -> str | None:
+    """After a person ends the game: where to save it, asked until a usable name or an empty answer."""
+    from . import saves
+
+    while True:
+        print("save the game? type a file name (.toml), or press Enter not to save", file=sys.stderr)
+        answer = _read_line()
+        if not answer or not answer.strip():
+            print("umpire: not saved", file=sys.stderr)
+            return None
+        try:
+            saves.check_target(answer.strip(), force)
+            return answer.strip()
+        except saves.SaveError as err:
+            print(f"  {err.message}", file=sys.stderr)
 
 
 def _detail_option(parser: argparse.ArgumentParser) -> None:
@@ -390,20 +447,6 @@ def _read_line() -> str | None:
     try:
         return input("> ")
     except EOFError:
-        return None
-
-
-def _read_save(path: str) -> dict | None:
-    import tomllib
-
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        head = data["umpire_save"]
-        # A game saved before overlays existed was played as printed, without errata.
-        return {"file": head["file"], "seed": head["seed"], "agents": head["agents"], "umpire_save": head,
-                "state": data["state"], "overlays": list(head.get("overlays", [])), "errata": bool(head.get("errata", False))}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, KeyError, TypeError) as err:
-        print(f"umpire: error: {path} is not a saved game ({err})", file=sys.stderr)
         return None
 
 

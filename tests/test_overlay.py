@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 import shutil
 import textwrap
@@ -615,7 +616,9 @@ def test_a_saved_game_keeps_its_overlays(at_root, capsys, tmp_path):
     import tomllib
 
     head = tomllib.loads(save.read_text())["umpire_save"]
-    assert (head["overlays"], head["errata"]) == ([house], True)
+    # Paths are stored relative to the save's folder, so the save loads from any working folder.
+    stored = [os.path.normpath(os.path.join(tmp_path, p)) for p in head["overlays"]]
+    assert (stored, head["errata"], head["applied"]) == ([str(ROOT / house)], True, ["jenkins_ear_errata", "bold_interception"])
     assert main(["play", "--load", str(save)]) == 0
     rest = capsys.readouterr().out.splitlines()
     body = [line for line in first[2:] if not line.startswith(("(suspended", "saved to"))]

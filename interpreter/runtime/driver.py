@@ -24,6 +24,15 @@ class Suspend(Exception):
     """Raised before the decision at which a game is to be saved."""
 
 
+class Quit(Exception):
+    """A person ended the game at a prompt (end of input, Ctrl-C): the position before the
+    decision being asked can be saved."""
+
+    def __init__(self, why: str):
+        super().__init__(why)
+        self.why = why
+
+
 class Runner:
     def __init__(self, engine: Engine, dice: DiceProvider, agents: dict[str, Agent]):
         self.engine = engine

@@ -18,7 +18,7 @@ from ..ir import nodes as n
 from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources
 from .agents import Agent, EagerAgent, FirstLegalAgent, RandomAgent
 from .dice import SeededDice
-from .driver import Runner, Suspend
+from .driver import Quit, Runner, Suspend
 from .engine import Engine
 from .human import HumanAgent
 from .requests import RuleError, ScriptError
@@ -33,18 +33,24 @@ class Game:
     narration: list[str] = field(default_factory=list)   # the same without the detail lines (engine.DETAIL_KINDS)
     error: Diagnostic | None = None
     save: dict | None = None  # what --save writes, when the game was suspended
+    quit: str | None = None   # why a person ended the game early (the save then holds the position)
+    streamed: int = 0         # lines of the narration already shown on the terminal while playing
 
 
 @dataclass
 class Terminal:
-    """Where human agents read and write: a person, or a test's canned lines."""
+    """Where human agents read and write: a person, or a test's canned lines.
+
+    ``narrate``, when given, shows the narration as it happens (before each of a person's
+    decisions), so a person sees the opponent's moves and the dice while playing."""
 
     read: Callable[[], str | None]
     write: Callable[[str], None]
+    narrate: Callable[[str], None] | None = None
 
 
 def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, terminal: Terminal | None,
-                typed: list[str]) -> dict[str, Agent]:
+                typed: list[str], before_asking: Callable[[], None] = lambda: None) -> dict[str, Agent]:
     """One agent per side, in the order the sides are declared; each has its own seeded generator.
 
     Human agents first replay ``typed`` (the answers of a loaded game), then read the terminal.
@@ -73,7 +79,7 @@ def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, termi
                 if terminal and not replaying[0]:  # a loaded game replays its answers silently
                     terminal.write(text)
 
-            human = HumanAgent(read, write, lambda side=side: position(engine, side))
+            human = HumanAgent(read, write, lambda side=side: position(engine, side), before_asking)
             human.typed = log
             agents[side] = human
     return agents
@@ -140,9 +146,11 @@ def steps_from(sym: Symbols, start: tuple[int, str, str] | None, turns: int | No
 
 
 def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, kinds: list[str], *,
-         terminal: Terminal | None = None, stop_after: int | None = None, resume: dict | None = None) -> Game:
+         terminal: Terminal | None = None, stop_after: int | None = None, resume: dict | None = None,
+         detail: bool = False) -> Game:
     """Play from the set-up to the end; ``stop_after`` suspends before that many decisions,
-    ``resume`` (a loaded save) replays silently to the save point and goes on from there."""
+    ``resume`` (a loaded save) replays silently to the save point and goes on from there.
+    A person who ends the game at a prompt (end of input, Ctrl-C) suspends it there too."""
     game = Game()
     engine = Engine(sym, sources)
     title = sym.game.title if sym.game and sym.game.title else (sym.game.name if sym.game else "?")
@@ -150,13 +158,24 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
     game.lines.append(head + (f"; {header_line(sym.overlays)}" if sym.overlays else ""))  # one header line each
     typed = list(resume["typed"]) if resume else []
     agents: dict[str, Agent] = {}
-    resumed_at = [0]
+    resumed_at = [0, False]  # where the replay reached the save (its narration starts there), and whether it has
+    runner = None
+
+    def stream() -> None:
+        """Show the narration so far on the terminal (never during the silent replay of a save)."""
+        if terminal is None or terminal.narrate is None or (resume and not resumed_at[1]):
+            return
+        lines = _told(game.lines, engine, resumed_at[0], detail)
+        for line in lines[game.streamed:]:
+            terminal.narrate(line)
+        game.streamed = len(lines)
+
     try:
         if setup is not None:
             Setup(engine, setup).run()
             game.lines.append(f"set-up: {setup.title}")
             engine.run_invariants()  # the set-up's position is checked as a scenario's is
-        agents = make_agents(sym, kinds, seed, engine, terminal, typed)
+        agents = make_agents(sym, kinds, seed, engine, terminal, typed, stream)
         runner = Runner(engine, SeededDice(seed), agents)
         runner.stop_after = stop_after
         if resume:
@@ -186,24 +205,46 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
             end_cite = setup.cite or end_cite
         engine.trace(end_cite or "game", f"the game ends after turn {final}")
         runner.run(engine.game_event("game_end"))
+        if resume and not resumed_at[1]:
+            raise ScriptError(f"field 'decisions': the save is of the position before decision {resume['decisions'] + 1}, "
+                              f"but this game ends after {runner.asked} decisions")
     except Suspend:
-        humans = [a for a in agents.values() if isinstance(a, HumanAgent)]
-        game.save = {
-            "umpire_save": {"seed": seed, "agents": kinds, "decisions": stop_after, "events": len(engine.events),
-                            "narration": _digest(engine), "typed": [t for h in humans[:1] for t in h.typed]},
-            "state": snapshot(engine),
-        }
+        game.save = _save(engine, seed, kinds, stop_after, agents)
+    except Quit as stop:
+        # The person's decision was being asked: the position before it is the one to save.
+        game.quit = stop.why
+        game.save = _save(engine, seed, kinds, runner.asked - 1, agents)
     except (RuleError, ScriptError) as err:
         game.error = Diagnostic("error", err.message, err.span or NO_SPAN, getattr(err, "hint", None))
+    except KeyboardInterrupt:
+        # Between two decisions a rule may be half done: that position is not one a save can hold.
+        game.quit = "interrupted (Ctrl-C) while the rules were running; a position can be saved only at a decision"
+    stream()
     head = list(game.lines)
-    told = engine.events[resumed_at[0]:]
+    # A loaded game replays silently to its save point: nothing of it is told if it never got there.
+    told = [] if resume and not resumed_at[1] else engine.events[resumed_at[0]:]
     game.lines.extend(e.line() for e in told)
     game.narration = head + [e.line() for e in told if not e.detail]
     if game.save is not None:
-        suspended = f"(suspended before decision {stop_after + 1}: the position is saved)"
+        asked = game.save["umpire_save"]["decisions"]
+        suspended = f"(suspended before decision {asked + 1}: the position can be saved)"
         game.lines.append(suspended)
         game.narration.append(suspended)
     return game
+
+
+def _told(head: list[str], engine: Engine, start: int, detail: bool) -> list[str]:
+    return head + [e.line() for e in engine.events[start:] if detail or not e.detail]
+
+
+def _save(engine: Engine, seed: int, kinds: list[str], decisions: int, agents: dict[str, Agent]) -> dict:
+    """The position as a save holds it (the caller adds the files played and where they are)."""
+    humans = [a for a in agents.values() if isinstance(a, HumanAgent)]
+    return {
+        "umpire_save": {"seed": seed, "agents": kinds, "decisions": decisions, "events": len(engine.events),
+                        "narration": _digest(engine), "typed": [t for h in humans[:1] for t in h.typed]},
+        "state": snapshot(engine),
+    }
 
 
 def _digest(engine: Engine) -> str:
@@ -216,9 +257,12 @@ def _resume_check(engine: Engine, resume: dict, resumed_at: list[int]):
     target = resume["decisions"]
 
     def check(asked: int) -> None:
-        if asked == target and not resumed_at[0]:
+        if asked == target and not resumed_at[1]:
             if snapshot(engine) != resume["state"] or _digest(engine) != resume.get("narration"):
                 raise ScriptError("this saved game does not replay to the saved position: the rules, set-up or seed changed")
-            resumed_at[0] = resume["events"]
+            if resume["events"] != len(engine.events):
+                raise ScriptError(f"field 'events': the save says {resume['events']} lines of narration before the saved "
+                                  f"position; the game has {len(engine.events)}")
+            resumed_at[0], resumed_at[1] = resume["events"], True
 
     return check

@@ -1,0 +1,187 @@
+"""Saved games: where a save may be written, how it is written, and how a loaded one is checked.
+
+A save is plain TOML: a header (`umpire_save`: seed, agents, the number of decisions made, the
+number of trace lines and a digest of them, what a person typed, the rules file, overlays, errata
+and scenario played) and the position (`state`). Loading replays the game from its seed to the
+saved decision and compares the position and the narration with the saved ones (play.py), so a
+save cannot describe a game that did not happen. Everything here checks the file itself: every
+field's type and range, before any of it is used, each refusal naming the field.
+
+Paths are stored relative to the save's own folder, so a save loads from any working folder and
+can be mailed with the rules beside it. Saves written before that (format 1) hold paths relative
+to the folder the game was played from, and are read so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+FORMAT = 2
+# Files a save must never replace, whatever --force says: the game's own sources.
+PROTECTED = (".rules", ".scenario", ".errata", ".house", ".overlay", ".sections", ".lark", ".py")
+MAX_SAVE_BYTES = 16 * 1024 * 1024
+
+
+class SaveError(Exception):
+    """A save that cannot be written or read, with what is wrong and where."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.message = f"field '{field}': {message}" if field else message
+
+
+# ── writing ──
+
+def check_target(path: str, force: bool) -> None:
+    """Refuse, before the game is played, a place a save cannot or must not be written to."""
+    if not path.strip():
+        raise SaveError("--save needs a file name")
+    target = Path(path)
+    if target.suffix.lower() in PROTECTED:
+        raise SaveError(f"{path} is a {target.suffix} file: a save never replaces the game's own files (name it .toml)")
+    if target.is_dir():
+        raise SaveError(f"{path} is a folder: name a file inside it")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise SaveError(f"the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise SaveError(f"the folder {folder} cannot be written to")
+    if target.exists() or target.is_symlink():
+        if not force:
+            raise SaveError(f"{path} already exists: use --force to replace it")
+        if not target.is_file():
+            raise SaveError(f"{path} is not a regular file: a save replaces only an earlier save")
+
+
+def portable(save_path: str, game_file: str) -> str:
+    """A game file's path as a save stores it: relative to the save's folder."""
+    return os.path.relpath(os.path.abspath(game_file), os.path.dirname(os.path.abspath(save_path)))
+
+
+def write(path: str, data: dict) -> None:
+    """Write the save atomically: a temporary file beside it, then a rename over the target."""
+    import tomli_w
+
+    text = tomli_w.dumps(data)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(prefix=".umpire-save-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+# ── reading ──
+
+@dataclass
+class Resume:
+    file: str              # the rules or scenario file played, as a path from the working folder
+    seed: int
+    agents: list[str]
+    overlays: list[str]    # as paths from the working folder
+    errata: bool
+    scenario: str | None
+    head: dict             # the checked header, as play() reads it (decisions, events, narration, typed)
+    state: dict
+
+
+def read(path: str, agent_kinds: tuple[str, ...]) -> Resume:
+    """A save file, every field checked; SaveError names the first field that is wrong."""
+    try:
+        size = os.stat(path).st_size
+    except OSError as err:
+        raise SaveError(f"cannot read {path}: {err.strerror or err}") from None
+    if not Path(path).is_file():
+        raise SaveError(f"{path} is not a regular file")
+    if size > MAX_SAVE_BYTES:
+        raise SaveError(f"{path} is {size} bytes, more than a save can be ({MAX_SAVE_BYTES})")
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise SaveError(f"{path} is not a saved game: it is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as err:
+        raise SaveError(f"{path} is not a saved game: {err}") from None
+    head = _table(data, "umpire_save")
+    state = _table(data, "state")
+    version = _get(head, "format", int, 1, lo=1, hi=FORMAT)
+    base = os.path.dirname(os.path.abspath(path)) if version >= 2 else None
+    kinds = _get(head, "agents", list, item=str)
+    if not kinds or any(k not in agent_kinds for k in kinds):
+        raise SaveError(f"{kinds} names an agent Umpire does not have ({', '.join(agent_kinds)})", "agents")
+    checked = {
+        "seed": _get(head, "seed", int),
+        "agents": kinds,
+        "decisions": _get(head, "decisions", int, lo=0),
+        "events": _get(head, "events", int, lo=0),
+        "narration": _get(head, "narration", str),
+        "typed": _get(head, "typed", list, [], item=str),
+    }
+    # The overlays the game was played with, by name: a changed 'errata' or 'overlays' is caught against it.
+    applied = _get(head, "applied", list, item=str) if version >= 2 else _get(head, "applied", list, None, item=str)
+    if applied is not None:
+        checked["applied"] = applied
+    for key in ("turn", "units", "places", "tracks", "globals"):
+        if key not in state:
+            raise SaveError("the saved position is incomplete", f"state.{key}")
+    return Resume(
+        file=_path(_get(head, "file", str), base, "file"),
+        seed=checked["seed"],
+        agents=kinds,
+        overlays=[_path(p, base, "overlays") for p in _get(head, "overlays", list, [], item=str)],
+        errata=_get(head, "errata", bool, False),
+        scenario=_get(head, "scenario", str, "") or None,
+        head=checked,
+        state=state,
+    )
+
+
+def _table(data: dict, name: str) -> dict:
+    value = data.get(name)
+    if not isinstance(value, dict):
+        raise SaveError("missing: this is not a game saved by umpire play", name)
+    return value
+
+
+_NO_DEFAULT = object()
+
+
+def _get(table: dict, key: str, kind: type, default=_NO_DEFAULT, *, lo: int | None = None, hi: int | None = None,
+         item: type | None = None):
+    if key not in table:
+        if default is _NO_DEFAULT:
+            raise SaveError("missing", key)
+        return default
+    value = table[key]
+    # A TOML boolean is a Python bool, which is also an int: never take one for the other.
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise SaveError(f"{value!r} is not {_NAMES[kind]}", key)
+    if item is not None and not all(isinstance(v, item) for v in value):
+        raise SaveError(f"{value!r} is not a list of {_NAMES[item]}s", key)
+    if lo is not None and value < lo:
+        raise SaveError(f"{value} is less than {lo}", key)
+    if hi is not None and value > hi:
+        raise SaveError(f"{value} is more than {hi} (a save written by a newer Umpire?)", key)
+    return value
+
+
+_NAMES = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "a table"}
+
+
+def _path(stored: str, base: str | None, field: str) -> str:
+    if not stored.strip() or "\0" in stored:
+        raise SaveError(f"{stored!r} is not a file name", field)
+    if base is None:  # format 1: relative to the folder the game was played from
+        return stored
+    full = os.path.normpath(os.path.join(base, stored))
+    return os.path.relpath(full) if not os.path.isabs(stored) else full

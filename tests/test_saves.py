@@ -1,0 +1,171 @@
+"""Saves are safe to write and to load: nothing is overwritten by accident, a tampered save is
+refused with the field that is wrong (never an internal error, never a silent replay), named
+scenarios save and load, and a save loads from any working folder."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+
+import pytest
+import tomli_w
+
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+SETUP = "scenarios/jenkins_ear/eop_combat_step.scenario"
+
+
+@pytest.fixture
+def at_root(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err and "internal error" not in out.err
+    assert code in (0, 1)
+    return code, out.out, out.err
+
+
+def body(text: str) -> list[str]:
+    """The narration after the two header lines, without the save's own messages."""
+    return [line for line in text.splitlines()[2:] if not line.startswith(("(suspended", "saved to"))]
+
+
+# ── writing ──
+
+def test_an_existing_file_is_not_replaced_without_force(at_root, capsys, tmp_path):
+    save = tmp_path / "game.toml"
+    save.write_text("my notes")
+    code, out, err = run(capsys, "play", SETUP, "--seed", "2", "--save", str(save), "--stop-after", "3")
+    assert code == 1 and "already exists: use --force to replace it" in err
+    assert out == "", "refused before the game is played"
+    assert save.read_text() == "my notes"
+    code, out, err = run(capsys, "play", SETUP, "--seed", "2", "--save", str(save), "--stop-after", "3", "--force")
+    assert code == 0 and f"saved to {save}" in out
+    assert "umpire_save" in tomllib.loads(save.read_text())
+
+
+@pytest.mark.parametrize("name", ["rulesets/jenkins_ear.rules", SETUP, "rulesets/jenkins_ear.errata"])
+def test_a_save_never_replaces_the_game_s_own_files_even_with_force(at_root, capsys, name):
+    before = (ROOT / name).read_bytes()
+    code, out, err = run(capsys, "play", SETUP, "--save", name, "--stop-after", "3", "--force")
+    assert code == 1 and "a save never replaces the game's own files" in err
+    assert (ROOT / name).read_bytes() == before
+
+
+@pytest.mark.parametrize("where,message", [
+    ("", "--save needs a file name"),
+    ("missing/folder/game.toml", "does not exist"),
+    (".", "is a folder"),
+])
+def test_an_unusable_save_target_is_refused_before_playing(at_root, capsys, tmp_path, where, message):
+    target = str(tmp_path / where) if where else ""
+    code, out, err = run(capsys, "play", SETUP, "--save", target, "--stop-after", "3")
+    assert code == 1 and message in err and out == ""
+
+
+def test_a_save_is_written_whole_and_leaves_no_temporary_file(at_root, capsys, tmp_path):
+    save = tmp_path / "game.toml"
+    assert run(capsys, "play", SETUP, "--seed", "2", "--save", str(save), "--stop-after", "4")[0] == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.toml"]
+
+
+def test_stopping_after_the_end_of_the_game_says_that_nothing_was_saved(at_root, capsys, tmp_path):
+    save = tmp_path / "game.toml"
+    code, out, err = run(capsys, "play", SETUP, "--seed", "2", "--save", str(save), "--stop-after", "100000")
+    assert code == 1 and "the game ended before decision 100001: there was nothing to save" in err
+    assert not save.exists()
+
+
+# ── loading ──
+
+@pytest.fixture
+def saved(at_root, capsys, tmp_path):
+    """A game of the combat step saved after 4 decisions, and the uninterrupted game."""
+    whole = run(capsys, "play", SETUP, "--seed", "2")[1]
+    save = tmp_path / "game.toml"
+    first = run(capsys, "play", SETUP, "--seed", "2", "--save", str(save), "--stop-after", "4")[1]
+    return save, whole, first
+
+
+def test_a_save_loads_from_another_working_folder(saved, capsys, monkeypatch, tmp_path):
+    save, whole, first = saved
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    code, rest, err = run(capsys, "play", "--load", str(save))
+    assert code == 0, err
+    assert body(first) + rest.splitlines()[2:] == body(whole)
+
+
+def tampered(save: Path, **changes) -> None:
+    data = tomllib.loads(save.read_text())
+    for key, value in changes.items():
+        table, _, field = key.rpartition(".")
+        target = data[table or "umpire_save"] if table != "state" else data["state"]
+        if value is None:
+            del target[field]
+        else:
+            target[field] = value
+    save.write_text(tomli_w.dumps(data))
+
+
+@pytest.mark.parametrize("changes,field", [
+    ({"seed": "4"}, "seed"),
+    ({"seed": True}, "seed"),
+    ({"events": "x"}, "events"),
+    ({"file": 5}, "file"),
+    ({"file": ""}, "file"),
+    ({"decisions": -1}, "decisions"),
+    ({"decisions": "3"}, "decisions"),
+    ({"decisions": 10**9}, "decisions"),
+    ({"events": 3}, "events"),
+    ({"errata": False}, "errata"),
+    ({"errata": "yes"}, "errata"),
+    ({"overlays": ["rulesets/jenkins_ear/house/bold_interception.house"]}, "overlays"),
+    ({"agents": ["clever", "first"]}, "agents"),
+    ({"agents": "random"}, "agents"),
+    ({"typed": [1, 2]}, "typed"),
+    ({"format": 99}, "format"),
+    ({"seed": None}, "seed"),
+    ({"state.units": None}, "state.units"),
+])
+def test_a_tampered_save_is_refused_naming_the_field(saved, capsys, changes, field):
+    save = saved[0]
+    if field == "overlays":  # stored relative to the save's folder
+        changes = {"overlays": [os.path.relpath(ROOT / changes["overlays"][0], save.parent)]}
+    tampered(save, **changes)
+    code, out, err = run(capsys, "play", "--load", str(save))
+    assert code == 1, out
+    assert f"field '{field}'" in err or (field in ("errata", "overlays") and "field 'errata' or 'overlays'" in err), err
+    assert "[5.0]" not in out, "no game was played from a tampered save"
+
+
+def test_a_changed_narration_or_position_does_not_replay(saved, capsys):
+    save = saved[0]
+    tampered(save, narration="0" * 16)
+    code, out, err = run(capsys, "play", "--load", str(save))
+    assert code == 1 and "does not replay to the saved position" in err
+
+
+def test_a_file_that_is_not_a_save_is_refused(at_root, capsys, tmp_path):
+    for text in ("not toml at all [", "x = 1\n", "\xff"):
+        path = tmp_path / "bad.toml"
+        path.write_text(text, encoding="latin-1")
+        code, _, err = run(capsys, "play", "--load", str(path))
+        assert code == 1 and "umpire: error:" in err
+
+
+def test_a_named_scenario_saves_and_loads(at_root, capsys, tmp_path):
+    args = ["play", "rulesets/guerra_a_muerte.rules", "--scenario", "opening_guns", "--seed", "3"]
+    whole = run(capsys, *args)[1]
+    save = tmp_path / "gam.toml"
+    first = run(capsys, *args, "--save", str(save), "--stop-after", "12")[1]
+    assert tomllib.loads(save.read_text())["umpire_save"]["scenario"] == "opening_guns"
+    code, rest, err = run(capsys, "play", "--load", str(save))
+    assert code == 0, err
+    assert body(first) + rest.splitlines()[2:] == body(whole)
