@@ -313,3 +313,9 @@ def test_resolve_reference_and_read_checked_serve_any_reader(project):
         with pytest.raises(UmpireError) as err:
             files.resolve_reference("../outside/secret.rules", naming, files.RULES, NO_SPAN, "file")
         assert "leads outside" in err.value.diagnostics[0].message
+
+
+def test_a_sections_file_that_is_a_fifo_is_refused(project):
+    os.mkfifo(project / "skirmish.sections")
+    code, text = cli("coverage", "skirmish.rules")
+    assert_refused(code, text, "'skirmish.sections' is a FIFO (named pipe), not a regular file")
