@@ -67,7 +67,7 @@ class Sandbox:
     @classmethod
     def for_run(cls, files: Iterable[str] = (), allowed: Iterable[str] = ()) -> Sandbox:
         """The working directory, the folder of each file named on the command line, each allowed folder."""
-        folders = [os.getcwd(), *(os.path.dirname(os.path.abspath(f)) for f in files), *allowed]
+        folders = [*_cwd(), *(os.path.dirname(f) or "." for f in files), *allowed]
         real = [_real(f) for f in folders]
         # A root inside another adds nothing: keep the outermost ones, in order, for a short message.
         return cls(tuple(r for i, r in enumerate(real)
@@ -78,8 +78,16 @@ class Sandbox:
 
     def shown(self) -> str:
         """The roots as a message names them: the working directory as 'the current folder'."""
-        cwd = os.path.realpath(os.getcwd())
-        return ", ".join("the current folder" if r == cwd else r for r in self.roots)
+        cwd = [_real(c) for c in _cwd()]
+        return ", ".join("the current folder" if r in cwd else r for r in self.roots)
+
+
+def _cwd() -> list[str]:
+    """The working directory, when there is one (it may have been deleted under the run)."""
+    try:
+        return [os.getcwd()]
+    except OSError:
+        return []
 
 
 def _real(path: str) -> str:
@@ -87,7 +95,7 @@ def _real(path: str) -> str:
     try:
         return os.path.realpath(path)
     except (OSError, ValueError):
-        return os.path.abspath(path)
+        return path
 
 
 def _inside(path: str, root: str) -> bool:
