@@ -10,11 +10,11 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 
+from . import files
 from .amend import missing_notes, summary_lines
 from .ir import nodes as n
-from .load import demo_path, load_overlay, load_rules, load_scenario, load_scenario_rules, rules_path_for
+from .load import demo_path, header_file, load_overlay, load_rules, load_scenario, load_scenario_rules, rules_path_for
 from .runtime.scenario import check_scenario, run_scenario
 from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render, render_all
 
@@ -63,26 +63,15 @@ def main(argv: list[str] | None = None) -> int:
     p_cov.add_argument("ruleset")
     p_cov.add_argument("--sections", metavar="FILE", help="the rulebook's list of sections (default: the ruleset's .sections file)")
     p_cov.add_argument("--missing", action="store_true", help="list only the sections the ruleset does not cite")
+    for reader in (p_check, p_run, p_play, p_explain, p_odds, p_cov):
+        _allow_option(reader)
     args = parser.parse_args(argv)
     try:
-        if args.command == "check":
-            return cmd_check(args.files, args.quiet, args.overlays)
-        if args.command == "run":
-            return cmd_run(args.scenario, args.overlays, args.detail)
-        if args.command == "explain":
-            return cmd_explain(args.scenario, args.at, args.overlays)
-        if args.command == "odds":
-            return cmd_odds(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays)
-        if args.command == "play":
-            return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
-                            not args.no_errata, args.scenario, args.detail, args.force)
-        if args.command == "coverage":
-            from .coverage import cmd_coverage
-
-            return cmd_coverage(args.ruleset, args.sections, args.missing)
-        print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
-        return 0
-    except UmpireError as err:  # pragma: no cover - each command renders its own
+        _check_named_files(args)
+        box = files.Sandbox.for_run(_named_files(args), files.allowed_folders(getattr(args, "allow_path", [])))
+        with files.sandbox(box):
+            return _dispatch(args)
+    except UmpireError as err:  # a file named on the command line refused (files.py); commands render their own
         print(render_all(err.diagnostics, Sources()), file=sys.stderr)
         return 1
     except BrokenPipeError:  # the reader went away (`umpire ... | head`): nothing left to say
@@ -102,18 +91,72 @@ def main(argv: list[str] | None = None) -> int:
         return 70
 
 
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "check":
+        return cmd_check(args.files, args.quiet, args.overlays)
+    if args.command == "run":
+        return cmd_run(args.scenario, args.overlays, args.detail)
+    if args.command == "explain":
+        return cmd_explain(args.scenario, args.at, args.overlays)
+    if args.command == "odds":
+        return cmd_odds(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays)
+    if args.command == "play":
+        return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
+                        not args.no_errata, args.scenario, args.detail, args.force)
+    if args.command == "coverage":
+        from .coverage import cmd_coverage
+
+        return cmd_coverage(args.ruleset, args.sections, args.missing)
+    print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
+    return 0
+
+
+def _named_files(args: argparse.Namespace) -> list[str]:
+    """The files named on the command line: their folders are roots of the run's sandbox (files.py)."""
+    named = [*getattr(args, "files", []), *getattr(args, "overlays", [])]
+    for option in ("scenario", "file", "load", "ruleset", "sections"):
+        value = getattr(args, option, None)
+        if value:
+            named.append(value)
+    return named
+
+
+# The kinds of file each command reads, by extension; `check` picks its reading per file (cmd_check).
+_COMMAND_KINDS = {"run": ("scenario",), "explain": ("scenario",), "odds": ("scenario",), "coverage": ("ruleset",)}
+
+
+def _check_named_files(args: argparse.Namespace) -> None:
+    """A file named on the command line must have an extension its command reads; nothing else is read."""
+    for option in _COMMAND_KINDS.get(args.command, ()):
+        kind = files.SCENARIO if option == "scenario" else files.RULES
+        files.command_line_file(getattr(args, option), f"umpire {args.command} reads", (kind,))
+    if args.command == "play" and args.file:
+        files.command_line_file(args.file, "umpire play reads", (files.RULES, files.SCENARIO))
+    if getattr(args, "sections", None):
+        files.command_line_file(args.sections, "--sections names", (files.SECTIONS,))
+    for overlay in getattr(args, "overlays", []):
+        files.command_line_file(overlay, "--with names", (files.OVERLAY,))
+
+
+def _allow_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--allow-path", dest="allow_path", action="append", default=[], metavar="DIR",
+                        help="a folder the files may name besides the current one and those of the files named here "
+                             "(repeatable; docs/safety.md)")
+
+
 def _with_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--with", dest="overlays", action="append", default=[], metavar="OVERLAY",
                         help="apply an overlay file (errata, house rules) to the ruleset; repeatable, applied in order")
 
 
-def cmd_check(files: list[str], quiet: bool = False, overlays: list[str] = ()) -> int:
+def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -> int:
     failed = False
-    for path in files:
+    for path in paths:
         sources = Sources()
-        kind = _check_scenario if path.endswith(".scenario") else _check_rules if path.endswith(".rules") else _check_overlay
         try:
-            diags, summary = kind(path, sources, list(overlays))
+            kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
+            check = _check_scenario if kind is files.SCENARIO else _check_rules if kind is files.RULES else _check_overlay
+            diags, summary = check(path, sources, list(overlays))
         except UmpireError as err:
             diags, summary = err.diagnostics, []
         shown = [d for d in diags if d.severity == "error" or not quiet]
@@ -144,12 +187,12 @@ def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple
     if game.demo_data:
         summary.append(f"demo data: {demo_path(game.span.file, game.demo_data)} (stands in for what the rulebook does not print)")
     if game.demo_setup and not with_demo.errors:
-        setup_path = demo_path(game.span.file, game.demo_setup)
+        setup_path = header_file(game, game.demo_setup, files.SCENARIO, "demo setup")
         scenario = load_scenario(setup_path, sources)
         diags += check_scenario(scenario, with_demo.symbols)
         summary.append(f"demo set-up: {setup_path}")
     for name, file, _ in game.scenarios if not with_demo.errors else ():
-        setup_path = demo_path(game.span.file, file)
+        setup_path = header_file(game, file, files.SCENARIO, "scenario")
         diags += check_scenario(load_scenario(setup_path, sources), with_demo.symbols)
         summary.append(f"scenario {name}: {setup_path} (umpire play --scenario {name})")
     found, lines = _analysis(with_demo, diags)
@@ -189,7 +232,7 @@ def _load_scenario_and_rules(path: str, sources: Sources, overlays: list[str] = 
     diagnostic of both."""
     scenario = load_scenario(path, sources)
     rules = rules_path_for(scenario)
-    if not Path(rules).is_file():
+    if not os.path.exists(rules):
         missing = Diagnostic("error", f"the ruleset '{scenario.uses}' does not exist (looked for {rules})", scenario.uses_span)
         return scenario, None, [missing]
     loaded = load_scenario_rules(scenario, sources, overlays, with_errata=with_errata)
@@ -207,8 +250,8 @@ def _check_overlay(path: str, sources: Sources, overlays: list[str] = ()) -> tup
     """An overlay file, applied to the ruleset it amends as 'play' reads it: with the demo data and the
     game's errata (unless it is the errata), then the other overlays given, then this one."""
     overlay = load_overlay(path, sources)
-    rules = os.path.normpath(os.path.join(os.path.dirname(path), overlay.amends))
-    if not Path(rules).is_file():
+    rules = files.resolve_reference(overlay.amends, path, files.RULES, overlay.amends_span, "amends")
+    if not os.path.exists(rules):
         raise UmpireError([Diagnostic("error", f"the ruleset '{overlay.amends}' does not exist (looked for {rules})",
                                       overlay.amends_span)])
     loaded = load_rules(rules, sources, with_demo=True, with_errata=True, overlays=[*overlays, path])
@@ -313,7 +356,7 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
              load: str | None = None, overlays: list[str] = (), errata: bool = True, choice: str | None = None,
              detail: bool = False, force: bool = False) -> int:
     from . import saves
-    from .runtime.play import AGENT_KINDS, Terminal, play
+    from .runtime.play import AGENT_KINDS
 
     resume = None
     try:
@@ -321,6 +364,11 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
             resume = saves.read(load, AGENT_KINDS)
             path, seed, kinds = resume.file, resume.seed, list(resume.agents)
             overlays, errata, choice = resume.overlays, resume.errata, resume.scenario
+            # The game files a save names are read as if named on the command line, but only as the
+            # kinds of file they must be (docs/safety.md): a save never makes umpire quote another file.
+            files.command_line_file(path, "a save's 'file' names", (files.RULES, files.SCENARIO))
+            for overlay in overlays:
+                files.command_line_file(overlay, "a save's 'overlays' name", (files.OVERLAY,))
         else:
             kinds = [k.strip() for k in agents.split(",") if k.strip()]
         if save is not None:
@@ -328,6 +376,19 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
     except saves.SaveError as err:
         print(f"umpire: error: {load + ': ' if load and not save else ''}{err.message}", file=sys.stderr)
         return 1
+    except UmpireError as err:
+        print(f"umpire: error: {load}: {err.diagnostics[0].message}", file=sys.stderr)
+        return 1
+    if resume is not None:
+        with files.sandbox(files.current().with_files([path, *overlays], [resume.root] if resume.root else [])):
+            return _play(path, seed, kinds, agents, save, stop_after, resume, load, overlays, errata, choice, detail, force)
+    return _play(path, seed, kinds, agents, save, stop_after, resume, load, overlays, errata, choice, detail, force)
+
+
+def _play(path, seed, kinds, agents, save, stop_after, resume, load, overlays, errata, choice, detail, force) -> int:
+    from . import saves
+    from .runtime.play import AGENT_KINDS, Terminal, play
+
     bad = [k for k in kinds if k not in AGENT_KINDS]
     if not kinds or bad:
         print(f"umpire: error: unknown agent '{bad[0] if bad else agents}'; use {', '.join(AGENT_KINDS)}", file=sys.stderr)
@@ -377,7 +438,8 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
             print(f"umpire: the game ran to its end: nothing was saved in {save}", file=sys.stderr)
         return 0 if game.quit is None else 1
     head = game.save["umpire_save"]
-    head.update(format=saves.FORMAT, file=saves.portable(save, path), overlays=[saves.portable(save, o) for o in overlays],
+    head.update(format=saves.FORMAT, file=saves.portable(save, path), root=saves.portable(save, _play_root(resume)),
+                overlays=[saves.portable(save, o) for o in overlays],
                 errata=errata, scenario=choice or "", applied=applied)
     try:
         saves.write(save, game.save)
@@ -386,6 +448,11 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
         return 1
     print(f"saved to {save}")
     return 0
+
+
+def _play_root(resume) -> str:
+    """The folder a save records as the root of its game: the working folder, or the loaded save's root."""
+    return resume.root if resume is not None and resume.root else os.getcwd()
 
 
 def _game_to_play(path: str, sources: Sources, overlays, errata: bool, choice: str | None):
@@ -433,10 +500,10 @@ def _chosen_setup(game: n.Game | None, choice: str | None) -> str | None:
             raise UmpireError([Diagnostic("error", f"no game header names a scenario '{choice}'", NO_SPAN)])
         return None
     if choice is None:
-        return demo_path(game.span.file, game.demo_setup) if game.demo_setup else None
+        return header_file(game, game.demo_setup, files.SCENARIO, "demo setup") if game.demo_setup else None
     for name, file, _ in game.scenarios:
         if name == choice:
-            return demo_path(game.span.file, file)
+            return header_file(game, file, files.SCENARIO, "scenario")
     names = [name for name, _, _ in game.scenarios]
     hint = did_you_mean(choice, names) or (f"the game's scenarios are {', '.join(names)}" if names else
                                             "the game header names no scenario ('scenario NAME \"file\"')")

@@ -346,7 +346,7 @@ def cmd_coverage(rules_path: str, sections_path: str | None = None, missing_only
     sections_path = sections_path or sections_path_for(rules_path)
     try:
         loaded = load_rules(rules_path, sources)
-        if not os.path.isfile(sections_path):
+        if not os.path.exists(sections_path):
             raise UmpireError([Diagnostic(
                 "error", f"no list of the rulebook's sections for {rules_path}: {sections_path} does not exist",
                 Span(file=sections_path, line=0, col=0, end_line=0, end_col=0),

@@ -5,15 +5,15 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from . import files
 from .amend import AppliedOverlay, apply_overlays
 from .check.resolve import check_ruleset
 from .check.symbols import Symbols
 from .ir import nodes as n
 from .ir.build import build
 from .ir.overlay import Overlay, build_overlay
-from .syntax.diagnostics import Diagnostic, Sources, Span, UmpireError
+from .syntax.diagnostics import Diagnostic, Sources, UmpireError
 from .syntax.parse import parse
 
 
@@ -31,13 +31,8 @@ class Loaded:
 
 
 def read(path: str, sources: Sources) -> str:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise UmpireError([Diagnostic("error", f"cannot read {path}: {reason}", Span(file=path, line=0, col=0, end_line=0, end_col=0))]) from None
-    sources.add(path, text)
-    return text
+    """The text of a file, kept in ``sources``; only a regular file of bounded size is read (files.py)."""
+    return files.read_checked(path, sources)
 
 
 def load_rules(path: str, sources: Sources, with_demo: bool = False, overlays: Sequence[str] = (),
@@ -51,24 +46,29 @@ def load_rules(path: str, sources: Sources, with_demo: bool = False, overlays: S
     header reorders them); the checker runs on the amended ruleset. This is the one entry
     point of every command that reads a ruleset with overlays (check, run, play, odds).
     """
+    with files.entry(path):
+        return _load_rules(path, sources, with_demo, overlays, with_errata)
+
+
+def _load_rules(path: str, sources: Sources, with_demo: bool, overlays: Sequence[str], with_errata: bool) -> Loaded:
     decls = _read_rules(path, sources, chain=())
     game = next((d for d in decls if isinstance(d, n.Game)), None)
     if with_demo and game is not None and game.demo_data:
-        demo = demo_path(game.span.file, game.demo_data)
-        if not os.path.isfile(demo):
+        demo = header_file(game, game.demo_data, files.RULES, "demo data")
+        if not os.path.exists(demo):
             raise UmpireError([Diagnostic("error", f"the demo data file {demo} does not exist", game.span)])
         already = {os.path.normpath(d.span.file) for d in decls}
         if demo not in already:  # a harness may include the demo data itself
             decls += _read_rules(demo, sources, chain=(os.path.normpath(path),))
     base = n.Ruleset(file=path, decls=tuple(decls))
-    files = list(overlays)
+    applied_files = list(overlays)
     if with_errata and game is not None and game.errata:
-        errata = demo_path(game.span.file, game.errata)
-        if not os.path.isfile(errata):
+        errata = header_file(game, game.errata, files.OVERLAY, "errata")
+        if not os.path.exists(errata):
             raise UmpireError([Diagnostic("error", f"the errata file {errata} does not exist", game.span)])
-        files.insert(0, errata)
+        applied_files.insert(0, errata)
     unique: dict[str, str] = {}  # an overlay named twice (the errata by a scenario too) is applied once
-    for f in files:
+    for f in applied_files:
         unique.setdefault(os.path.realpath(f), os.path.normpath(f))
     if not unique:
         symbols, diags = check_ruleset(base)
@@ -81,7 +81,8 @@ def load_rules(path: str, sources: Sources, with_demo: bool = False, overlays: S
 
 def load_overlay(path: str, sources: Sources) -> Overlay:
     """Parse an overlay file (errata, house rules) into its IR; syntax errors raise."""
-    text = read(path, sources)
+    with files.entry(path):
+        text = read(path, sources)
     return build_overlay(parse(text, path, "overlay_file"), path)
 
 
@@ -89,8 +90,9 @@ def overlay_paths(scenario: n.Scenario) -> list[str]:
     """The overlays a scenario names ('with "FILE"'), relative to its own folder; a missing file raises."""
     out = []
     for rel, span in scenario.overlays:
-        path = os.path.normpath(os.path.join(os.path.dirname(scenario.file), rel))
-        if not os.path.isfile(path):
+        with files.entry(scenario.file):
+            path = files.resolve_reference(rel, scenario.file, files.OVERLAY, span, "with")
+        if not os.path.exists(path):
             raise UmpireError([Diagnostic("error", f"the overlay '{rel}' does not exist (looked for {path})", span)])
         out.append(path)
     return out
@@ -100,8 +102,9 @@ def load_scenario_rules(scenario: n.Scenario, sources: Sources, overlays: Sequen
                         with_errata: bool = False) -> Loaded:
     """The ruleset a scenario uses, amended by the overlays it names and then by ``overlays``
     (after the game's errata first, with ``with_errata``, as 'play' reads it)."""
-    return load_rules(rules_path_for(scenario), sources, overlays=overlay_paths(scenario) + list(overlays),
-                      with_errata=with_errata)
+    with files.entry(scenario.file):
+        return load_rules(rules_path_for(scenario), sources, overlays=overlay_paths(scenario) + list(overlays),
+                          with_errata=with_errata)
 
 
 def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:
@@ -112,20 +115,21 @@ def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:
         if not isinstance(decl, n.IncludeDecl):
             out.append(decl)
             continue
-        target = os.path.normpath(os.path.join(os.path.dirname(path), decl.path))
+        target = files.resolve_reference(decl.path, path, files.RULES, decl.path_span or decl.span, "include")
         if target in chain or target == os.path.normpath(path):
             cycle = " -> ".join((*chain, path, target))
             raise UmpireError([Diagnostic("error", f"include cycle: {cycle}", decl.span)])
-        if not os.path.isfile(target):
+        if not os.path.exists(target):
             raise UmpireError([Diagnostic("error", f"cannot include '{decl.path}': there is no file {target}", decl.span)])
         out.extend(_read_rules(target, sources, (*chain, os.path.normpath(path))))
     return out
 
 
 def load_scenario(path: str, sources: Sources, chain: tuple[str, ...] = ()) -> n.Scenario:
-    text = read(path, sources)
-    scenario = build(parse(text, path, "scenario_file"), path)
-    return _with_shared_places(scenario, sources, (*chain, os.path.normpath(path))) if scenario.places_from else scenario
+    with files.entry(path):
+        text = read(path, sources)
+        scenario = build(parse(text, path, "scenario_file"), path)
+        return _with_shared_places(scenario, sources, (*chain, os.path.normpath(path))) if scenario.places_from else scenario
 
 
 def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str, ...]) -> n.Scenario:
@@ -135,10 +139,10 @@ def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str
     adjacency: list[n.Adjacency] = []
     notes: list[str] = []
     for rel, span in scenario.places_from:
-        target = os.path.normpath(os.path.join(os.path.dirname(scenario.file), rel))
+        target = files.resolve_reference(rel, scenario.file, files.SCENARIO, span, "places from")
         if target in chain:
             raise UmpireError([Diagnostic("error", f"places from a cycle: {' -> '.join((*chain, target))}", span)])
-        if not os.path.isfile(target):
+        if not os.path.exists(target):
             raise UmpireError([Diagnostic("error", f"cannot take places from '{rel}': there is no file {target}", span)])
         shared = load_scenario(target, sources, chain)
         for pd in shared.places:
@@ -162,10 +166,18 @@ def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str
 
 
 def rules_path_for(scenario: n.Scenario) -> str:
-    """A scenario names its ruleset relative to its own folder."""
-    return os.path.normpath(os.path.join(os.path.dirname(scenario.file), scenario.uses))
+    """A scenario names its ruleset relative to its own folder; a refused path raises (files.py)."""
+    with files.entry(scenario.file):
+        return files.resolve_reference(scenario.uses, scenario.file, files.RULES, scenario.uses_span, "uses")
+
+
+def header_file(game: n.Game, relative: str, kind: files.Kind, construct: str) -> str:
+    """A file the game header names (demo data, demo setup, errata, a scenario), checked as a reference."""
+    with files.entry(game.span.file):
+        return files.resolve_reference(relative, game.span.file, kind, game.span_of(relative), construct)
 
 
 def demo_path(rules_path: str, relative: str) -> str:
-    """Demo files are named relative to the file whose game header names them."""
+    """Demo files are named relative to the file whose game header names them (the name only:
+    ``header_file`` is what checks it before it is read)."""
     return os.path.normpath(os.path.join(os.path.dirname(rules_path), relative))

@@ -87,6 +87,7 @@ def write(path: str, data: dict) -> None:
 @dataclass
 class Resume:
     file: str              # the rules or scenario file played, as a path from the working folder
+    root: str | None       # the working folder of the game saved (a root of its sandbox), when it holds `file`
     seed: int
     agents: list[str]
     overlays: list[str]    # as paths from the working folder
@@ -134,8 +135,15 @@ def read(path: str, agent_kinds: tuple[str, ...]) -> Resume:
     for key in ("turn", "units", "places", "tracks", "globals"):
         if key not in state:
             raise SaveError("the saved position is incomplete", f"state.{key}")
+    file = _path(_get(head, "file", str), base, "file")
+    root = _path(_get(head, "root", str), base, "root") if "root" in head and base else None
+    # The game was played from `root`, whose tree holds what its files name; a save may give it back
+    # to the loaded game only as a folder that holds the game file (docs/safety.md).
+    if root is not None and not _holds(root, file):
+        raise SaveError(f"{head['root']!r} is not a folder holding the game file {head['file']!r}", "root")
     return Resume(
-        file=_path(_get(head, "file", str), base, "file"),
+        file=file,
+        root=root,
         seed=checked["seed"],
         agents=kinds,
         overlays=[_path(p, base, "overlays") for p in _get(head, "overlays", list, [], item=str)],
@@ -176,6 +184,11 @@ def _get(table: dict, key: str, kind: type, default=_NO_DEFAULT, *, lo: int | No
 
 
 _NAMES = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "a table"}
+
+
+def _holds(folder: str, path: str) -> bool:
+    real_folder, real_path = os.path.realpath(folder), os.path.realpath(path)
+    return os.path.isdir(real_folder) and real_path.startswith(real_folder.rstrip(os.sep) + os.sep)
 
 
 def _path(stored: str, base: str | None, field: str) -> str:

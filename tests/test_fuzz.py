@@ -75,14 +75,14 @@ def workdir(tmp_path_factory) -> Path:
 def check_text(workdir: Path, text: str, suffix: str) -> None:
     path = workdir / "scenarios" / "jenkins_ear" / f"fuzz{suffix}"
     path.write_text(text, encoding="utf-8")
-    code, out = cli("check", str(path))
+    code, out = cli("check", str(path), "--allow-path", str(workdir))  # the workdir is outside the current folder
     assert_clean(code, out, text)
 
 
 def run_text(workdir: Path, text: str) -> None:
     path = workdir / "scenarios" / "jenkins_ear" / "fuzz_run.scenario"
     path.write_text(text, encoding="utf-8")
-    code, out = cli("run", str(path))
+    code, out = cli("run", str(path), "--allow-path", str(workdir))
     assert_clean(code, out, text)
 
 
@@ -224,7 +224,7 @@ def test_scenario_against_mutated_ruleset(workdir, rules, which):
     (base / "rulesets" / "jenkins_ear.rules").write_text(rules, encoding="utf-8")
     scenario = base / "scenarios" / "jenkins_ear" / SCENARIOS[which].name
     scenario.write_text(SCENARIO_TEXTS[which], encoding="utf-8")
-    code, out = cli("run", str(scenario))
+    code, out = cli("run", str(scenario), "--allow-path", str(base))
     assert_clean(code, out, rules)
 
 

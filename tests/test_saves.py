@@ -169,3 +169,26 @@ def test_a_named_scenario_saves_and_loads(at_root, capsys, tmp_path):
     code, rest, err = run(capsys, "play", "--load", str(save))
     assert code == 0, err
     assert body(first) + rest.splitlines()[2:] == body(whole)
+
+
+def test_a_save_never_makes_umpire_read_a_file_that_is_not_the_game_s(saved, capsys, tmp_path):
+    save = saved[0]
+    secret = tmp_path / "secret.txt"
+    secret.write_text("MARKER-7f3a: not for the opponent\n")
+    for field, value in (("file", "secret.txt"), ("file", "/etc/passwd"), ("overlays", ["secret.txt"])):
+        text = save.read_text()
+        tampered(save, **{field: value}, **({"root": "/"} if value == "/etc/passwd" else {"root": "."} if field == "file" else {}))
+        code, out, err = run(capsys, "play", "--load", str(save))
+        assert code == 1 and "MARKER-7f3a" not in out + err and "root:" not in out + err
+        assert f"a save's '{field}' name" in err, err
+        save.write_text(text)
+
+
+def test_a_save_s_root_must_hold_its_game_file(saved, capsys):
+    save = saved[0]
+    tampered(save, root="../../../../../../../../..")
+    code, out, err = run(capsys, "play", "--load", str(save))
+    assert code == 0 or "field 'root'" in err
+    tampered(save, root=".")  # the save's own folder does not hold the game's scenario
+    code, out, err = run(capsys, "play", "--load", str(save))
+    assert code == 1 and "field 'root'" in err

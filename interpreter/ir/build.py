@@ -268,7 +268,7 @@ class Builder(Transformer):
         return n.Stop(span=self.sp(meta), cite=_cite(c))
 
     def include_decl(self, meta, c):
-        return n.IncludeDecl(span=self.sp(meta), path=_unquote(c[0]), cite=_cite(c))
+        return n.IncludeDecl(span=self.sp(meta), path=_unquote(c[0]), path_span=self.ts(c[0]), cite=_cite(c))
 
     def for_(self, meta, c):
         return n.ForEach(span=self.sp(meta), var=str(c[0]), iterable=c[1], body=c[-1] if isinstance(c[-1], tuple) else c[-2], cite=_cite(c))
@@ -336,6 +336,7 @@ class Builder(Transformer):
         title = _first(c, "STRING")
         fields: dict[str, Any] = {"sides": (), "nations": (), "dice": ()}
         dice = []
+        file_spans = []  # a path the header names is reported at its own string
         for item in c:
             if isinstance(item, tuple) and item and item[0] in ("sides", "nations"):
                 fields[item[0]] = item[1]
@@ -344,14 +345,18 @@ class Builder(Transformer):
                 dice.append(item)
             elif isinstance(item, tuple) and item and item[0] == "demo":
                 fields[f"demo_{item[1]}"] = item[2]
+                file_spans.append((item[2], item[3]))
             elif isinstance(item, tuple) and item and item[0] == "errata":
                 fields["errata"] = item[1]
+                file_spans.append((item[1], item[2]))
             elif isinstance(item, tuple) and item and item[0] == "scenario_choice":
-                fields["scenarios"] = fields.get("scenarios", ()) + (item[1:],)
+                fields["scenarios"] = fields.get("scenarios", ()) + (item[1:4],)
+                file_spans.append((item[2], item[4]))
             elif isinstance(item, tuple) and item and item[0] == "turns":
                 fields["turns"] = item[1]
                 fields["turns_cite"] = item[2]
         fields["dice"] = tuple(dice)
+        fields["file_spans"] = tuple(file_spans)
         return n.Game(span=self.sp(meta), name=str(c[0]), title=_unquote(title) if title else None, cite=_cite(c), **fields)
 
     def sides(self, meta, c):
@@ -368,13 +373,13 @@ class Builder(Transformer):
         return n.Die(span=self.sp(meta), name=str(c[0]), low=int(c[1]), high=int(c[2]), cite=_cite(c))
 
     def demo(self, meta, c):
-        return ("demo", str(c[0]), _unquote(c[1]))
+        return ("demo", str(c[0]), _unquote(c[1]), self.ts(c[1]))
 
     def scenario_choice(self, meta, c):
-        return ("scenario_choice", str(c[0]), _unquote(c[1]), _cite(c))
+        return ("scenario_choice", str(c[0]), _unquote(c[1]), _cite(c), self.ts(c[1]))
 
     def errata_decl(self, meta, c):
-        return ("errata", _unquote(c[0]))
+        return ("errata", _unquote(c[0]), self.ts(c[0]))
 
     def turns(self, meta, c):
         return ("turns", int(c[0]), _cite(c))

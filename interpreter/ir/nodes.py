@@ -366,6 +366,7 @@ class IncludeDecl(Cited):
 
     kind: Literal["include"] = "include"
     path: str
+    path_span: Span | None = None  # the quoted path, where a refused reference is reported
 
 
 class NameLabel(Node):
@@ -394,6 +395,11 @@ class Game(Cited):
     demo_setup: str | None = None  # a scenario whose set-up 'play' starts from
     errata: str | None = None  # the official errata overlay (a path relative to the ruleset), applied by 'play'
     scenarios: tuple[tuple[str, str, str | None], ...] = ()  # (name, set-up file, cite): 'play --scenario NAME'
+    file_spans: tuple[tuple[str, Span], ...] = ()  # (path, its quoted string) of each file the header names
+
+    def span_of(self, path: str) -> Span:
+        """Where the header names ``path`` (the whole header when it is not found)."""
+        return next((span for named, span in self.file_spans if named == path), self.span)
 
 
 class StatDecl(Cited):
