@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lark import Token, Transformer, Tree, v_args
+from lark import Token, Transformer_NonRecursive, Tree, v_args
 
 from ..syntax.diagnostics import Diagnostic, Span, UmpireError
 from ..syntax.parse import parse
@@ -69,8 +69,11 @@ _INTERP = re.compile(r"\{([^{}]*)\}")
 
 
 @v_args(meta=True)
-class Builder(Transformer):
-    """Transforms a parse tree of one file into IR nodes."""
+class Builder(Transformer_NonRecursive):
+    """Transforms a parse tree of one file into IR nodes.
+
+    Non-recursive (Lark's own stack), so that a deep tree is never a Python recursion here;
+    how deep a tree may be is limited when it is parsed (syntax/nesting.py)."""
 
     def __init__(self, file: str):
         super().__init__()
