@@ -183,7 +183,7 @@ def _load_scenario_and_rules(path: str, sources: Sources, overlays: list[str] = 
     diagnostic of both."""
     scenario = load_scenario(path, sources)
     rules = rules_path_for(scenario)
-    if not Path(rules).is_file():
+    if not os.path.isfile(rules):  # (Path.is_file raises on a name too long for the system)
         missing = Diagnostic("error", f"the ruleset '{scenario.uses}' does not exist (looked for {rules})", scenario.uses_span)
         return scenario, None, [missing]
     loaded = load_scenario_rules(scenario, sources, overlays, with_errata=with_errata)
@@ -202,7 +202,7 @@ def _check_overlay(path: str, sources: Sources, overlays: list[str] = ()) -> tup
     game's errata (unless it is the errata), then the other overlays given, then this one."""
     overlay = load_overlay(path, sources)
     rules = os.path.normpath(os.path.join(os.path.dirname(path), overlay.amends))
-    if not Path(rules).is_file():
+    if not os.path.isfile(rules):  # (Path.is_file raises on a name too long for the system)
         raise UmpireError([Diagnostic("error", f"the ruleset '{overlay.amends}' does not exist (looked for {rules})",
                                       overlay.amends_span)])
     loaded = load_rules(rules, sources, with_demo=True, with_errata=True, overlays=[*overlays, path])

@@ -20,9 +20,10 @@ MAX_TURNS = 1_000  # the turns a game header (or an overlay, or a scenario's 'un
 # ── a run ──
 MAX_INT = 10**MAX_DIGITS - 1  # the largest number arithmetic may give (18 digits)
 MAX_STRING = 100_000  # characters of a string built by interpolation
+MAX_LIST = 1_000_000  # items of a list built by a comprehension or by joining lists ('+')
 MAX_FUNCTION_DEPTH = 200  # ruleset functions calling functions, nested
 MAX_PROCEDURE_DEPTH = 100  # procedures calling procedures, nested (each level costs more Python stack)
-DEFAULT_MAX_STEPS = 200_000_000  # statements run plus items gone through by comprehensions, per run
+DEFAULT_MAX_STEPS = 10_000_000  # statements run plus items gone through, per run (the longest game measured: 486,092)
 STEPS_VARIABLE = "UMPIRE_MAX_STEPS"
 
 

@@ -13,8 +13,9 @@ from typing import Any
 
 from lark import Token, Transformer_NonRecursive, Tree, v_args
 
+from ..limits import MAX_TURNS
 from ..syntax.diagnostics import Diagnostic, Span, UmpireError
-from ..syntax.parse import parse
+from ..syntax.parse import LimitError, parse
 from . import nodes as n
 
 
@@ -103,6 +104,9 @@ class Builder(Transformer_NonRecursive):
                 tree = parse(m.group(1), self.file, "expr")
                 expr = _shift(Builder(self.file).transform(tree), line, col - 1)
                 parts.append(n.StrPart(expr=expr))
+            except LimitError as err:  # a limit passed inside {…} is reported as it is, where it is
+                inner = err.diagnostics[0]
+                self.errors.append(Diagnostic("error", inner.message, _shift(inner.span, line, col - 1), inner.hint))
             except UmpireError:
                 where = Span(file=self.file, line=line, col=col - 1, end_line=line, end_col=col + len(m.group(1)) + 1)
                 self.errors.append(Diagnostic("error", f"cannot read '{{{m.group(1)}}}' inside this string as an expression", where))
@@ -110,6 +114,13 @@ class Builder(Transformer_NonRecursive):
         if parts and pos < len(text):
             parts.append(n.StrPart(text=text[pos:]))
         return n.StrLit(span=span, value=text, parts=tuple(parts))
+
+    def turn_count(self, tok: Token) -> int:
+        """A number of turns (a game header's, an overlay's, a scenario's 'until turn'), within the limit."""
+        turns = int(tok)
+        if turns > MAX_TURNS:
+            self.error(f"{turns} turns is more than a game may last: at most {MAX_TURNS}", self.ts(tok))
+        return turns
 
     def error(self, message: str, span: Span, hint: str | None = None) -> None:
         self.errors.append(Diagnostic("error", message, span, hint))
@@ -380,7 +391,7 @@ class Builder(Transformer_NonRecursive):
         return ("errata", _unquote(c[0]))
 
     def turns(self, meta, c):
-        return ("turns", int(c[0]), _cite(c))
+        return ("turns", self.turn_count(c[0]), _cite(c))
 
     def _named(self, cls, meta, c, **extra):
         label = _first(c, "STRING")
@@ -695,7 +706,7 @@ class Builder(Transformer_NonRecursive):
         return ("in", c[0], int(c[1]) if len(c) > 1 else None)
 
     def until(self, meta, c):
-        return ("until", int(c[0]))
+        return ("until", self.turn_count(c[0]))
 
     def at(self, meta, c):
         return ("at", (int(c[0]), str(c[1]), str(c[2])), self.sp(meta))

@@ -64,6 +64,11 @@ def grammar_path() -> Path:
     raise FileNotFoundError("grammar/umpire.lark is missing from this installation")
 
 
+class LimitError(UmpireError):
+    """A text past one of the limits (a number, a string, nesting): not a syntax error, so a string's
+    {…} part that passes one reports it as it is."""
+
+
 class _TokenTooLong(Exception):
     """A token over a size limit, refused by the lexer as soon as it is read."""
 
@@ -139,10 +144,10 @@ def parse(text: str, filename: str, start: str) -> Tree:
     except _TokenTooLong as err:
         tok = err.token
         span = _span(filename, tok.line or 1, tok.column or 1, err.width)
-        raise UmpireError([Diagnostic("error", err.message, span)]) from None
+        raise LimitError([Diagnostic("error", err.message, span)]) from None
     deep = too_deep(tree, filename)
     if deep is not None:
-        raise UmpireError([deep])
+        raise LimitError([deep])
     return tree
 
 
