@@ -80,13 +80,26 @@ class Builder(Transformer_NonRecursive):
         super().__init__()
         self.file = file
         self.errors: list[Diagnostic] = []
+        # One Span object per region of the file: spans are frozen, and a node and its first token,
+        # a statement and its expression often cover the same text; each pydantic object costs
+        # about 250 bytes, most of a ruleset's memory per line (bench/memory.py).
+        self._spans: dict[tuple, Span] = {}
 
     # ── helpers ──
     def sp(self, meta: Any) -> Span:
-        return _span(self.file, meta)
+        if getattr(meta, "empty", True):
+            return self._shared(0, 0, 0, 0)
+        return self._shared(meta.line, meta.column, meta.end_line, meta.end_column)
 
     def ts(self, tok: Token) -> Span:
-        return _tok_span(self.file, tok)
+        return self._shared(tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def _shared(self, line: int, col: int, end_line: int, end_col: int) -> Span:
+        key = (line, col, end_line, end_col)
+        span = self._spans.get(key)
+        if span is None:
+            span = self._spans[key] = Span(file=self.file, line=line, col=col, end_line=end_line, end_col=end_col)
+        return span
 
     def string(self, tok: Token) -> n.StrLit:
         text = _unquote(tok)
