@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from lark import Token, Transformer, Tree, v_args
+from lark import Token, Transformer_NonRecursive, Tree, v_args
 
+from ..limits import MAX_TURNS
 from ..syntax.diagnostics import Diagnostic, Span, UmpireError
-from ..syntax.parse import parse
+from ..syntax.parse import LimitError, parse
 from . import nodes as n
 
 
@@ -69,20 +70,36 @@ _INTERP = re.compile(r"\{([^{}]*)\}")
 
 
 @v_args(meta=True)
-class Builder(Transformer):
-    """Transforms a parse tree of one file into IR nodes."""
+class Builder(Transformer_NonRecursive):
+    """Transforms a parse tree of one file into IR nodes.
+
+    Non-recursive (Lark's own stack), so that a deep tree is never a Python recursion here;
+    how deep a tree may be is limited when it is parsed (syntax/nesting.py)."""
 
     def __init__(self, file: str):
         super().__init__()
         self.file = file
         self.errors: list[Diagnostic] = []
+        # One Span object per region of the file: spans are frozen, and a node and its first token,
+        # a statement and its expression often cover the same text; each pydantic object costs
+        # about 250 bytes, most of a ruleset's memory per line (bench/memory.py).
+        self._spans: dict[tuple, Span] = {}
 
     # ── helpers ──
     def sp(self, meta: Any) -> Span:
-        return _span(self.file, meta)
+        if getattr(meta, "empty", True):
+            return self._shared(0, 0, 0, 0)
+        return self._shared(meta.line, meta.column, meta.end_line, meta.end_column)
 
     def ts(self, tok: Token) -> Span:
-        return _tok_span(self.file, tok)
+        return self._shared(tok.line, tok.column, tok.end_line, tok.end_column)
+
+    def _shared(self, line: int, col: int, end_line: int, end_col: int) -> Span:
+        key = (line, col, end_line, end_col)
+        span = self._spans.get(key)
+        if span is None:
+            span = self._spans[key] = Span(file=self.file, line=line, col=col, end_line=end_line, end_col=end_col)
+        return span
 
     def string(self, tok: Token) -> n.StrLit:
         text = _unquote(tok)
@@ -100,6 +117,9 @@ class Builder(Transformer):
                 tree = parse(m.group(1), self.file, "expr")
                 expr = _shift(Builder(self.file).transform(tree), line, col - 1)
                 parts.append(n.StrPart(expr=expr))
+            except LimitError as err:  # a limit passed inside {…} is reported as it is, where it is
+                inner = err.diagnostics[0]
+                self.errors.append(Diagnostic("error", inner.message, _shift(inner.span, line, col - 1), inner.hint))
             except UmpireError:
                 where = Span(file=self.file, line=line, col=col - 1, end_line=line, end_col=col + len(m.group(1)) + 1)
                 self.errors.append(Diagnostic("error", f"cannot read '{{{m.group(1)}}}' inside this string as an expression", where))
@@ -107,6 +127,13 @@ class Builder(Transformer):
         if parts and pos < len(text):
             parts.append(n.StrPart(text=text[pos:]))
         return n.StrLit(span=span, value=text, parts=tuple(parts))
+
+    def turn_count(self, tok: Token) -> int:
+        """A number of turns (a game header's, an overlay's, a scenario's 'until turn'), within the limit."""
+        turns = int(tok)
+        if turns > MAX_TURNS:
+            self.error(f"{turns} turns is more than a game may last: at most {MAX_TURNS}", self.ts(tok))
+        return turns
 
     def error(self, message: str, span: Span, hint: str | None = None) -> None:
         self.errors.append(Diagnostic("error", message, span, hint))
@@ -382,7 +409,7 @@ class Builder(Transformer):
         return ("errata", _unquote(c[0]), self.ts(c[0]))
 
     def turns(self, meta, c):
-        return ("turns", int(c[0]), _cite(c))
+        return ("turns", self.turn_count(c[0]), _cite(c))
 
     def _named(self, cls, meta, c, **extra):
         label = _first(c, "STRING")
@@ -697,7 +724,7 @@ class Builder(Transformer):
         return ("in", c[0], int(c[1]) if len(c) > 1 else None)
 
     def until(self, meta, c):
-        return ("until", int(c[0]))
+        return ("until", self.turn_count(c[0]))
 
     def at(self, meta, c):
         return ("at", (int(c[0]), str(c[1]), str(c[2])), self.sp(meta))

@@ -357,7 +357,7 @@ class OverlayBuilder(Builder):
         return self.track_start_one(meta, c)
 
     def set_turns(self, meta, c):
-        return SetTurns(span=self.sp(meta), turns=int(c[0]), cite=_cite(c))
+        return SetTurns(span=self.sp(meta), turns=self.turn_count(c[0]), cite=_cite(c))
 
     # ── declarations ──
     def replace_decl(self, meta, c):

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..ir import nodes as n
+from ..limits import MAX_LIST, MAX_PROCEDURE_DEPTH
+from .guards import check_int, check_list, check_string, over_budget, procedure_too_deep, python_too_deep
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .values import MISSING, Die, Pool, Unit, X, show
 
@@ -21,7 +23,6 @@ ExprFn = Callable[[Env], Any]
 StmtFn = Callable[[Env], Iterator]
 
 MAX_POOL = 10_000  # no board game rolls more; a guard against runaway rules
-MAX_DEPTH = 100  # procedure calls nested deeper than this are a runaway recursion
 MAX_REPEAT = 10_000  # rounds of one 'repeat' before it is taken for a runaway loop
 
 
@@ -72,6 +73,7 @@ class Compiler:
         self.engine = engine
         self.sym = engine.sym
         self._lets: dict[str, Any] = {}  # the latest `let` of each name compiled, to explain options
+        self.cite: str | None = None  # the rule of the statement (or function) being compiled, for limit errors
 
     # ───────────────────────── expressions ─────────────────────────
 
@@ -88,9 +90,10 @@ class Compiler:
             v = e.value
             return lambda env: v
         parts = [(p.text, self.expr(p.expr) if p.expr is not None else None) for p in e.parts]
+        span, cite = e.span, self.cite
 
         def interpolate(env):
-            return "".join(text if fn is None else show(fn(env)) for text, fn in parts)
+            return check_string("".join(text if fn is None else show(fn(env)) for text, fn in parts), span, cite)
 
         return interpolate
 
@@ -169,17 +172,18 @@ class Compiler:
 
     def x_binop(self, e: n.BinOp) -> ExprFn:
         left, right, op, span, sym = self.expr(e.left), self.expr(e.right), _ARITH[e.op], e.span, e.op
+        cite = self.cite
 
         def binop(env):
             a, b = left(env), right(env)
             if sym == "+" and isinstance(a, list) and isinstance(b, list) and not isinstance(a, Pool):
-                return a + b
+                return check_list(a + b, span, cite)
             a, b = as_number(a), as_number(b)
             if not (_is_number(a) and _is_number(b)):
                 raise RuleError(f"cannot compute {show(a)} {sym} {show(b)}: both sides must be numbers", span)
             if sym in "/%" and b == 0:
                 raise RuleError(f"division by zero in {show(a)} {sym} {show(b)}", span)
-            return op(a, b)
+            return check_int(op(a, b), span, cite)
 
         return binop
 
@@ -275,12 +279,13 @@ class Compiler:
     def x_comprehension(self, e: n.Comprehension) -> ExprFn:
         body, var, iterable, span = self.expr(e.expr), e.var, self.expr(e.iterable), e.span
         where = self.expr(e.where) if e.where is not None else None
-        flat = e.flat
+        flat, engine, cite = e.flat, self.engine, self.cite
 
         def comprehension(env):
             seq = iterable(env)
             if not isinstance(seq, (list, tuple, dict)):
                 raise RuleError(f"cannot go through {show(seq)}: it is not a list", span)
+            engine.count_steps(len(seq), span, cite)  # every item gone through is a step of the budget
             saved = env.get(var, _UNSET)
             out = []
             try:
@@ -288,6 +293,8 @@ class Compiler:
                     env[var] = item
                     if flat:
                         out.extend(body(env))
+                        if len(out) > MAX_LIST:
+                            check_list(out, span, cite)
                     elif where is None or where(env):
                         out.append(body(env))
             finally:
@@ -303,10 +310,11 @@ class Compiler:
         dice, units, where = self.expr(e.dice), self.expr(e.units), self.expr(e.where)
         dv, uv = e.die_var, e.unit_var
 
-        span = e.span
+        span, engine, cite = e.span, self.engine, self.cite
 
         def matching(env):
             ds, us = as_list(dice(env), "the dice of 'matching'", span), as_list(units(env), "the units of 'matching'", span)
+            engine.count_steps(len(ds) * len(us), span, cite)
             local = dict(env)
             edges = []
             for d in ds:
@@ -324,13 +332,16 @@ class Compiler:
     # ───────────────────────── statements ─────────────────────────
 
     def block(self, stmts, cite: str) -> StmtFn:
-        fns = [self.stmt(s, cite) for s in stmts]
+        fns = [(self.stmt(s, cite), s.span, s.cite or cite) for s in stmts]
         engine = self.engine
 
         def block(env):
             # A statement may change the state: cached function values end at its edges.
-            for fn in fns:
+            for fn, span, here in fns:
                 engine.epoch += 1
+                engine.steps += 1  # the run's step budget: a rule that never ends stops here
+                if engine.steps > engine.max_steps:
+                    raise over_budget(engine.max_steps, span, here)
                 try:
                     yield from fn(env)
                 finally:
@@ -340,7 +351,11 @@ class Compiler:
 
     def stmt(self, s, cite: str) -> StmtFn:
         here = s.cite or cite
-        fn = getattr(self, "s_" + s.kind)(s, here)
+        outer, self.cite = self.cite, here
+        try:
+            fn = getattr(self, "s_" + s.kind)(s, here)
+        finally:
+            self.cite = outer
         if not self.engine.explain:
             return fn
         engine, span = self.engine, s.span
@@ -412,7 +427,7 @@ class Compiler:
             old, step = as_number(env.get(name)), as_number(by(env))
             if not (_is_number(old) and _is_number(step)):
                 raise RuleError(f"cannot adjust {show(old)} by {show(step)}: both must be numbers", span)
-            env[name] = old + step
+            env[name] = check_int(old + step, span, cite)
 
         return effect(adjust_var)
 
@@ -599,11 +614,14 @@ class Compiler:
 
         def call(env):
             proc = engine.procedure(proc_name)
-            if engine.depth >= MAX_DEPTH:
-                raise RuleError(f"'{proc_name}' calls itself (or its callers) more than {MAX_DEPTH} deep", span)
+            decl = proc.decl
+            if engine.depth >= MAX_PROCEDURE_DEPTH:
+                raise procedure_too_deep(proc_name, decl.cite, span)
             engine.depth += 1
             try:
                 yield from proc.call([(k, fn(env)) for k, fn in args])
+            except RecursionError:  # Python's stack, before the limit: deep expressions in every call
+                raise python_too_deep(proc_name, decl.cite, span) from None
             finally:
                 engine.depth -= 1
 

@@ -13,8 +13,10 @@ from typing import Any
 
 from ..check.symbols import Symbols
 from ..ir import nodes as n
+from ..limits import MAX_FUNCTION_DEPTH, max_steps
 from ..syntax.diagnostics import Span, did_you_mean
 from .compile import Compiler, as_key, as_number, unit_attr
+from .guards import function_too_deep, over_budget, python_too_deep
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .state import GameState, Track
 from .values import MISSING, Die, Place, Pool, Unit, show
@@ -66,6 +68,9 @@ class Engine:
         self.violations: list[Event] = []
         self.deferred: list[list] = []
         self.depth = 0  # procedure call depth
+        self.calls = 0  # ruleset function call depth
+        self.steps = 0  # statements run and items gone through in this run, against the step budget
+        self.max_steps = max_steps()
         self._view_fn = None
         self.on_record = None  # called after each `record` (exact odds stop a path once its facts are known)
         # Ruleset functions are pure, so within one stretch of unchanged state a call with the same
@@ -89,6 +94,7 @@ class Engine:
         """A fresh game state and trace; the compiled rules are kept (they do not depend on the state)."""
         self.state = GameState()
         self.events, self.violations, self.deferred, self.depth = [], [], [], 0
+        self.calls = self.steps = 0
         self._init_state()
 
     # ── set-up ──
@@ -373,11 +379,11 @@ class Engine:
         params = [p.name for p in decl.params]
         holder: list = []
 
-        name = decl.name
+        name, cite = decl.name, decl.cite
 
         def call(env):
             if not holder:
-                holder.append(self.compiler.expr(decl.body))  # compiled on first use: functions may recurse
+                holder.append(self._function_body(decl))  # compiled on first use: functions may recurse
             values = [a(env) for a in args]
             key = _memo_key(name, names, values) if self.memo else None
             if key is not None:
@@ -387,7 +393,15 @@ class Engine:
                 found = self._memo.get(key, _MISS)
                 if found is not _MISS:
                     return found
-            value = holder[0](bind_args(params, list(zip(names, values))))
+            if self.calls >= MAX_FUNCTION_DEPTH:
+                raise function_too_deep(name, cite, span)
+            self.calls += 1
+            try:
+                value = holder[0](bind_args(params, list(zip(names, values))))
+            except RecursionError:  # Python's stack, before the limit: deep expressions in every call
+                raise python_too_deep(name, cite, span) from None
+            finally:
+                self.calls -= 1
             if key is not None:
                 self._memo[key] = value
             return value
@@ -402,6 +416,19 @@ class Engine:
             return value
 
         return consulted
+
+    def _function_body(self, decl: n.FunctionDecl):
+        outer, self.compiler.cite = self.compiler.cite, decl.cite
+        try:
+            return self.compiler.expr(decl.body)
+        finally:
+            self.compiler.cite = outer
+
+    def count_steps(self, steps: int, span: Span, cite: str | None) -> None:
+        """Items gone through (by a comprehension, a matching) count against the step budget too."""
+        self.steps += steps
+        if self.steps > self.max_steps:
+            raise over_budget(self.max_steps, span, cite)
 
     def sees(self, side: str, unit: Unit) -> bool:
         """Whether a side sees a unit, by the ruleset's view function (everything, without one)."""

@@ -82,10 +82,11 @@ def render(diag: Diagnostic, sources: Sources) -> str:
     if text is not None:
         text = text.rstrip("\n")
         gutter = f"{span.line:>6} | "
-        out.append(gutter + text)
         col = max(1, span.col)
         width = span.end_col - col if span.end_line == span.line else len(text) - col + 1
         width = max(1, width)
+        text, col, width = _clip(text, col, width)
+        out.append(gutter + text)
         # Keep the tabs of the quoted line so that the caret stands under the span.
         lead = "".join(c if c == "\t" else " " for c in text[: col - 1])
         lead += " " * (col - 1 - len(lead))
@@ -97,6 +98,24 @@ def render(diag: Diagnostic, sources: Sources) -> str:
         out.append("    " + diag.hint)
     out.extend("    note: " + n for n in diag.notes)
     return "\n".join(out)
+
+
+# A quoted line longer than this (a generated file, a huge string) is shown around the caret only.
+_LONGEST_QUOTE = 1000
+_CONTEXT = 80
+
+
+def _clip(text: str, col: int, width: int) -> tuple[str, int, int]:
+    """The part of a very long line around the span, with '…' where it is cut; the column and
+    width of the span in that part."""
+    if len(text) <= _LONGEST_QUOTE:
+        return text, col, width
+    width = min(width, _CONTEXT)
+    start = max(0, col - 1 - _CONTEXT)
+    end = min(len(text), col - 1 + width + _CONTEXT)
+    head = "…" if start > 0 else ""
+    tail = "…" if end < len(text) else ""
+    return head + text[start:end] + tail, col - start + len(head), width
 
 
 def render_all(diags: Iterable[Diagnostic], sources: Sources) -> str:

@@ -16,7 +16,9 @@ from pathlib import Path
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
+from ..limits import MAX_DIGITS, MAX_STRING_LITERAL
 from .diagnostics import Diagnostic, Span, UmpireError, did_you_mean
+from .nesting import too_deep
 
 _HERE = Path(__file__).resolve().parent
 # The grammar is installed inside the package, and lives at the repository root in a checkout.
@@ -62,20 +64,36 @@ def grammar_path() -> Path:
     raise FileNotFoundError("grammar/umpire.lark is missing from this installation")
 
 
-# No count, value or hex number of a board game needs more digits; a longer number is a slip,
-# and Python refuses to convert one of thousands of digits at all.
-MAX_DIGITS = 18
+class LimitError(UmpireError):
+    """A text past one of the limits (a number, a string, nesting): not a syntax error, so a string's
+    {…} part that passes one reports it as it is."""
 
 
-class _NumberTooLong(Exception):
-    def __init__(self, token: Token):
-        super().__init__(str(token))
+class _TokenTooLong(Exception):
+    """A token over a size limit, refused by the lexer as soon as it is read."""
+
+    def __init__(self, token: Token, message: str, width: int):
+        super().__init__(message)
         self.token = token
+        self.message = message
+        self.width = width  # of the caret: a huge token is marked by its start
 
 
 def _check_number(token: Token) -> Token:
-    if len(str(token).lstrip("+-")) > MAX_DIGITS:
-        raise _NumberTooLong(token)
+    # No count, value or hex number of a board game needs more digits; a longer number is a slip,
+    # and Python refuses to convert one of thousands of digits at all.
+    digits = len(str(token).lstrip("+-"))
+    if digits > MAX_DIGITS:
+        raise _TokenTooLong(token, f"this number has {digits} digits; a number has at most {MAX_DIGITS}",
+                            len(token))
+    return token
+
+
+def _check_string(token: Token) -> Token:
+    # A text for a narration line or a label; a huge one would be copied at every stage after this.
+    if len(token) - 2 > MAX_STRING_LITERAL:
+        raise _TokenTooLong(token, f"this string has {len(token) - 2} characters; a string in the rules "
+                                   f"has at most {MAX_STRING_LITERAL}", 1)
     return token
 
 
@@ -97,7 +115,7 @@ def _parser() -> Lark:
         start=list(START_SYMBOLS),
         propagate_positions=True,
         maybe_placeholders=True,
-        lexer_callbacks={"INT": _check_number},
+        lexer_callbacks={"INT": _check_number, "STRING": _check_string},
         cache=True,
     )
 
@@ -118,16 +136,19 @@ def _keywords(start: str) -> frozenset[str]:
 
 
 def parse(text: str, filename: str, start: str) -> Tree:
-    """Parse ``text``; raise UmpireError with one diagnostic on a syntax error."""
+    """Parse ``text``; raise UmpireError with one diagnostic on a syntax error or a limit passed."""
     try:
-        return parser().parse(text, start=start)
+        tree = parser().parse(text, start=start)
     except UnexpectedInput as err:
         raise UmpireError([syntax_diagnostic(err, text, filename, start)]) from None
-    except _NumberTooLong as err:
+    except _TokenTooLong as err:
         tok = err.token
-        span = _span(filename, tok.line or 1, tok.column or 1, len(str(tok)))
-        raise UmpireError([Diagnostic("error", f"this number has {len(str(tok).lstrip('+-'))} digits; "
-                                      f"a number has at most {MAX_DIGITS}", span)]) from None
+        span = _span(filename, tok.line or 1, tok.column or 1, err.width)
+        raise LimitError([Diagnostic("error", err.message, span)]) from None
+    deep = too_deep(tree, filename)
+    if deep is not None:
+        raise LimitError([deep])
+    return tree
 
 
 # ───────────────────────────── describing tokens ─────────────────────────────
