@@ -374,7 +374,8 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
         if save is not None:
             saves.check_target(save, force)
     except saves.SaveError as err:
-        print(f"umpire: error: {load + ': ' if load and not save else ''}{err.message}", file=sys.stderr)
+        named = "" if not load or save else f"{load!r}: " if "\0" in load else f"{load}: "
+        print(f"umpire: error: {named}{err.message}", file=sys.stderr)
         return 1
     except UmpireError as err:
         print(f"umpire: error: {load}: {err.diagnostics[0].message}", file=sys.stderr)

@@ -189,6 +189,8 @@ def command_line_file(path: str, reader: str, kinds: tuple[Kind, ...]) -> Kind:
     The extension decides how the file is read (``check`` reads a scenario, a ruleset or an
     overlay), and a file that is none of these is not read at all.
     """
+    if not path or "\0" in path:
+        raise _fail(f"{reader} a file; {path!r} is no usable file name", NO_SPAN)
     for kind in kinds:
         if kind.fits(path):
             return kind

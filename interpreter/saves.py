@@ -39,8 +39,8 @@ class SaveError(Exception):
 
 def check_target(path: str, force: bool) -> None:
     """Refuse, before the game is played, a place a save cannot or must not be written to."""
-    if not path.strip():
-        raise SaveError("--save needs a file name")
+    if not path.strip() or "\0" in path:
+        raise SaveError("--save needs a file name" if not path.strip() else f"{path!r} is no usable file name")
     target = Path(path)
     if target.suffix.lower() in PROTECTED:
         raise SaveError(f"{path} is a {target.suffix} file: a save never replaces the game's own files (name it .toml)")
@@ -101,8 +101,9 @@ def read(path: str, agent_kinds: tuple[str, ...]) -> Resume:
     """A save file, every field checked; SaveError names the first field that is wrong."""
     try:
         size = os.stat(path).st_size
-    except OSError as err:
-        raise SaveError(f"cannot read {path}: {err.strerror or err}") from None
+    except (OSError, ValueError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise SaveError(f"cannot read {path!r}: {reason}") from None
     if not Path(path).is_file():
         raise SaveError(f"{path} is not a regular file")
     if size > MAX_SAVE_BYTES:

@@ -192,3 +192,9 @@ def test_a_save_s_root_must_hold_its_game_file(saved, capsys):
     tampered(save, root=".")  # the save's own folder does not hold the game's scenario
     code, out, err = run(capsys, "play", "--load", str(save))
     assert code == 1 and "field 'root'" in err
+
+
+@pytest.mark.parametrize("args", [["play", "--load", "\0.toml"], ["play", SETUP, "--save", "\0.toml", "--stop-after", "1"]])
+def test_a_nul_byte_in_a_save_name_is_refused(at_root, capsys, args):
+    code, out, err = run(capsys, *args)
+    assert code == 1 and "umpire: error:" in err and out == ""
