@@ -13,18 +13,12 @@ UMPIRE_FUZZ_SCALE=10 (or more) for a longer hunt.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from fuzzing import assert_clean, cli, fuzz_settings
+from hypothesis import given
 from hypothesis import strategies as st
-
-from interpreter.cli import main
-
-SCALE = max(1, int(os.environ.get("UMPIRE_FUZZ_SCALE", "1")))
 
 HEADER = """game g "G" [1.0] {
   sides a "A", b "B" [1.1]
@@ -35,32 +29,7 @@ HEADER = """game g "G" [1.0] {
 SCENARIO = 'scenario "fuzz" uses "g.rules" [1.0] {\n  places { area hill { } }\n  run main()\n}\n'
 
 
-def fuzz_settings(examples: int):
-    return settings(
-        max_examples=examples * SCALE,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
-                               HealthCheck.function_scoped_fixture],
-    )
 
-
-def cli(*argv: str) -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    env_debug = os.environ.pop("UMPIRE_DEBUG", None)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(list(argv))
-    finally:
-        if env_debug is not None:
-            os.environ["UMPIRE_DEBUG"] = env_debug
-    return code, out.getvalue() + err.getvalue()
-
-
-def assert_clean(code: int, text: str, source: str) -> None:
-    shown = f"--- input ---\n{source[:3000]}\n--- output ---\n{text[-3000:]}"
-    assert "Traceback" not in text, shown
-    assert "internal error" not in text, shown
-    assert code in (0, 1), f"exit code {code}\n{shown}"
 
 
 @pytest.fixture

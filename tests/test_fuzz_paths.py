@@ -18,24 +18,19 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from fuzzing import fuzz_settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIRMISH = (ROOT / "tests" / "bad" / "support" / "skirmish.rules").read_text(encoding="utf-8")
-SCALE = max(1, int(os.environ.get("UMPIRE_FUZZ_SCALE", "1")))
 MARKER = "OUTSIDE-MARKER-9c4b"
 EXTENSIONS = [".rules", ".scenario", ".house", ".errata", ".overlay", ".sections", ".txt", ""]
 
 
-def fuzz_settings(examples: int):
-    return settings(
-        max_examples=examples * SCALE,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
-    )
+
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+from fuzzing import SCALE
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +24,6 @@ from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = "scenarios/jenkins_ear/eop_combat_step.scenario"
-SCALE = max(1, int(os.environ.get("UMPIRE_FUZZ_SCALE", "1")))
 FIELDS = ["format", "seed", "agents", "decisions", "events", "narration", "typed", "file", "root", "overlays",
           "errata", "scenario", "applied"]
 
