@@ -407,3 +407,36 @@ scenario "stop" uses "relay.rules" [5.0] {
     (tmp_path / "stop.scenario").write_text(case.replace("RUN", "calm()"))
     assert main(["run", str(tmp_path / "stop.scenario")]) == 1
     assert 'FAIL the run stops: "needs the missing table(s) weather"  -- [5.0]  (it ran to its end)' in capsys.readouterr().out
+
+
+STEPS = """
+game relay "Relay" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [1.2]
+  turns 1 [1.3]
+}
+missing table weather "the weather table, printed on the map" [5.0]
+sequence [2.0] {
+  phase play [2.0] {
+    step muster [2.1] { say "mustered" [2.1] }
+    step forecast [2.2] needs weather { say "the weather is read" [2.2] }
+    step supply [2.3] pending
+  }
+}
+"""
+
+
+def test_a_game_skips_the_steps_it_cannot_play_and_a_scenario_stops_at_them(tmp_path, capsys):
+    (tmp_path / "steps.rules").write_text(STEPS)
+    assert main(["play", str(tmp_path / "steps.rules"), "--agents", "first,first"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:] == ["[2.1] turn 1, play, muster", "[2.1] mustered",
+                       "[2.2] turn 1, play, forecast: needs the missing weather, skipped",
+                       "[2.3] turn 1, play, supply: not encoded yet, skipped",
+                       "[1.3] the game ends after turn 1"]
+    for step, message in (("forecast", "step 'forecast' [2.2] needs the missing weather"),
+                          ("supply", "step 'supply' [2.3] is not encoded yet")):
+        (tmp_path / "one.scenario").write_text(
+            f'scenario "one" uses "steps.rules" [2.0] {{\n  at turn 1 phase play step {step}\n  run step {step}\n}}\n')
+        assert main(["run", str(tmp_path / "one.scenario")]) == 1
+        assert message in capsys.readouterr().err

@@ -62,9 +62,6 @@ class Symbols:
 
         return set(self.stats) | set(self.flags) | set(self.unit_states) | set(self.place_props) | set(UNIT_ATTRS) | set(PLACE_ATTRS)
 
-    def class_of(self, type_name: str) -> str | None:
-        decl = self.types.get(type_name)
-        return decl.parent if decl else None
 
     def steps(self) -> dict[tuple[str, str], n.StepDecl]:
         out: dict[tuple[str, str], n.StepDecl] = {}

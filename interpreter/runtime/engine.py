@@ -305,6 +305,24 @@ class Engine:
             self.trace(cite, f"turn {self.state.turn}: {event.replace('_', ' ')}")
         yield from self.hook(event)
 
+    def missing_tables(self, needs) -> list[str]:
+        """The tables a step or procedure `needs` that no file supplies (the rulebook does not print them)."""
+        return [t for t in needs if t not in self.sym.tables]
+
+    def not_playable(self, step: n.StepDecl) -> str | None:
+        """Why a step cannot be played here ('not encoded yet', 'needs the missing …'), or None."""
+        if step.pending:
+            return "not encoded yet"
+        unmet = self.missing_tables(step.needs)
+        return f"needs the missing {', '.join(unmet)}" if unmet else None
+
+    def run_step(self, phase: str, step: n.StepDecl) -> Iterator:
+        """One step of the sequence of play, as a game and a scenario both play it: named, then run."""
+        cite = step.cite or step.name
+        self.state.step = step.name
+        self.trace(cite, f"turn {self.state.turn}, {phase}, {step.name}")
+        yield from self.compiler.block(step.body, cite)({})
+
     def first_step(self) -> tuple[str, str] | None:
         """(phase, step) of the first step of every turn: where `turn_start` hooks run."""
         seq = self.sym.sequence
@@ -513,7 +531,7 @@ class Procedure:
         self.params = [p.name for p in decl.params]
         # A procedure that needs a table no data file supplies is never compiled (its lookups
         # have nothing to read); calling it stops the run with the reason.
-        self.unmet = [t for t in decl.needs if t not in engine.sym.tables]
+        self.unmet = engine.missing_tables(decl.needs)
         self.body = None if self.unmet else engine.compiler.block(decl.body, decl.cite or decl.name)
 
     def call(self, args: list[tuple[str | None, Any]]) -> Iterator:

@@ -190,16 +190,12 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
             engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
             if (phase.name, step.name) == first:
                 runner.run(engine.game_event("turn_start"))
-            cite = step.cite or step.name
-            if step.pending:
-                engine.trace(cite, f"turn {turn}, {phase.name}, {step.name}: not encoded yet, skipped")
+            # A game goes on past a step it cannot play, and says so (a scenario stops there instead).
+            why = engine.not_playable(step)
+            if why:
+                engine.trace(step.cite or step.name, f"turn {turn}, {phase.name}, {step.name}: {why}, skipped")
                 continue
-            unmet = [t for t in step.needs if t not in sym.tables]
-            if unmet:
-                engine.trace(cite, f"turn {turn}, {phase.name}, {step.name}: needs the missing {', '.join(unmet)}, skipped")
-                continue
-            engine.trace(cite, f"turn {turn}, {phase.name}, {step.name}")
-            runner.run(engine.compiler.block(step.body, cite)({}))
+            runner.run(engine.run_step(phase.name, step))
         end_cite = (sym.game.turns_cite or sym.game.cite) if sym.game else None
         if setup is not None and setup.until is not None:
             end_cite = setup.cite or end_cite

@@ -13,7 +13,7 @@ from ..amend import header_line
 from ..check.resolve import Checker
 from ..check.symbols import Symbols
 from ..ir import nodes as n
-from ..syntax.diagnostics import Diagnostic, Sources, Span, UmpireError, did_you_mean
+from ..syntax.diagnostics import Diagnostic, Sources, Span, did_you_mean
 from .agents import ScriptedAgent
 from .dice import ScriptedDice
 from .driver import Runner
@@ -442,21 +442,18 @@ def _run_steps(engine: Engine, sc: n.Scenario, names: tuple[str, ...]):
         step = engine.sym.steps().get((phase, name))
         if step is None:
             raise ScriptError(f"phase '{phase}' has no step '{name}'", run.span)
-        if step.pending:
-            raise ScriptError(f"step '{name}' [{step.cite}] is not encoded yet", run.span)
-        unmet = [t for t in step.needs if t not in engine.sym.tables]
-        if unmet:
-            raise ScriptError(f"step '{name}' [{step.cite}] needs the missing {', '.join(unmet)}", run.span,
-                              "run it with a ruleset whose data file supplies the table")
+        why = engine.not_playable(step)
+        if why:
+            raise ScriptError(f"step '{name}' [{step.cite}] is {why}" if step.pending else
+                              f"step '{name}' [{step.cite}] {why}", run.span,
+                              None if step.pending else "run it with a ruleset whose data file supplies the table")
         steps.append(step)
     # A turn begins with its first step: playing that step plays the turn's start as the game does.
     # (A scenario's position replaces the set-up, so `game_start` hooks never run here.)
     if (phase, names[0]) == engine.first_step():
         yield from engine.game_event("turn_start")
     for step in steps:
-        engine.state.step = step.name
-        engine.trace(step.cite or step.name, f"turn {engine.state.turn}, {phase}, {step.name}")
-        yield from engine.compiler.block(step.body, step.cite or step.name)({})
+        yield from engine.run_step(phase, step)
 
 
 def _source_text(sources: Sources, span: Span) -> str:
@@ -467,8 +464,3 @@ def _source_text(sources: Sources, span: Span) -> str:
         return line[span.col - 1 : span.end_col - 1]
     return line[span.col - 1 :].rstrip()
 
-
-def scenario_errors(diags: list[Diagnostic]) -> None:
-    errors = [d for d in diags if d.severity == "error"]
-    if errors:
-        raise UmpireError(errors)
