@@ -29,8 +29,7 @@ from .ir import nodes as n
 from .ir import overlay as ov
 from .syntax.diagnostics import Diagnostic, Span, did_you_mean
 
-STATEMENT_KINDS = ("let", "set", "adjust", "if", "for", "repeat", "stop", "roll", "choose", "lookup", "eliminate",
-                   "move", "embark", "change_side", "say", "call", "reroll", "simultaneously", "record", "ensure")
+STATEMENT_KINDS = n.STATEMENT_KINDS
 # What an overlay may add as a whole declaration (the game, its map and sequence are amended, not added).
 ADDABLE = (n.StatDecl, n.FlagDecl, n.UnitStateDecl, n.GameStateDecl, n.PlaceStateDecl, n.ClassDecl, n.TypeDecl,
            n.CounterDecl, n.BoxDecl, n.TrackDecl, n.MissingDecl, n.TableDecl, n.FunctionDecl, n.ProcedureDecl,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..ir import nodes as n
+from ..ir.visit import dispatch
 from ..lang import (
     BEYOND_POLICIES,
     BUILTINS,
@@ -341,97 +342,118 @@ class Checker:
         for s in stmts:
             self.stmt(s, scope)
 
-    def stmt(self, s, scope: set[str]) -> None:  # noqa: C901 - one case per statement kind
-        if isinstance(s, n.Let):
-            self.expr(s.value, scope)
-            scope.add(s.name)
-        elif isinstance(s, n.SetStmt):
-            self.expr(s.value, scope)
-            self.assignable(s.target, scope)
-        elif isinstance(s, n.Adjust):
-            self.expr(s.by, scope)
-            self.expr(s.target, scope)
-            self.check_adjust_target(s.target, scope)
-        elif isinstance(s, n.If):
-            self.expr(s.test, scope)
-            then, orelse = set(scope), set(scope)
-            self.block(s.body, then)
-            self.block(s.orelse, orelse)
-            scope |= then & orelse  # a name bound on one branch only is not bound afterwards
-        elif isinstance(s, n.ForEach):
-            self.expr(s.iterable, scope)
-            self.block(s.body, scope | {s.var})
-        elif isinstance(s, n.Repeat):
-            self.loops += 1
-            self.block(s.body, scope)
-            self.loops -= 1
-        elif isinstance(s, n.Stop):
-            if not self.loops:
-                self.error("'stop' ends a 'repeat'; it stands outside any", s.span)
-        elif isinstance(s, n.Roll):
-            self.expr(s.count, scope)
-            if s.die not in self.sym.dice:
-                self.unknown("die", s.die, s.die_span, self.sym.dice)
-            self.define_target(s.target, scope)
-        elif isinstance(s, n.Choose):
-            self.expr(s.chooser, scope)
-            self.expr(s.options, scope)
-            for e in (s.amount, s.limit):
-                if e is not None:
-                    self.expr(e, scope)
-            if s.prompt is not None:
-                self.string(s.prompt, scope)
-            scope.add(s.name)
-        elif isinstance(s, n.Lookup):
-            table = self.sym.tables.get(s.table)
-            missing = self.sym.missing.get(s.table)
-            if table is None and missing is not None and missing.what == "table":
-                self.error(
-                    f"table '{s.table}' is not printed in the rulebook" + (f" [{missing.cite}]" if missing.cite else ""),
-                    s.table_span, "include a data file that supplies it (a table of the same name)",
-                )
-            elif table is None:
-                self.unknown("table", s.table, s.table_span, self.sym.tables)
-            else:
-                self.check_args(s.args, [p.name for p in table.params], f"table '{s.table}'", s.span)
-            for a in s.args:
-                self.expr(a.value, scope)
-            scope.add(s.name)
-        elif isinstance(s, n.Eliminate):
-            self.expr(s.units, scope)
-            if s.because is not None:
-                self.string(s.because, scope)
-        elif isinstance(s, n.Move):
-            self.expr(s.units, scope)
-            self.expr(s.to, scope)
-        elif isinstance(s, n.Embark):
-            self.expr(s.units, scope)
-            self.expr(s.carrier, scope)
-        elif isinstance(s, n.ChangeSide):
-            self.expr(s.units, scope)
-            self.expr(s.side, scope)
-        elif isinstance(s, n.Say):
-            self.string(s.text, scope)
-        elif isinstance(s, n.CallStmt):
-            proc = self.sym.procedures.get(s.proc)
-            if proc is None:
-                self.unknown("procedure", s.proc, s.proc_span, self.sym.procedures)
-            else:
-                self.check_args(s.args, [p.name for p in proc.params], f"procedure '{s.proc}'", s.span)
-            for a in s.args:
-                self.expr(a.value, scope)
-        elif isinstance(s, n.Reroll):
-            self.expr(s.pools, scope)
-            self.expr(s.order, scope)
-            self.expr(s.spend, scope | {s.side_var})
-        elif isinstance(s, n.Simultaneously):
-            self.block(s.body, scope)
-        elif isinstance(s, n.Record):
-            self.string(s.key, scope)
-            self.expr(s.value, scope)
-        elif isinstance(s, n.Ensure):
-            self.expr(s.test, scope)
-            self.string(s.message, scope)
+    def stmt(self, s, scope: set[str]) -> None:
+        dispatch(self, "stmt_", s, scope)
+
+    def stmt_let(self, s: n.Let, scope: set[str]) -> None:
+        self.expr(s.value, scope)
+        scope.add(s.name)
+
+    def stmt_set(self, s: n.SetStmt, scope: set[str]) -> None:
+        self.expr(s.value, scope)
+        self.assignable(s.target, scope)
+
+    def stmt_adjust(self, s: n.Adjust, scope: set[str]) -> None:
+        self.expr(s.by, scope)
+        self.expr(s.target, scope)
+        self.check_adjust_target(s.target, scope)
+
+    def stmt_if(self, s: n.If, scope: set[str]) -> None:
+        self.expr(s.test, scope)
+        then, orelse = set(scope), set(scope)
+        self.block(s.body, then)
+        self.block(s.orelse, orelse)
+        scope |= then & orelse  # a name bound on one branch only is not bound afterwards
+
+    def stmt_for(self, s: n.ForEach, scope: set[str]) -> None:
+        self.expr(s.iterable, scope)
+        self.block(s.body, scope | {s.var})
+
+    def stmt_repeat(self, s: n.Repeat, scope: set[str]) -> None:
+        self.loops += 1
+        self.block(s.body, scope)
+        self.loops -= 1
+
+    def stmt_stop(self, s: n.Stop, scope: set[str]) -> None:
+        if not self.loops:
+            self.error("'stop' ends a 'repeat'; it stands outside any", s.span)
+
+    def stmt_roll(self, s: n.Roll, scope: set[str]) -> None:
+        self.expr(s.count, scope)
+        if s.die not in self.sym.dice:
+            self.unknown("die", s.die, s.die_span, self.sym.dice)
+        self.define_target(s.target, scope)
+
+    def stmt_choose(self, s: n.Choose, scope: set[str]) -> None:
+        self.expr(s.chooser, scope)
+        self.expr(s.options, scope)
+        for e in (s.amount, s.limit):
+            if e is not None:
+                self.expr(e, scope)
+        if s.prompt is not None:
+            self.string(s.prompt, scope)
+        scope.add(s.name)
+
+    def stmt_lookup(self, s: n.Lookup, scope: set[str]) -> None:
+        table = self.sym.tables.get(s.table)
+        missing = self.sym.missing.get(s.table)
+        if table is None and missing is not None and missing.what == "table":
+            self.error(
+                f"table '{s.table}' is not printed in the rulebook" + (f" [{missing.cite}]" if missing.cite else ""),
+                s.table_span, "include a data file that supplies it (a table of the same name)",
+            )
+        elif table is None:
+            self.unknown("table", s.table, s.table_span, self.sym.tables)
+        else:
+            self.check_args(s.args, [p.name for p in table.params], f"table '{s.table}'", s.span)
+        for a in s.args:
+            self.expr(a.value, scope)
+        scope.add(s.name)
+
+    def stmt_eliminate(self, s: n.Eliminate, scope: set[str]) -> None:
+        self.expr(s.units, scope)
+        if s.because is not None:
+            self.string(s.because, scope)
+
+    def stmt_move(self, s: n.Move, scope: set[str]) -> None:
+        self.expr(s.units, scope)
+        self.expr(s.to, scope)
+
+    def stmt_embark(self, s: n.Embark, scope: set[str]) -> None:
+        self.expr(s.units, scope)
+        self.expr(s.carrier, scope)
+
+    def stmt_change_side(self, s: n.ChangeSide, scope: set[str]) -> None:
+        self.expr(s.units, scope)
+        self.expr(s.side, scope)
+
+    def stmt_say(self, s: n.Say, scope: set[str]) -> None:
+        self.string(s.text, scope)
+
+    def stmt_call(self, s: n.CallStmt, scope: set[str]) -> None:
+        proc = self.sym.procedures.get(s.proc)
+        if proc is None:
+            self.unknown("procedure", s.proc, s.proc_span, self.sym.procedures)
+        else:
+            self.check_args(s.args, [p.name for p in proc.params], f"procedure '{s.proc}'", s.span)
+        for a in s.args:
+            self.expr(a.value, scope)
+
+    def stmt_reroll(self, s: n.Reroll, scope: set[str]) -> None:
+        self.expr(s.pools, scope)
+        self.expr(s.order, scope)
+        self.expr(s.spend, scope | {s.side_var})
+
+    def stmt_simultaneously(self, s: n.Simultaneously, scope: set[str]) -> None:
+        self.block(s.body, scope)
+
+    def stmt_record(self, s: n.Record, scope: set[str]) -> None:
+        self.string(s.key, scope)
+        self.expr(s.value, scope)
+
+    def stmt_ensure(self, s: n.Ensure, scope: set[str]) -> None:
+        self.expr(s.test, scope)
+        self.string(s.message, scope)
 
     def check_adjust_target(self, target, scope: set[str]) -> None:
         tracks = self.sym.tracks
@@ -493,56 +515,81 @@ class Checker:
             if part.expr is not None:
                 self.expr(part.expr, scope)
 
-    def expr(self, e, scope: set[str]) -> None:  # noqa: C901 - one case per expression kind
-        if isinstance(e, n.Var):
-            if e.name not in scope and e.name not in self.values:
-                self.unknown("name", e.name, e.span, scope | self.values)
-        elif isinstance(e, n.StrLit):
-            self.string(e, scope)
-        elif isinstance(e, n.Attr):
-            self.expr(e.obj, scope)
-            if e.name not in self.attributes:
-                self.unknown("attribute", e.name, e.name_span, self.attributes)
-        elif isinstance(e, n.Index):
-            self.expr(e.obj, scope)
-            self.expr(e.key, scope)
-        elif isinstance(e, n.CallExpr):
-            self.call(e, scope)
-        elif isinstance(e, (n.BinOp, n.Compare)):
-            self.expr(e.left, scope)
-            self.expr(e.right, scope)
-        elif isinstance(e, n.BoolOp):
-            for item in e.items:
-                self.expr(item, scope)
-        elif isinstance(e, (n.Not, n.Neg, n.Has)):
-            self.expr(e.operand, scope)
-        elif isinstance(e, n.IsTest):
-            self.expr(e.operand, scope)
-            if e.name not in self.kinds:
-                self.unknown("unit class, type or flag", e.name, e.name_span, self.kinds)
-        elif isinstance(e, n.InTest):
-            self.expr(e.item, scope)
-            self.expr(e.collection, scope)
-        elif isinstance(e, n.CondExpr):
-            for part in (e.test, e.then, e.orelse):
-                self.expr(part, scope)
-        elif isinstance(e, n.ListLit):
-            for item in e.items:
-                self.expr(item, scope)
-        elif isinstance(e, n.MapLit):
-            for entry in e.entries:
-                self.expr(entry.key, scope)
-                self.expr(entry.value, scope)
-        elif isinstance(e, n.Comprehension):
-            self.expr(e.iterable, scope)
-            inner = scope | {e.var}
-            self.expr(e.expr, inner)
-            if e.where is not None:
-                self.expr(e.where, inner)
-        elif isinstance(e, n.Matching):
-            self.expr(e.dice, scope)
-            self.expr(e.units, scope)
-            self.expr(e.where, scope | {e.die_var, e.unit_var})
+    def expr(self, e, scope: set[str]) -> None:
+        dispatch(self, "expr_", e, scope)
+
+    def expr_literal(self, e, scope: set[str]) -> None:
+        """A literal names nothing to check (a place literal is checked against the scenario's map)."""
+
+    expr_int = expr_bool = expr_none = expr_x = expr_place = expr_literal
+
+    def expr_var(self, e: n.Var, scope: set[str]) -> None:
+        if e.name not in scope and e.name not in self.values:
+            self.unknown("name", e.name, e.span, scope | self.values)
+
+    def expr_str(self, e: n.StrLit, scope: set[str]) -> None:
+        self.string(e, scope)
+
+    def expr_attr(self, e: n.Attr, scope: set[str]) -> None:
+        self.expr(e.obj, scope)
+        if e.name not in self.attributes:
+            self.unknown("attribute", e.name, e.name_span, self.attributes)
+
+    def expr_index(self, e: n.Index, scope: set[str]) -> None:
+        self.expr(e.obj, scope)
+        self.expr(e.key, scope)
+
+    def expr_call(self, e: n.CallExpr, scope: set[str]) -> None:
+        self.call(e, scope)
+
+    def expr_binop(self, e, scope: set[str]) -> None:
+        self.expr(e.left, scope)
+        self.expr(e.right, scope)
+
+    expr_compare = expr_binop
+
+    def expr_boolop(self, e: n.BoolOp, scope: set[str]) -> None:
+        for item in e.items:
+            self.expr(item, scope)
+
+    def expr_operand(self, e, scope: set[str]) -> None:
+        self.expr(e.operand, scope)
+
+    expr_not = expr_neg = expr_has = expr_operand
+
+    def expr_is(self, e: n.IsTest, scope: set[str]) -> None:
+        self.expr(e.operand, scope)
+        if e.name not in self.kinds:
+            self.unknown("unit class, type or flag", e.name, e.name_span, self.kinds)
+
+    def expr_in(self, e: n.InTest, scope: set[str]) -> None:
+        self.expr(e.item, scope)
+        self.expr(e.collection, scope)
+
+    def expr_cond(self, e: n.CondExpr, scope: set[str]) -> None:
+        for part in (e.test, e.then, e.orelse):
+            self.expr(part, scope)
+
+    def expr_list(self, e: n.ListLit, scope: set[str]) -> None:
+        for item in e.items:
+            self.expr(item, scope)
+
+    def expr_map(self, e: n.MapLit, scope: set[str]) -> None:
+        for entry in e.entries:
+            self.expr(entry.key, scope)
+            self.expr(entry.value, scope)
+
+    def expr_comprehension(self, e: n.Comprehension, scope: set[str]) -> None:
+        self.expr(e.iterable, scope)
+        inner = scope | {e.var}
+        self.expr(e.expr, inner)
+        if e.where is not None:
+            self.expr(e.where, inner)
+
+    def expr_matching(self, e: n.Matching, scope: set[str]) -> None:
+        self.expr(e.dice, scope)
+        self.expr(e.units, scope)
+        self.expr(e.where, scope | {e.die_var, e.unit_var})
 
     def call(self, e: n.CallExpr, scope: set[str]) -> None:
         for a in e.args:

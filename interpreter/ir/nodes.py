@@ -7,6 +7,7 @@ discriminated on ``kind`` so ``umpire schema`` can print a precise JSON schema.
 
 from __future__ import annotations
 
+import typing
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -356,6 +357,17 @@ Stmt = Annotated[
     Let | SetStmt | Adjust | If | ForEach | Repeat | Stop | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Record | Ensure,
     Field(discriminator="kind"),
 ]
+
+
+def kinds_of(union) -> tuple[str, ...]:
+    """The `kind` names of a discriminated union of nodes, in declaration order: the one list of
+    statement (or expression) kinds, from which every other list is derived."""
+    members = typing.get_args(typing.get_args(union)[0])
+    return tuple(typing.get_args(m.model_fields["kind"].annotation)[0] for m in members)
+
+
+STATEMENT_KINDS = kinds_of(Stmt)
+EXPRESSION_KINDS = kinds_of(Expr)
 
 
 # ─────────────────────────────── declarations ───────────────────────────────

@@ -1,0 +1,25 @@
+"""Dispatch on a node's kind: one method per kind, found by name, and no kind left out.
+
+A stage that treats each kind of statement or expression in its own way (the checker, the
+compiler) names its methods `PREFIX + kind` (`stmt_let`, `x_binop`) and calls `dispatch`.
+A kind with no method is a bug of Umpire, raised at once, never a node silently unchecked;
+`missing_cases` lets a test prove that every stage covers every kind of the IR's unions
+(`nodes.STATEMENT_KINDS`, `nodes.EXPRESSION_KINDS`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def dispatch(stage: Any, prefix: str, node: Any, *args: Any) -> Any:
+    method = getattr(stage, prefix + node.kind, None)
+    if method is None:
+        raise NotImplementedError(f"{type(stage).__name__} has no method '{prefix}{node.kind}': "
+                                  f"the node kind '{node.kind}' is not handled by this stage")
+    return method(node, *args)
+
+
+def missing_cases(stage: type, prefix: str, kinds: tuple[str, ...]) -> list[str]:
+    """The kinds a stage has no method for (a test requires none)."""
+    return [k for k in kinds if not callable(getattr(stage, prefix + k, None))]
