@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from interpreter import amend
+from interpreter.check.bounds import Bounds
 from interpreter.check.resolve import Checker
 from interpreter.ir import nodes as n
 from interpreter.ir.visit import dispatch, missing_cases
@@ -19,6 +20,7 @@ STAGES = [
     (Checker, "expr_", n.EXPRESSION_KINDS),
     (Compiler, "s_", n.STATEMENT_KINDS),
     (Compiler, "x_", n.EXPRESSION_KINDS),
+    (Bounds, "value_", n.EXPRESSION_KINDS),
 ]
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from ..ir import nodes as n
+from ..ir.visit import dispatch
 from ..syntax.diagnostics import Span
 from .symbols import Symbols
 
@@ -467,45 +468,69 @@ class Bounds:
         return Values.range(low, high), text
 
     # ── expressions ──
-    def expr(self, e, ctx: Ctx) -> Values:  # noqa: C901 - one case per expression kind
-        if isinstance(e, n.IntLit):
-            return Values.of(e.value)
-        if isinstance(e, n.BoolLit):
-            return TRUE if e.value else FALSE
-        if isinstance(e, n.Var):
-            return self.var(e.name, ctx)
-        if isinstance(e, n.Attr):
-            return self.attribute(e.name, ctx)
-        if isinstance(e, n.Index):
-            if isinstance(e.obj, n.Var) and e.obj.name in self.sym.tracks and e.obj.name not in ctx.names:
-                track = self.sym.tracks[e.obj.name]
-                return Values.range(track.low, track.high)
-            return ANY
-        if isinstance(e, n.Neg):
-            return -self.expr(e.operand, ctx)
-        if isinstance(e, n.BinOp):
-            return self.binop(e.op, self.expr(e.left, ctx), self.expr(e.right, ctx))
-        if isinstance(e, n.Compare):
-            return compare(e.op, self.expr(e.left, ctx), self.expr(e.right, ctx))
-        if isinstance(e, n.BoolOp):
-            truths = [self.expr(item, ctx).truth() for item in e.items]
-            decisive, other = ("never", "always") if e.op == "and" else ("always", "never")
-            if decisive in truths:
-                return FALSE if decisive == "never" else TRUE
-            return (TRUE if other == "always" else FALSE) if all(t == other for t in truths) else BOOL
-        if isinstance(e, n.Not):
-            truth = self.expr(e.operand, ctx).truth()
-            return {"always": FALSE, "never": TRUE}.get(truth, BOOL)
-        if isinstance(e, (n.Has, n.IsTest, n.InTest, n.Matching)):
-            return BOOL if not isinstance(e, n.Matching) else Values.range(0, INF)
-        if isinstance(e, n.CondExpr):
-            truth = self.expr(e.test, ctx).truth()
-            then = self.expr(e.then, self.narrow(e.test, ctx)) if truth != "never" else Values()
-            orelse = self.expr(e.orelse, ctx) if truth != "always" else Values()
-            return then | orelse
-        if isinstance(e, n.CallExpr):
-            return self.call(e, ctx)
+    def expr(self, e, ctx: Ctx) -> Values:
+        return dispatch(self, "value_", e, ctx)
+
+    def value_any(self, e, ctx: Ctx) -> Values:
+        """No bound is tracked for this kind of expression: it may be anything."""
         return ANY
+
+    value_str = value_none = value_x = value_place = value_list = value_map = value_comprehension = value_any
+
+    def value_int(self, e: n.IntLit, ctx: Ctx) -> Values:
+        return Values.of(e.value)
+
+    def value_bool(self, e: n.BoolLit, ctx: Ctx) -> Values:
+        return TRUE if e.value else FALSE
+
+    def value_var(self, e: n.Var, ctx: Ctx) -> Values:
+        return self.var(e.name, ctx)
+
+    def value_attr(self, e: n.Attr, ctx: Ctx) -> Values:
+        return self.attribute(e.name, ctx)
+
+    def value_index(self, e: n.Index, ctx: Ctx) -> Values:
+        if isinstance(e.obj, n.Var) and e.obj.name in self.sym.tracks and e.obj.name not in ctx.names:
+            track = self.sym.tracks[e.obj.name]
+            return Values.range(track.low, track.high)
+        return ANY
+
+    def value_neg(self, e: n.Neg, ctx: Ctx) -> Values:
+        return -self.expr(e.operand, ctx)
+
+    def value_binop(self, e: n.BinOp, ctx: Ctx) -> Values:
+        return self.binop(e.op, self.expr(e.left, ctx), self.expr(e.right, ctx))
+
+    def value_compare(self, e: n.Compare, ctx: Ctx) -> Values:
+        return compare(e.op, self.expr(e.left, ctx), self.expr(e.right, ctx))
+
+    def value_boolop(self, e: n.BoolOp, ctx: Ctx) -> Values:
+        truths = [self.expr(item, ctx).truth() for item in e.items]
+        decisive, other = ("never", "always") if e.op == "and" else ("always", "never")
+        if decisive in truths:
+            return FALSE if decisive == "never" else TRUE
+        return (TRUE if other == "always" else FALSE) if all(t == other for t in truths) else BOOL
+
+    def value_not(self, e: n.Not, ctx: Ctx) -> Values:
+        truth = self.expr(e.operand, ctx).truth()
+        return {"always": FALSE, "never": TRUE}.get(truth, BOOL)
+
+    def value_test(self, e, ctx: Ctx) -> Values:
+        return BOOL
+
+    value_has = value_is = value_in = value_test
+
+    def value_matching(self, e: n.Matching, ctx: Ctx) -> Values:
+        return Values.range(0, INF)
+
+    def value_cond(self, e: n.CondExpr, ctx: Ctx) -> Values:
+        truth = self.expr(e.test, ctx).truth()
+        then = self.expr(e.then, self.narrow(e.test, ctx)) if truth != "never" else Values()
+        orelse = self.expr(e.orelse, ctx) if truth != "always" else Values()
+        return then | orelse
+
+    def value_call(self, e: n.CallExpr, ctx: Ctx) -> Values:
+        return self.call(e, ctx)
 
     def attribute(self, name: str, ctx: Ctx) -> Values:
         sym = self.sym
