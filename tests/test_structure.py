@@ -3,6 +3,9 @@ the IR's unions, and the keyword lists are the ones the IR declares (issue 12)."
 
 from __future__ import annotations
 
+import inspect
+import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -14,6 +17,8 @@ from interpreter.ir import nodes as n
 from interpreter.ir.visit import dispatch, missing_cases
 from interpreter.runtime.compile import Compiler
 from interpreter.syntax import parse
+
+ROOT = Path(__file__).resolve().parent.parent
 
 STAGES = [
     (Checker, "stmt_", n.STATEMENT_KINDS),
@@ -49,3 +54,25 @@ def test_a_kind_no_stage_handles_is_a_bug_raised_at_once():
     with pytest.raises(NotImplementedError, match="Half has no method 'stmt_stop'"):
         dispatch(Half(), "stmt_", SimpleNamespace(kind="stop"))
     assert missing_cases(Half, "stmt_", ("let", "stop")) == ["stop"]
+
+
+def _arity(fn) -> tuple[int, int]:
+    """How many arguments an implementation takes, after the call's span."""
+    params = list(inspect.signature(fn).parameters.values())[1:]
+    return sum(p.default is p.empty for p in params), len(params)
+
+
+def test_every_declared_built_in_is_implemented_with_its_arity_and_documented():
+    from interpreter.lang import BUILTINS
+    from interpreter.runtime.builtins import implementations
+
+    impls = implementations(SimpleNamespace(sym=None, state=None))
+    assert set(impls) == set(BUILTINS), "lang.BUILTINS and runtime/builtins.py name the same built-ins"
+    for name, b in BUILTINS.items():
+        assert _arity(impls[name]) == (b.min_args, b.max_args), name
+    table = (ROOT / "docs" / "language.md").read_text(encoding="utf-8").split("## 13. Built-in functions")[1]
+    table = table.split("\n## ")[0]
+    assert [name for name in BUILTINS if f"`{name}(" not in table] == [], "every built-in has its row in §13"
+    # The range analysis bounds a few built-ins by name: each is one the language has.
+    bounded = re.findall(r'e\.func (?:==|in) \(?"(\w+)"(?:, "(\w+)")?', (ROOT / "interpreter/check/bounds.py").read_text())
+    assert bounded and {n for pair in bounded for n in pair if n} <= set(BUILTINS)

@@ -14,8 +14,9 @@ from typing import Any
 from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..limits import MAX_FUNCTION_DEPTH, max_steps
-from ..syntax.diagnostics import Span, did_you_mean
-from .compile import Compiler, as_key, as_number, unit_attr
+from ..syntax.diagnostics import Span
+from .builtins import implementations
+from .compile import Compiler, as_number, unit_attr
 from .guards import function_too_deep, over_budget, python_too_deep
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .state import GameState, Track
@@ -84,7 +85,7 @@ class Engine:
         self.compiler = Compiler(self)
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
-        self._builtins = _builtins(self)
+        self._builtins = implementations(self)
         self._hooks = {h.event: [] for h in sym.hooks}
         for h in sym.hooks:
             self._hooks[h.event].append((h.var, self.compiler.block(h.body, h.cite or "hook"), h.cite or "hook"))
@@ -709,150 +710,4 @@ class Columns:
         if index >= len(heads):
             return f"right of {heads[-1].label}"
         return heads[index].label
-
-
-MAX_RANGE = 100_000  # a list built by range() is a rules author's list, never a loop counter gone astray
-
-
-def _builtins(engine: Engine) -> dict:
-
-    def _list(span, v, fn):
-        if isinstance(v, dict):
-            v = list(v)
-        if not isinstance(v, list):
-            raise RuleError(f"{fn} needs a list, not {show(v)}", span)
-        return v
-
-    def _numbers(span, v, fn):
-        items = _list(span, v, fn)
-        for x in items:
-            if not (isinstance(x, int) and not isinstance(x, bool)):
-                raise RuleError(f"{fn} needs numbers, but the list holds {show(x)}", span)
-        return items
-
-    def _minmax(fn, f):
-        def impl(span, a, b=None):
-            if b is not None:
-                a, b = as_number(a), as_number(b)
-            if b is None:
-                items = _numbers(span, a, fn)
-                if not items:
-                    raise RuleError(f"{fn} of an empty list", span)
-                return int(f(items))
-            if not all(isinstance(x, int) for x in (a, b)):
-                raise RuleError(f"{fn} needs numbers, not {show(a)} and {show(b)}", span)
-            return f(a, b)
-
-        return impl
-
-    def enemy(span, side):
-        if not isinstance(side, str):
-            raise RuleError(f"enemy({show(side)}) needs a side", span)
-        others = [s for s in engine.sym.sides if s != side]
-        if side not in engine.sym.sides or len(others) != 1:
-            raise RuleError(f"enemy({show(side)}) needs a side of a two-sided game", span)
-        return others[0]
-
-    def units_at(span, place):
-        if not isinstance(place, Place):
-            raise RuleError(f"units_at needs a place, not {show(place)}", span)
-        return engine.state.units_at(place)
-
-    def adjacent(span, place):
-        if not isinstance(place, Place):
-            raise RuleError(f"adjacent needs a place, not {show(place)}", span)
-        return list(place.neighbours)
-
-    def distinct(span, v):
-        items = _list(span, v, "distinct")
-        for x in items:
-            as_key(x, span)
-        return list(dict.fromkeys(items))
-
-    def range_(span, low, high):
-        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (low, high)):
-            raise RuleError(f"range needs two whole numbers, not {show(low)} and {show(high)}", span)
-        if high - low >= MAX_RANGE:
-            raise RuleError(f"range({low}, {high}) would hold more than {MAX_RANGE} numbers", span)
-        return list(range(low, high + 1))
-
-    def _places(span, v, fn, what):
-        items = v if isinstance(v, list) else [v]
-        if not all(isinstance(p, Place) for p in items):
-            raise RuleError(f"{fn} needs {what}, not {show(v)}", span)
-        return items
-
-    def _rings(span, start, through, fn):
-        """Breadth first from the start over adjacency, entering only places of `through`:
-        yields (moves, place) in the order a rulebook would count them out."""
-        seen = dict.fromkeys(_places(span, start, fn, "a place or a list of places to start from"))
-        allowed = set(_places(span, through, fn, "a list of places to move through"))
-        frontier, moves = list(seen), 0
-        while frontier:
-            for p in frontier:
-                yield moves, p
-            moves += 1
-            nxt = []
-            for p in frontier:
-                for q in p.neighbours:
-                    if q in allowed and q not in seen:
-                        seen[q] = None
-                        nxt.append(q)
-            frontier = nxt
-
-    def within(span, start, n, through):
-        if not isinstance(n, int) or isinstance(n, bool):
-            raise RuleError(f"within needs a number of moves, not {show(n)}", span)
-        out = []
-        for moves, p in _rings(span, start, through, "within"):
-            if moves > n:
-                break
-            out.append(p)
-        return out
-
-    def distance(span, a, b, through):
-        goal = _places(span, b, "distance", "a place to reach")[0]
-        return next((moves for moves, p in _rings(span, a, through, "distance") if p == goal), None)
-
-    def get(span, m, k, default):
-        if not isinstance(m, dict):
-            raise RuleError(f"get needs a map, not {show(m)}", span)
-        return m.get(as_key(k, span), default)
-
-    def linked(span, place, kind):
-        if not isinstance(place, Place) or kind not in engine.sym.edges:
-            raise RuleError(f"linked needs a place and an edge kind, not {show(place)} and {show(kind)}", span)
-        return list(place.links.get(kind, []))
-
-    def fact(span, key):
-        if not isinstance(key, str):
-            raise RuleError(f"fact needs the text of a record, not {show(key)}", span)
-        if key not in engine.state.facts:
-            raise RuleError(f"nothing was recorded as '{key}'", span, hint=did_you_mean(key, engine.state.facts))
-        return engine.state.facts[key]
-
-    return {
-        "units_at": units_at,
-        "all_units": lambda span: list(engine.state.units.values()),
-        "places": lambda span: list(engine.state.places.values()),
-        "adjacent": adjacent,
-        "linked": linked,
-        "sides": lambda span: list(engine.sym.sides),
-        "turn": lambda span: engine.state.turn,
-        "enemy": enemy,
-        "count": lambda span, v: len(_list(span, v, "count")),
-        "sum": lambda span, v: sum(int(x) for x in _numbers(span, v, "sum")),
-        "min": _minmax("min", min),
-        "max": _minmax("max", max),
-        "any": lambda span, v: any(_list(span, v, "any")),
-        "all": lambda span, v: all(_list(span, v, "all")),
-        "distinct": distinct,
-        "range": range_,
-        "within": within,
-        "distance": distance,
-        "keys": lambda span, m: list(m) if isinstance(m, dict) else _list(span, m, "keys"),
-        "values": lambda span, m: list(m.values()) if isinstance(m, dict) else _list(span, m, "values"),
-        "get": get,
-        "fact": fact,
-    }
 
