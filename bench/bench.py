@@ -22,7 +22,7 @@ from interpreter.runtime.agents import FirstLegalAgent  # noqa: E402
 from interpreter.runtime.dice import SeededDice  # noqa: E402
 from interpreter.runtime.driver import Runner  # noqa: E402
 from interpreter.runtime.engine import Engine  # noqa: E402
-from interpreter.runtime.scenario import Setup  # noqa: E402
+from interpreter.runtime.setup import Setup  # noqa: E402
 from interpreter.syntax.diagnostics import Sources  # noqa: E402
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.engine import Engine
 from interpreter.runtime.play import position
-from interpreter.runtime.scenario import Setup
+from interpreter.runtime.setup import Setup
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent

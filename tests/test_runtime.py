@@ -13,8 +13,8 @@ from interpreter.runtime.agents import PASS, FirstLegalAgent, RandomAgent
 from interpreter.runtime.compile import max_matching
 from interpreter.runtime.dice import ScriptedDice, SeededDice
 from interpreter.runtime.driver import forced_answer, illegal, normalize
+from interpreter.runtime.geometry import hex_neighbours
 from interpreter.runtime.requests import ChoiceRequest, RollRequest, RuleError, ScriptError
-from interpreter.runtime.scenario import hex_neighbours
 from interpreter.syntax.diagnostics import NO_SPAN
 
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.check.scenario import check_scenario
 from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.runtime.scenario import check_scenario, run_scenario
+from interpreter.runtime.scenario import run_scenario
 from interpreter.syntax.diagnostics import Sources, render
 
 ROOT = Path(__file__).resolve().parent.parent

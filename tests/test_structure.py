@@ -76,3 +76,16 @@ def test_every_declared_built_in_is_implemented_with_its_arity_and_documented():
     # The range analysis bounds a few built-ins by name: each is one the language has.
     bounded = re.findall(r'e\.func (?:==|in) \(?"(\w+)"(?:, "(\w+)")?', (ROOT / "interpreter/check/bounds.py").read_text())
     assert bounded and {n for pair in bounded for n in pair if n} <= set(BUILTINS)
+
+
+def test_one_walker_finds_every_node_of_a_kind():
+    from interpreter.ir.visit import descendants
+    from interpreter.load import load_rules
+    from interpreter.syntax.diagnostics import Sources
+
+    loaded = load_rules(str(ROOT / "rulesets" / "jenkins_ear.rules"), Sources())
+    chooses = [d for d in descendants(loaded.ruleset.decls) if isinstance(d, n.Choose)]
+    text = "".join(p.read_text() for p in [ROOT / "rulesets" / "jenkins_ear.rules",
+                                            *sorted((ROOT / "rulesets" / "jenkins_ear").glob("*.rules"))]
+                   if p.name != "demo.rules")
+    assert len(chooses) == len(re.findall(r"^\s*choose ", text, re.M)) > 20, "every 'choose' of the ruleset, nested or not"

@@ -9,7 +9,10 @@ A kind with no method is a bug of Umpire, raised at once, never a node silently 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
+
+from pydantic import BaseModel
 
 
 def dispatch(stage: Any, prefix: str, node: Any, *args: Any) -> Any:
@@ -23,3 +26,16 @@ def dispatch(stage: Any, prefix: str, node: Any, *args: Any) -> Any:
 def missing_cases(stage: type, prefix: str, kinds: tuple[str, ...]) -> list[str]:
     """The kinds a stage has no method for (a test requires none)."""
     return [k for k in kinds if not callable(getattr(stage, prefix + k, None))]
+
+
+def descendants(roots: Iterable[Any]) -> Iterator[BaseModel]:
+    """Every node under the roots (themselves included), depth first, children found from the
+    pydantic fields: one walker for every stage that looks for nodes of a kind anywhere."""
+    stack = [r for r in reversed(list(roots))]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple | list):
+            stack.extend(reversed(node))
+        elif isinstance(node, BaseModel):
+            yield node
+            stack.extend(reversed([getattr(node, name) for name in type(node).model_fields]))

@@ -39,7 +39,8 @@ from .dice import DiceProvider, SeededDice
 from .driver import Runner
 from .engine import Engine
 from .requests import RollRequest, RuleError, ScriptError
-from .scenario import Setup, run_target
+from .scenario import run_target
+from .setup import Setup
 from .values import show
 
 POLICIES: dict[str, str] = {

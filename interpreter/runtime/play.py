@@ -22,7 +22,7 @@ from .driver import Quit, Runner, Suspend
 from .engine import Engine
 from .human import HumanAgent
 from .requests import RuleError, ScriptError
-from .scenario import Setup
+from .setup import Setup
 
 AGENT_KINDS = ("random", "eager", "first", "human")
 

@@ -1,0 +1,51 @@
+"""A scenario checked before anything runs: its run target, expectations, decisions and set-up."""
+
+from __future__ import annotations
+
+from ..ir import nodes as n
+from ..ir.visit import descendants
+from ..runtime.engine import Engine
+from ..runtime.requests import ScriptError
+from ..runtime.setup import Setup
+from ..syntax.diagnostics import Diagnostic
+from .resolve import Checker
+from .symbols import Symbols
+
+
+def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
+    """Static checks of what a scenario runs and expects, before anything runs."""
+    checker = Checker(sym, extra_values={u.id for u in sc.units})
+    run = sc.run
+    if run is None:
+        # A file of places alone is a shared map ('places from'): it has nothing to run.
+        if sc.units or sc.dice or sc.decisions or sc.expects or sc.at is not None or not sc.places:
+            checker.error("the scenario has no 'run' line", sc.span, "add 'run step NAME' or 'run PROCEDURE(args)'")
+    elif run.proc is not None:
+        target = sym.procedures.get(run.proc) or sym.tables.get(run.proc)
+        if target is None:
+            checker.unknown("procedure or table", run.proc, run.span, set(sym.procedures) | set(sym.tables))
+        else:
+            checker.check_args(run.args, [p.name for p in target.params], f"'{run.proc}'", run.span)
+        for a in run.args:
+            checker.expr(a.value, set())
+    elif run.step is not None and sc.at is None:
+        checker.error("'run step' needs an 'at turn N phase P step S' line", run.span)
+    for exp in sc.expects:
+        checker.expr(exp.expr, set())
+    decision_names = _decision_names(sym)
+    for dec in sc.decisions:
+        if dec.side not in sym.sides:
+            checker.unknown("side", dec.side, dec.span, sym.sides)
+        if dec.name not in decision_names:
+            checker.unknown("decision", dec.name, dec.span, decision_names)
+    try:  # the set-up is static: unknown types, places, stats and printed values are found here
+        Setup(Engine(sym), sc).run()
+    except ScriptError as err:
+        checker.error(err.message, err.span or sc.span, err.hint)
+    return checker.diags
+
+
+def _decision_names(sym: Symbols) -> set[str]:
+    """Every name a ruleset's choose statements use, plus the reroll window's."""
+    roots = [*sym.procedures.values(), *sym.tables.values(), *sym.hooks, *([sym.sequence] if sym.sequence else [])]
+    return {"reroll"} | {node.name for node in descendants(roots) if isinstance(node, n.Choose)}
