@@ -139,3 +139,29 @@ def test_every_documented_unit_attribute_is_implemented():
     unit = Unit("U1", "infantry", "troop", "red")
     for name in UNIT_ATTRS:
         unit_attr(unit, name)  # raises KeyError for an attribute the runtime does not know
+
+
+def test_the_hex_grid_reads_ids_in_the_format_the_map_declares():
+    from interpreter.runtime.geometry import hex_id, parse_hex_id
+
+    # The same cells, written column first (CCRR) and row first (RRCC): the same neighbours.
+    for pid in ("3119", "2919", "0101", "1208"):
+        c, r = parse_hex_id(pid)
+        turned = hex_id(c, r, "RRCC")
+        assert parse_hex_id(turned, "RRCC") == (c, r)
+        assert {hex_id(*parse_hex_id(q), "RRCC") for q in hex_neighbours(pid, "even_q")} == \
+            hex_neighbours(turned, "even_q", "RRCC")
+    # Three column digits: column 104 of a large map.
+    assert hex_neighbours("10405", "odd_q", "CCCRR") == {"10404", "10406", "10304", "10305", "10504", "10505"}
+    assert hex_neighbours("3119", "even_q", "CCCRR") == set(), "an id that does not fit the format has no computed neighbours"
+
+
+def test_an_unreadable_hex_id_format_is_a_check_error(tmp_path, capsys):
+    from interpreter.cli import main
+
+    (tmp_path / "g.rules").write_text('game g "G" [1.0] {\n  sides a "A", b "B" [1.1]\n}\n'
+                                      'map m [2.0] {\n  grid hex "XXYY" columns even_q [2.0]\n}\n')
+    assert main(["check", str(tmp_path / "g.rules")]) == 1
+    err = capsys.readouterr().err
+    assert 'error: the hex id format "XXYY" cannot be read for computed adjacency' in err
+    assert 'an R for each digit of the row, as "CCRR"' in err

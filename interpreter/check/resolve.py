@@ -21,6 +21,7 @@ from ..lang import (
     HOOK_EVENTS,
     VALUE_TYPES,
 )
+from ..runtime.geometry import usable_id_format
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from .symbols import Symbols, collect
 
@@ -82,6 +83,9 @@ class Checker:
                 self.unknown("grid shape", grid.shape, grid.span, GRID_SHAPES)
             if grid and grid.columns and grid.columns not in HEX_COLUMN_SCHEMES:
                 self.unknown("hex column scheme", grid.columns, grid.span, HEX_COLUMN_SCHEMES)
+            if grid and grid.columns and grid.id_format is not None and not usable_id_format(grid.id_format):
+                self.error(f"the hex id format \"{grid.id_format}\" cannot be read for computed adjacency", grid.span,
+                           "write a C for each digit of the column and an R for each digit of the row, as \"CCRR\"")
             for prop in sym.map.props:
                 self.check_type(prop.type)
         for decl in list(sym.unit_states.values()) + list(sym.game_states.values()):

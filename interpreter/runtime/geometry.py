@@ -1,14 +1,46 @@
-"""Map geometry: which places a grid makes adjacent (the scenario's own links come on top)."""
+"""Map geometry: which places a grid makes adjacent (the scenario's own links come on top).
+
+A hex grid's place ids follow the format the map declares (`grid hex "CCRR"`): each `C` is a
+digit of the column, each `R` a digit of the row, in that order in the id ("RRCC" puts the row
+first; "CCCRR" allows 100 columns and more). Without a format, "CCRR".
+"""
 
 from __future__ import annotations
 
+DEFAULT_HEX_ID = "CCRR"
 
-def hex_neighbours(pid: str, columns: str) -> set[str]:
-    """Neighbours of a CCRR hex id in a flat-topped column layout (even_q or odd_q)."""
-    if len(pid) != 4 or not pid.isdigit():
+
+def usable_id_format(form: str) -> bool:
+    """A format computed adjacency can read: only C and R, at least one of each."""
+    return bool(form) and set(form) == {"C", "R"}
+
+
+def parse_hex_id(pid: str, form: str = DEFAULT_HEX_ID) -> tuple[int, int] | None:
+    """(column, row) of an id written in the format, or None for an id that does not fit it."""
+    if len(pid) != len(form) or not pid.isdigit() or not usable_id_format(form):
+        return None
+    col = "".join(d for d, f in zip(pid, form) if f == "C")
+    row = "".join(d for d, f in zip(pid, form) if f == "R")
+    return int(col), int(row)
+
+
+def hex_id(col: int, row: int, form: str = DEFAULT_HEX_ID) -> str | None:
+    """The id of (column, row) in the format, or None when a number needs more digits than it has."""
+    digits = {"C": f"{col:0{form.count('C')}d}", "R": f"{row:0{form.count('R')}d}"}
+    if len(digits["C"]) != form.count("C") or len(digits["R"]) != form.count("R"):
+        return None
+    taken = {"C": iter(digits["C"]), "R": iter(digits["R"])}
+    return "".join(next(taken[f]) for f in form)
+
+
+def hex_neighbours(pid: str, columns: str, form: str = DEFAULT_HEX_ID) -> set[str]:
+    """Neighbours of a hex in a flat-topped column layout (even_q or odd_q)."""
+    cell = parse_hex_id(pid, form)
+    if cell is None:
         return set()
-    c, r = int(pid[:2]), int(pid[2:])
+    c, r = cell
     up_shift = (c % 2 == 1) if columns == "even_q" else (c % 2 == 0)
     side_rows = (r - 1, r) if up_shift else (r, r + 1)
     cells = [(c, r - 1), (c, r + 1)] + [(c + dc, rr) for dc in (-1, 1) for rr in side_rows]
-    return {f"{cc:02d}{rr:02d}" for cc, rr in cells if cc >= 0 and rr >= 0}
+    ids = (hex_id(cc, rr, form) for cc, rr in cells if cc >= 0 and rr >= 0)
+    return {i for i in ids if i is not None}

@@ -10,7 +10,7 @@ from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..syntax.diagnostics import Span, did_you_mean
 from .engine import Engine
-from .geometry import hex_neighbours
+from .geometry import DEFAULT_HEX_ID, hex_neighbours
 from .requests import ScriptError
 from .values import MISSING, Place, Unit, X, show
 
@@ -51,7 +51,7 @@ class Setup:
         computed = bool(grid and grid.shape == "hex" and grid.columns)
         if computed:
             for place in st.places.values():
-                for nid in sorted(hex_neighbours(place.id, grid.columns)):
+                for nid in sorted(hex_neighbours(place.id, grid.columns, grid.id_format or DEFAULT_HEX_ID)):
                     if nid in st.places:
                         place.neighbours.append(st.places[nid])
         for adj in self.sc.adjacency:
