@@ -12,10 +12,10 @@ import os
 import sys
 
 from . import files
-from .amend import missing_notes, summary_lines
 from .check.scenario import check_scenario
 from .ir import nodes as n
 from .load import demo_path, header_file, load_overlay, load_rules, load_scenario, load_scenario_rules, rules_path_for
+from .overlay.apply import missing_notes, summary_lines
 from .runtime.scenario import run_scenario
 from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render, render_all
 

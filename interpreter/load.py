@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from . import files
-from .amend import AppliedOverlay, apply_overlays
 from .check.resolve import check_ruleset
 from .check.symbols import Symbols
 from .ir import nodes as n
 from .ir.build import build
-from .ir.overlay import Overlay, build_overlay
+from .overlay.apply import AppliedOverlay, apply_overlays
+from .overlay.ir import Overlay, build_overlay
 from .syntax.diagnostics import Diagnostic, Sources, UmpireError
 from .syntax.parse import parse
 

@@ -131,8 +131,8 @@ def test_the_base_ruleset_is_never_changed(tmp_path):
     (tmp_path / "base.rules").write_text(BASE)
     base = load_rules(str(tmp_path / "base.rules"), Sources()).ruleset
     before = base.model_dump()
-    from interpreter.amend import apply_overlays
     from interpreter.load import load_overlay
+    from interpreter.overlay.apply import apply_overlays
 
     path = tmp_path / "o.overlay"
     path.write_text(overlay("all", """\

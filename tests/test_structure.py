@@ -10,11 +10,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from interpreter import amend
 from interpreter.check.bounds import Bounds
 from interpreter.check.resolve import Checker
 from interpreter.ir import nodes as n
 from interpreter.ir.visit import dispatch, missing_cases
+from interpreter.overlay import apply as amend
 from interpreter.runtime.compile import Compiler
 from interpreter.syntax import parse
 

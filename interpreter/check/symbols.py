@@ -39,7 +39,7 @@ class Symbols:
     invariants: list[n.InvariantDecl] = field(default_factory=list)
     sequence: n.SequenceDecl | None = None
     view: n.ViewDecl | None = None
-    overlays: list = field(default_factory=list)  # the overlays applied to the ruleset (interpreter/amend.py), in order
+    overlays: list = field(default_factory=list)  # the overlays applied to the ruleset (interpreter/overlay/apply.py), in order
 
     def value_names(self) -> set[str]:
         """Names an expression may use as a value without declaring them locally."""

@@ -12,9 +12,9 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..amend import header_line
 from ..check.symbols import Symbols
 from ..ir import nodes as n
+from ..overlay.apply import header_line
 from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources
 from .agents import Agent, EagerAgent, FirstLegalAgent, RandomAgent
 from .dice import SeededDice

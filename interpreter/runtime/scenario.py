@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..amend import header_line
 from ..check.symbols import Symbols
 from ..ir import nodes as n
+from ..overlay.apply import header_line
 from ..syntax.diagnostics import Diagnostic, Sources, Span
 from .agents import ScriptedAgent
 from .dice import ScriptedDice

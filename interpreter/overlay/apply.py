@@ -25,9 +25,9 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from .ir import nodes as n
-from .ir import overlay as ov
-from .syntax.diagnostics import Diagnostic, Span, did_you_mean
+from ..ir import nodes as n
+from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
+from . import ir as ov
 
 STATEMENT_KINDS = n.STATEMENT_KINDS
 # What an overlay may add as a whole declaration (the game, its map and sequence are amended, not added).

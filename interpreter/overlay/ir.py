@@ -4,7 +4,7 @@ An overlay file amends a base ruleset without editing it. Its IR is a list of la
 cited amendments, each a list of changes; every change names its target (a table row, a
 modifier, a stat, a clause of a procedure, a step…) with the span of that name, so that
 a target that does not exist is reported where it is written. The changes are applied by
-``interpreter/amend.py``; nothing here looks at a ruleset.
+``interpreter/overlay/apply.py``; nothing here looks at a ruleset.
 
 The replacement bodies (rows, modifiers, statements, steps, declarations) are built by
 the rules-file builder: an overlay reuses the language's own constructs.
@@ -17,9 +17,9 @@ from typing import Annotated, Literal
 from lark import Token, v_args
 from pydantic import Field
 
+from ..ir import nodes as n
+from ..ir.build import Builder, Cite, _cite, _first, _unquote
 from ..syntax.diagnostics import UmpireError
-from . import nodes as n
-from .build import Builder, Cite, _cite, _first, _unquote
 
 
 class ClauseSelector(n.Node):
