@@ -39,6 +39,8 @@ def workdir(tmp_path_factory) -> Path:
     (base / "rulesets").mkdir()
     (base / "scenarios" / "jenkins_ear").mkdir(parents=True)
     shutil.copy(RULESET, base / "rulesets" / "jenkins_ear.rules")
+    # The ruleset's parts too: without them every run stopped at "cannot include" and never ran a rule.
+    shutil.copytree(ROOT / "rulesets" / "jenkins_ear", base / "rulesets" / "jenkins_ear")
     return base
 
 
@@ -191,6 +193,8 @@ def test_scenario_against_mutated_ruleset(workdir, rules, which):
     base = workdir / "mutant"
     (base / "rulesets").mkdir(parents=True, exist_ok=True)
     (base / "scenarios" / "jenkins_ear").mkdir(parents=True, exist_ok=True)
+    if not (base / "rulesets" / "jenkins_ear").exists():
+        shutil.copytree(ROOT / "rulesets" / "jenkins_ear", base / "rulesets" / "jenkins_ear")
     (base / "rulesets" / "jenkins_ear.rules").write_text(rules, encoding="utf-8")
     scenario = base / "scenarios" / "jenkins_ear" / SCENARIOS[which].name
     scenario.write_text(SCENARIO_TEXTS[which], encoding="utf-8")
@@ -263,3 +267,11 @@ def test_expressions_of_every_kind(workdir, exprs):
     path.write_text(text, encoding="utf-8")
     code, out = cli("run", str(path))
     assert_clean(code, out, text)
+
+
+def test_the_copied_layout_runs_a_real_scenario_to_its_expectations(workdir):
+    """The fuzzed runs go through the runtime: the copy holds the whole ruleset, parts included."""
+    path = workdir / "scenarios" / "jenkins_ear" / "real.scenario"
+    path.write_text(SCENARIO_TEXTS[0], encoding="utf-8")
+    code, out = cli("run", str(path), "--allow-path", str(workdir))
+    assert code == 0 and "expectations met" in out and "cannot include" not in out, out[-1500:]
