@@ -7,6 +7,7 @@ caret, a hint) and an exit code, never as a Python traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -381,29 +382,25 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
     except UmpireError as err:
         print(f"umpire: error: {load}: {err.diagnostics[0].message}", file=sys.stderr)
         return 1
-    if resume is not None:
-        with files.sandbox(files.current().with_files([path, *overlays], [resume.root] if resume.root else [])):
-            return _play(path, seed, kinds, agents, save, stop_after, resume, load, overlays, errata, choice, detail, force)
-    return _play(path, seed, kinds, agents, save, stop_after, resume, load, overlays, errata, choice, detail, force)
-
-
-def _play(path, seed, kinds, agents, save, stop_after, resume, load, overlays, errata, choice, detail, force) -> int:
-    from . import saves
-    from .runtime.play import AGENT_KINDS, Terminal, play
-
     bad = [k for k in kinds if k not in AGENT_KINDS]
-    if not kinds or bad:
-        print(f"umpire: error: unknown agent '{bad[0] if bad else agents}'; use {', '.join(AGENT_KINDS)}", file=sys.stderr)
+    problem = (f"unknown agent '{bad[0] if bad else agents}'; use {', '.join(AGENT_KINDS)}" if not kinds or bad else
+               "name a rules or scenario file to play, or --load a saved game" if not path else
+               "--stop-after needs --save FILE (where the position is saved)" if stop_after is not None and save is None else
+               "--stop-after counts decisions: 0 or more" if stop_after is not None and stop_after < 0 else None)
+    if problem:
+        print(f"umpire: error: {problem}", file=sys.stderr)
         return 1
-    if not path:
-        print("umpire: error: name a rules or scenario file to play, or --load a saved game", file=sys.stderr)
-        return 1
-    if stop_after is not None and save is None:
-        print("umpire: error: --stop-after needs --save FILE (where the position is saved)", file=sys.stderr)
-        return 1
-    if stop_after is not None and stop_after < 0:
-        print("umpire: error: --stop-after counts decisions: 0 or more", file=sys.stderr)
-        return 1
+    # A loaded save's game files are read as if named on the command line (their folders become roots).
+    scope = (files.sandbox(files.current().with_files([path, *overlays], [resume.root] if resume.root else []))
+             if resume is not None else contextlib.nullcontext())
+    with scope:
+        return _play(path, seed, kinds, save, stop_after, resume, load, overlays, errata, choice, detail, force)
+
+
+def _play(path, seed, kinds, save, stop_after, resume, load, overlays, errata, choice, detail, force) -> int:
+    from . import saves
+    from .runtime.play import Terminal, play
+
     sources = Sources()
     try:
         scenario, loaded = _game_to_play(path, sources, overlays, errata, choice)

@@ -59,22 +59,23 @@ class HumanAgent(Agent):
 
     def expected(self, req: ChoiceRequest) -> str:
         """What a well-formed answer to this decision looks like."""
-        return self.describe(req).splitlines()[-1].strip()
+        if req.mode == "reroll":
+            return f"answer: a die number, then the unit to spend ({', '.join(map(str, req.spend[req.chooser]))}); 0 to pass"
+        how = {
+            "one": "one number" + (" (0 for none)" if req.optional else ""),
+            "exactly": f"exactly {req.amount} numbers" + (" (0 for none)" if req.optional else ""),
+            "up_to": f"up to {req.amount} numbers (0 for none)",
+            "split": f"NUMBER:POINTS pairs adding up to {req.amount}" + (" (0 for none)" if req.optional else ""),
+        }[req.mode]
+        return f"answer: {how}; ? shows the position"
 
     def describe(self, req: ChoiceRequest) -> str:
         lines = [f"[{req.cite}] {req.chooser}, decide '{req.name}': {req.prompt}"]
         if req.mode == "reroll":
             lines += [f"  {i}. {pool.label} die {k + 1} ({int(pool[k])})" for i, (pool, k) in enumerate(req.options, 1)]
-            lines.append(f"  answer: a die number, then the unit to spend ({', '.join(map(str, req.spend[req.chooser]))}); 0 to pass")
         else:
             lines += [f"  {i}. {show(o)}" for i, o in enumerate(req.options, 1)]
-            how = {
-                "one": "one number" + (" (0 for none)" if req.optional else ""),
-                "exactly": f"exactly {req.amount} numbers" + (" (0 for none)" if req.optional else ""),
-                "up_to": f"up to {req.amount} numbers (0 for none)",
-                "split": f"NUMBER:POINTS pairs adding up to {req.amount}" + (" (0 for none)" if req.optional else ""),
-            }[req.mode]
-            lines.append(f"  answer: {how}; ? shows the position")
+        lines.append(f"  {self.expected(req)}")
         return "\n".join(lines)
 
     def parse(self, req: ChoiceRequest, line: str):

@@ -216,11 +216,10 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
         # Between two decisions a rule may be half done: that position is not one a save can hold.
         game.quit = "interrupted (Ctrl-C) while the rules were running; a position can be saved only at a decision"
     stream()
-    head = list(game.lines)
     # A loaded game replays silently to its save point: nothing of it is told if it never got there.
-    told = [] if resume and not resumed_at[1] else engine.events[resumed_at[0]:]
-    game.lines.extend(e.line() for e in told)
-    game.narration = head + [e.line() for e in told if not e.detail]
+    start = len(engine.events) if resume and not resumed_at[1] else resumed_at[0]
+    head = game.lines
+    game.lines, game.narration = _told(head, engine, start, True), _told(head, engine, start, False)
     if game.save is not None:
         asked = game.save["umpire_save"]["decisions"]
         suspended = f"(suspended before decision {asked + 1}: the position can be saved)"
