@@ -193,10 +193,10 @@ def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple
         scenario = load_scenario(setup_path, sources)
         diags += check_scenario(scenario, with_demo.symbols)
         summary.append(f"demo set-up: {setup_path}")
-    for name, file, _ in game.scenarios if not with_demo.errors else ():
-        setup_path = header_file(game, file, files.SCENARIO, "scenario")
+    for listed in game.scenarios if not with_demo.errors else ():
+        setup_path = header_file(game, listed.file, files.SCENARIO, "scenario")
         diags += check_scenario(load_scenario(setup_path, sources), with_demo.symbols)
-        summary.append(f"scenario {name}: {setup_path} (umpire play --scenario {name})")
+        summary.append(f"scenario {listed.name}: {setup_path} (umpire play --scenario {listed.name})")
     found, lines = _analysis(with_demo, diags)
     return diags + found, summary + lines
 
@@ -500,10 +500,10 @@ def _chosen_setup(game: n.Game | None, choice: str | None) -> str | None:
         return None
     if choice is None:
         return header_file(game, game.demo_setup, files.SCENARIO, "demo setup") if game.demo_setup else None
-    for name, file, _ in game.scenarios:
-        if name == choice:
-            return header_file(game, file, files.SCENARIO, "scenario")
-    names = [name for name, _, _ in game.scenarios]
+    for listed in game.scenarios:
+        if listed.name == choice:
+            return header_file(game, listed.file, files.SCENARIO, "scenario")
+    names = [listed.name for listed in game.scenarios]
     hint = did_you_mean(choice, names) or (f"the game's scenarios are {', '.join(names)}" if names else
                                             "the game header names no scenario ('scenario NAME \"file\"')")
     raise UmpireError([Diagnostic("error", f"the game names no scenario '{choice}'", game.span, hint)])

@@ -4,10 +4,9 @@ The rulebook's list of sections lives beside the ruleset, in a file with the sam
 (``game.sections`` for ``game.rules``): one section a line, its number then its short
 title, a subsection indented under the section it belongs to (docs/coverage.md).
 
-Every citation written in the ruleset and the files it includes is collected from the IR
-(the ``cite`` of every node, and the ``*_cite`` fields of the game header and tables);
-citations a statement inherits from its enclosing construct are not written, so not
-counted. A citation names zero or more rule numbers (``9.1 step 2a`` names 9.1,
+Every citation written in the ruleset and the files it includes is read from the IR, where
+each is a node with its own span (``ir/citations.py``); citations a statement inherits from
+its enclosing construct are not written, so not counted. A citation names zero or more rule numbers (``9.1 step 2a`` names 9.1,
 ``7.2; A-22`` names 7.2) and zero or more rulings and examples (``A-22``, ``EoP``,
 ``TC-6.3``), which are counted apart. A number deeper than the list goes (``9.1.2a``)
 counts for the nearest listed section it extends (9.1); a number the list does not hold
@@ -26,15 +25,12 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel
-
-from .ir import nodes as n
+from .ir import citations
+from .ir.nodes import Citation
 from .load import load_rules, read
 from .syntax.diagnostics import Diagnostic, Sources, Span, UmpireError, did_you_mean, render, render_all
 
-_RULE_NUMBER = re.compile(r"\d+(?:\.\d+)+[a-z]*")
 _SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)+[a-z]?")
-_RULING = re.compile(r"[A-Z][A-Za-z]*-\d+[a-z]?")
 _EXAMPLES_SHOWN = 3
 
 
@@ -46,14 +42,6 @@ class Section:
     title: str
     parent: str | None
     depth: int
-    span: Span
-
-
-@dataclass(frozen=True)
-class Citation:
-    """One citation as written in a ruleset (without its brackets), and where."""
-
-    text: str
     span: Span
 
 
@@ -167,84 +155,6 @@ def _place(levels: list[tuple[int, str]], indent: int) -> tuple[str | None, int,
     return (levels[-1][1] if levels else None), len(levels), None
 
 
-# ─────────────────────────────── the citations of a ruleset ───────────────────────────────
-
-
-def collect_citations(ruleset: n.Ruleset, sources: Sources) -> list[Citation]:
-    """Every citation written in the ruleset, in the order of its declarations, each at its own text."""
-    found: list[tuple[str, Span]] = []
-    _walk(ruleset.decls, None, found)
-    taken: set[tuple[str, int, int]] = set()
-    return [Citation(text, _locate(sources, span, text, taken)) for text, span in found]
-
-
-def _walk(value, span: Span | None, found: list[tuple[str, Span]]) -> None:
-    if isinstance(value, tuple):
-        for item in value:
-            _walk(item, span, found)
-        return
-    if not isinstance(value, BaseModel) or isinstance(value, Span):
-        return
-    own = getattr(value, "span", None)
-    span = own if isinstance(own, Span) else span
-    for name in type(value).model_fields:
-        child = getattr(value, name)
-        if name == "cite" or name.endswith("_cite"):
-            if child and span is not None:
-                found.append((child, span))
-        elif isinstance(value, n.Game) and name == "scenarios":
-            # The game header's scenario lines keep their citation as the third of (name, file, cite).
-            found.extend((cite, span) for _, _, cite in child if cite and span is not None)
-        else:
-            _walk(child, span, found)
-
-
-def _locate(sources: Sources, span: Span, text: str, taken: set[tuple[str, int, int]]) -> Span:
-    """The span of ``[text]`` inside the node's span (the IR keeps the node's span, not the citation's).
-
-    A node's own citation is the first one in its span not already claimed: the game header
-    holds several (``sides … [1.1]``, ``nations … [1.1]``), a step's precedes its body's.
-    """
-    pattern = re.compile(r"\[\s*" + re.escape(text) + r"\s*\]")
-    for line in range(span.line, max(span.line, span.end_line) + 1):
-        source = sources.line(span.file, line)
-        if source is None:
-            break
-        start = span.col - 1 if line == span.line else 0
-        for match in pattern.finditer(source, max(0, start)):
-            key = (span.file, line, match.start())
-            if key not in taken:
-                taken.add(key)
-                return Span(file=span.file, line=line, col=match.start() + 1, end_line=line, end_col=match.end() + 1)
-    return span
-
-
-def split_citation(text: str) -> tuple[list[str], list[str], list[str]]:
-    """The rule numbers, rulings and examples one citation names.
-
-    Parts are separated by ``;`` or ``,``; a part's first word decides what it is, and a
-    part that is none of them (``demo`` in ``6.6 errata; demo``) qualifies the one before.
-    """
-    numbers: list[str] = []
-    rulings: list[str] = []
-    examples: list[str] = []
-    for part in re.split(r"[;,]", text):
-        words = part.split()
-        if not words:
-            continue
-        head = words[0]
-        number = _RULE_NUMBER.match(head)
-        if number:  # '9.1', '9.1.2a', '6.2-errata' → 6.2
-            numbers.append(number.group())
-        elif head == "EoP" or head.startswith("TC-"):
-            examples.append(head)
-        elif head.startswith("Example"):
-            examples.append(" ".join(words))
-        elif _RULING.fullmatch(head):
-            rulings.append(head)
-    return numbers, rulings, examples
-
-
 def resolve(number: str, sections: dict[str, Section]) -> str | None:
     """The listed section a cited rule number names: itself, without a step letter, or the nearest listed section it extends."""
     if number in sections:
@@ -259,11 +169,11 @@ def resolve(number: str, sections: dict[str, Section]) -> str | None:
     return None
 
 
-def measure(sections: dict[str, Section], citations: list[Citation]) -> Coverage:
+def measure(sections: dict[str, Section], written: list[Citation]) -> Coverage:
     """Sort every citation against the sections."""
     cov = Coverage(sections, {s: [] for s in sections})
-    for citation in citations:
-        numbers, rulings, examples = split_citation(citation.text)
+    for citation in written:
+        numbers, rulings, examples = citations.names(citation.text)
         for number in numbers:
             section = resolve(number, sections)
             if section is None:
@@ -358,7 +268,7 @@ def cmd_coverage(rules_path: str, sections_path: str | None = None, missing_only
     if loaded.errors:
         print(f"note: {rules_path} has {len(loaded.errors)} error(s) (see umpire check); its citations are counted as written",
               file=sys.stderr)
-    cov = measure(sections, collect_citations(loaded.ruleset, sources))
+    cov = measure(sections, citations.written(loaded.ruleset.decls))
     print(f"rule coverage of {rules_path} against {sections_path}")
     print("\n".join(report(cov, missing_only)))
     for diag in unknown_diagnostics(cov, sections_path):

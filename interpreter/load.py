@@ -89,11 +89,11 @@ def load_overlay(path: str, sources: Sources) -> Overlay:
 def overlay_paths(scenario: n.Scenario) -> list[str]:
     """The overlays a scenario names ('with "FILE"'), relative to its own folder; a missing file raises."""
     out = []
-    for rel, span in scenario.overlays:
+    for named in scenario.overlays:
         with files.entry(scenario.file):
-            path = files.resolve_reference(rel, scenario.file, files.OVERLAY, span, "with")
+            path = files.resolve_reference(named.path, scenario.file, files.OVERLAY, named.span, "with")
         if not os.path.exists(path):
-            raise UmpireError([Diagnostic("error", f"the overlay '{rel}' does not exist (looked for {path})", span)])
+            raise UmpireError([Diagnostic("error", f"the overlay '{named.path}' does not exist (looked for {path})", named.span)])
         out.append(path)
     return out
 
@@ -138,7 +138,8 @@ def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str
     places: dict[str, n.PlaceDef] = {}
     adjacency: list[n.Adjacency] = []
     notes: list[str] = []
-    for rel, span in scenario.places_from:
+    for named in scenario.places_from:
+        rel, span = named.path, named.span
         target = files.resolve_reference(rel, scenario.file, files.SCENARIO, span, "places from")
         if target in chain:
             raise UmpireError([Diagnostic("error", f"places from a cycle: {' -> '.join((*chain, target))}", span)])

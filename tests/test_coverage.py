@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter.cli import main
-from interpreter.coverage import collect_citations, measure, read_sections, sections_path_for, split_citation
+from interpreter.coverage import measure, read_sections, sections_path_for
+from interpreter.ir.citations import names as split_citation
+from interpreter.ir.citations import written
 from interpreter.load import load_rules
 from interpreter.syntax.diagnostics import Sources, UmpireError
 
@@ -62,7 +64,7 @@ def _measure(rules: Path):
     loaded = load_rules(str(rules), sources)
     assert not loaded.errors
     sections = read_sections(sections_path_for(str(rules)), sources)
-    return measure(sections, collect_citations(loaded.ruleset, sources))
+    return measure(sections, written(loaded.ruleset.decls))
 
 
 def test_citations_split_into_rule_numbers_rulings_and_examples():

@@ -41,8 +41,8 @@ def gam():
         assert not loaded.errors, [render(d, sources) for d in loaded.errors]
         game = loaded.symbols.game
         setups = {"campaign": load_scenario(demo_path(game.span.file, game.demo_setup), sources)}
-        for name, file, _ in game.scenarios:
-            setups[name] = load_scenario(demo_path(game.span.file, file), sources)
+        for choice in game.scenarios:
+            setups[choice.name] = load_scenario(demo_path(game.span.file, choice.file), sources)
         yield loaded.symbols, sources, setups
     finally:
         os.chdir(cwd)
@@ -72,9 +72,9 @@ def test_the_game_header_names_the_three_scenarios_and_the_demo_files(gam):
     for name, setup in setups.items():
         assert f"  state played: {name}" in Path(setup.file).read_text(encoding="utf-8"), name
     # 12.1.1, 12.2.1, 12.3.1: lengths of 5, 4 and 5 turns from the phases the text names.
-    assert (setups["opening_guns"].at[:2], setups["opening_guns"].until) == ((1, "patriot_operations"), 5)
-    assert (setups["empire_strikes_back"].at[:2], setups["empire_strikes_back"].until) == ((6, "uprisings"), 9)
-    assert (setups["end_of_empire"].at[:2], setups["end_of_empire"].until) == ((11, "uprisings"), 15)
+    assert ((setups["opening_guns"].at.turn, setups["opening_guns"].at.phase), setups["opening_guns"].until) == ((1, "patriot_operations"), 5)
+    assert ((setups["empire_strikes_back"].at.turn, setups["empire_strikes_back"].at.phase), setups["empire_strikes_back"].until) == ((6, "uprisings"), 9)
+    assert ((setups["end_of_empire"].at.turn, setups["end_of_empire"].at.phase), setups["end_of_empire"].until) == ((11, "uprisings"), 15)
     assert setups["campaign"].until is None and sym.game.turns == 15
 
 

@@ -104,6 +104,10 @@ def run(tmp_path: Path, scenario: str, overlays: list[str] = ()):
     return outcome
 
 
+def _cited(cite: n.Citation | None) -> str | None:
+    return cite.text if cite else None
+
+
 def table(loaded, name: str) -> n.TableDecl:
     return loaded.symbols.tables[name]
 
@@ -119,11 +123,11 @@ def test_replace_row_takes_the_amendment_citation_and_the_overlay_span(tmp_path)
         """))
     clean(loaded)
     row = table(loaded, "peril").rows[0]
-    assert (row.low, row.high, row.result, row.cite) == (1, 2, "damaged", "5.2 house rule")
+    assert (row.low, row.high, row.result, _cited(row.cite)) == (1, 2, "damaged", "5.2 house rule")
     assert row.span.file.endswith("o0.overlay")
     # The base is untouched: a new IR came out.
     base_row = next(d for d in loaded.base.decls if isinstance(d, n.TableDecl)).rows[0]
-    assert (base_row.result, base_row.cite) == ("sunk", "5.2")
+    assert (base_row.result, _cited(base_row.cite)) == ("sunk", "5.2")
     assert loaded.base is not loaded.ruleset
 
 
@@ -160,7 +164,7 @@ def test_remove_and_add_rows(tmp_path):
         }
         """))
     clean(loaded)
-    rows = [(r.low, r.high, r.result, r.cite) for r in table(loaded, "peril").rows]
+    rows = [(r.low, r.high, r.result, _cited(r.cite)) for r in table(loaded, "peril").rows]
     assert rows == [(3, 6, "safe", "5.3"), (1, 1, "battered", "5.2 house rule"), (2, 2, "adrift", "5.2 house rule, adrift")]
 
 
@@ -182,7 +186,7 @@ def test_modifiers_replaced_removed_added_and_the_trace_cites_the_house_rule(tmp
         """))
     clean(loaded)
     mods = table(loaded, "peril").modifiers
-    assert [(m.name, m.cite) for m in mods] == [("storm", "5.1 house rule"), ("luck", "5.1 house rule")]
+    assert [(m.name, _cited(m.cite)) for m in mods] == [("storm", "5.1 house rule"), ("luck", "5.1 house rule")]
     outcome = run(tmp_path, """\
         scenario "peril" uses "base.rules" [5.0] {
           with "o0.overlay"
@@ -215,10 +219,10 @@ def test_set_beyond_and_values(tmp_path):
     clean(loaded)
     sym = loaded.symbols
     funds = sym.tracks["funds"]
-    assert (funds.low, funds.high, funds.start, funds.cite) == (0, 30, (("red", 10), ("blue", 8)), "4.0 house rule")
-    assert (sym.game.turns, sym.game.turns_cite) == (4, "4.0 house rule")
-    assert (table(loaded, "peril").beyond, table(loaded, "peril").beyond_cite) == ("no_effect", "4.0 house rule")
-    assert [(v.name, v.value, v.cite) for v in sym.counters["VICTORY"].values] == [("gun", 6, "4.0 house rule")]
+    assert (funds.low, funds.high, tuple((s.side, s.value) for s in funds.start), _cited(funds.cite)) == (0, 30, (("red", 10), ("blue", 8)), "4.0 house rule")
+    assert (sym.game.turns, _cited(sym.game.turns_cite)) == (4, "4.0 house rule")
+    assert (table(loaded, "peril").beyond, _cited(table(loaded, "peril").beyond_cite)) == ("no_effect", "4.0 house rule")
+    assert [(v.name, v.value, _cited(v.cite)) for v in sym.counters["VICTORY"].values] == [("gun", 6, "4.0 house rule")]
     assert [(v.name, v.value) for v in sym.types["frigate"].values] == [("gun", "X")]
 
 
@@ -239,9 +243,9 @@ def test_replace_and_add_whole_declarations(tmp_path):
         """))
     clean(loaded)
     sym = loaded.symbols
-    assert sym.functions["bonus"].cite == "6.0 house rule"
-    assert sym.procedures["fire"].cite == "6.0 house rule" and len(sym.procedures["fire"].body) == 1
-    assert [h.cite for h in sym.hooks] == ["7.0", "6.0 house rule"]
+    assert _cited(sym.functions["bonus"].cite) == "6.0 house rule"
+    assert _cited(sym.procedures["fire"].cite) == "6.0 house rule" and len(sym.procedures["fire"].body) == 1
+    assert [_cited(h.cite) for h in sym.hooks] == ["7.0", "6.0 house rule"]
     assert [r.result for r in table(loaded, "peril").rows] == ["safe"]
 
 
@@ -306,13 +310,13 @@ def test_disable_and_add_clauses_before_after_and_at_the_end(tmp_path):
     assert [s.kind for s in body] == ["say", "roll", "if", "choose", "say", "say"]
     assert [s.kind for s in body[2].body] == ["say"]  # the record [6.3] is gone from the nested block
     assert [s.text.value for s in body if s.kind == "say"] == ["aim", "reload", "done"]
-    assert all(s.cite == "6.0 house rule" for s in body if s.kind == "say")
+    assert all(_cited(s.cite) == "6.0 house rule" for s in body if s.kind == "say")
     assert [s.text.value for s in sym.steps()[("main", "second")].body] == ["second", "more"]
     assert [s.text.value for s in sym.hooks[0].body] == ["{u} is lost", "a toast"]
     row = table(loaded, "peril").rows[0]
     # The row is amended: its trace line cites the house rule and names the amendment; what it
     # held before keeps the citation it inherited.
-    assert (row.cite, row.label, row.span.file.endswith("o0.overlay")) == ("6.0 house rule", "Sunk (amended by HR-1)", True)
+    assert (_cited(row.cite), row.label, row.span.file.endswith("o0.overlay")) == ("6.0 house rule", "Sunk (amended by HR-1)", True)
 
 
 def test_may_to_must_makes_every_optional_decision_compulsory(tmp_path):
@@ -323,7 +327,7 @@ def test_may_to_must_makes_every_optional_decision_compulsory(tmp_path):
         """))
     clean(loaded)
     choose = loaded.symbols.procedures["fire"].body[-1]
-    assert (choose.optional, choose.prompt.value, choose.cite) == (False, "{ship} must retreat", "6.5 errata")
+    assert (choose.optional, choose.prompt.value, _cited(choose.cite)) == (False, "{ship} must retreat", "6.5 errata")
     outcome = run(tmp_path, """\
         scenario "fire" uses "base.rules" [6.0] {
           with "o0.overlay"
@@ -353,7 +357,7 @@ def test_steps_replaced_disabled_and_added(tmp_path):
     clean(loaded)
     steps = loaded.symbols.sequence.phases[0].steps
     assert [s.name for s in steps] == ["first", "early", "middle", "second", "last"]
-    assert all(s.cite == "8.1 house rule" for s in steps)
+    assert all(_cited(s.cite) == "8.1 house rule" for s in steps)
     assert steps[0].body[0].text.value == "first is disabled by turns HR-1: a quieter turn"
 
 
@@ -493,7 +497,7 @@ def test_after_states_the_order_whatever_order_the_overlays_are_given_in(tmp_pat
     clean(loaded)
     assert [o.name for o in loaded.overlays] == ["harsh", "harsher"]
     storm = table(loaded, "peril").modifiers[0]
-    assert (storm.value.kind, storm.cite) == ("neg", "5.1 house rule") and storm.value.operand.value == 3
+    assert (storm.value.kind, _cited(storm.cite)) == ("neg", "5.1 house rule") and storm.value.operand.value == 3
 
 
 def test_a_cycle_of_after_is_an_error(tmp_path):
@@ -534,10 +538,10 @@ def test_the_errata_wait_for_the_missing_tables_and_apply_to_the_demo_data(at_ro
     demo = load_rules("rulesets/jenkins_ear.rules", Sources(), with_demo=True, with_errata=True)
     assert not demo.errors and all(not a.waiting for a in demo.overlays[0].amendments)
     row3 = demo.symbols.tables["storm_location"].rows[2]
-    assert row3.cite == "6.2 errata" and [s.cite for s in row3.effect] == ["6.2 demo", "6.2 errata"]
+    assert _cited(row3.cite) == "6.2 errata" and [_cited(s.cite) for s in row3.effect] == ["6.2 demo", "6.2 errata"]
     fortunes = demo.symbols.tables["fortunes_of_war"]
-    assert [r.cite for r in fortunes.rows] == ["6.6 errata", "6.6 errata", "6.6 demo", "6.6 errata", "6.6 errata"]
-    assert all(" must " in r.label for r in fortunes.rows if r.cite == "6.6 errata")
+    assert [_cited(r.cite) for r in fortunes.rows] == ["6.6 errata", "6.6 errata", "6.6 demo", "6.6 errata", "6.6 errata"]
+    assert all(" must " in r.label for r in fortunes.rows if _cited(r.cite) == "6.6 errata")
     printed = load_rules("rulesets/jenkins_ear.rules", Sources(), with_demo=True)
     assert all(" may " in r.label for r in printed.symbols.tables["fortunes_of_war"].rows if r.result != "demo_fortune_quiet")
 

@@ -94,7 +94,7 @@ class Checker:
             if track.excess and track.excess not in EXCESS_POLICIES:
                 self.unknown("overflow policy", track.excess, track.span, EXCESS_POLICIES)
             keys, what = (sym.nations, "nation") if track.per_nation else (sym.sides, "side")
-            for side, value in track.start:
+            for side, value in ((s.side, s.value) for s in track.start):
                 if track.keyed and side is None:
                     self.error(f"track '{track.name}' is per {what}: give a start value for each {what}, as in 'start a 5, b 3'", track.span)
                 elif not track.keyed and side is not None:

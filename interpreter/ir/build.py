@@ -19,12 +19,6 @@ from ..syntax.parse import LimitError, parse
 from . import nodes as n
 
 
-class Cite(str):
-    """A citation's text (without brackets), remembering its span."""
-
-    span: Span
-
-
 def _span(file: str, meta: Any) -> Span:
     if getattr(meta, "empty", True):
         return Span(file=file, line=0, col=0, end_line=0, end_col=0)
@@ -55,11 +49,8 @@ def _first(children: list, type_: str) -> Token | None:
     return found[0] if found else None
 
 
-def _cite(children: list) -> str | None:
-    for c in children:
-        if isinstance(c, Cite):
-            return str(c)
-    return None
+def _cite(children: list) -> n.Citation | None:
+    return next((c for c in children if isinstance(c, n.Citation)), None)
 
 
 def _of(children: list, cls: type) -> list:
@@ -141,9 +132,9 @@ class Builder(Transformer_NonRecursive):
     # ── citations ──
     def cite(self, meta, children):
         tok = children[0]
-        c = Cite(tok[1:-1].strip())
-        c.span = self.ts(tok)
-        return c
+        text = tok[1:-1].strip()
+        section, _, qualifier = text.partition(" ")
+        return n.Citation(span=self.ts(tok), text=text, section=section, qualifier=qualifier.strip())
 
     # ── expressions ──
     def int_lit(self, meta, c):
@@ -363,7 +354,7 @@ class Builder(Transformer_NonRecursive):
         title = _first(c, "STRING")
         fields: dict[str, Any] = {"sides": (), "nations": (), "dice": ()}
         dice = []
-        file_spans = []  # a path the header names is reported at its own string
+        files_named = []  # a path the header names is reported at its own string
         for item in c:
             if isinstance(item, tuple) and item and item[0] in ("sides", "nations"):
                 fields[item[0]] = item[1]
@@ -372,18 +363,18 @@ class Builder(Transformer_NonRecursive):
                 dice.append(item)
             elif isinstance(item, tuple) and item and item[0] == "demo":
                 fields[f"demo_{item[1]}"] = item[2]
-                file_spans.append((item[2], item[3]))
+                files_named.append(n.FileRef(span=item[3], path=item[2]))
             elif isinstance(item, tuple) and item and item[0] == "errata":
                 fields["errata"] = item[1]
-                file_spans.append((item[1], item[2]))
-            elif isinstance(item, tuple) and item and item[0] == "scenario_choice":
-                fields["scenarios"] = fields.get("scenarios", ()) + (item[1:4],)
-                file_spans.append((item[2], item[4]))
+                files_named.append(n.FileRef(span=item[2], path=item[1]))
+            elif isinstance(item, n.ScenarioChoice):
+                fields["scenarios"] = fields.get("scenarios", ()) + (item,)
+                files_named.append(n.FileRef(span=item.file_span, path=item.file))
             elif isinstance(item, tuple) and item and item[0] == "turns":
                 fields["turns"] = item[1]
                 fields["turns_cite"] = item[2]
         fields["dice"] = tuple(dice)
-        fields["file_spans"] = tuple(file_spans)
+        fields["files_named"] = tuple(files_named)
         return n.Game(span=self.sp(meta), name=str(c[0]), title=_unquote(title) if title else None, cite=_cite(c), **fields)
 
     def sides(self, meta, c):
@@ -403,7 +394,7 @@ class Builder(Transformer_NonRecursive):
         return ("demo", str(c[0]), _unquote(c[1]), self.ts(c[1]))
 
     def scenario_choice(self, meta, c):
-        return ("scenario_choice", str(c[0]), _unquote(c[1]), _cite(c), self.ts(c[1]))
+        return n.ScenarioChoice(span=self.sp(meta), name=str(c[0]), file=_unquote(c[1]), file_span=self.ts(c[1]), cite=_cite(c))
 
     def errata_decl(self, meta, c):
         return ("errata", _unquote(c[0]), self.ts(c[0]))
@@ -527,10 +518,10 @@ class Builder(Transformer_NonRecursive):
         return ("excess", str(c[0]))
 
     def track_start_one(self, meta, c):
-        return ("start", ((None, int(c[0])),))
+        return ("start", (n.TrackStart(span=self.sp(meta), value=int(c[0])),))
 
     def track_start(self, meta, c):
-        return ("start", tuple((str(c[i]), int(c[i + 1])) for i in range(0, len(c), 2)))
+        return ("start", tuple(n.TrackStart(span=self.ts(c[i]), side=str(c[i]), value=int(c[i + 1])) for i in range(0, len(c), 2)))
 
     def missing_decl(self, meta, c):
         return n.MissingDecl(span=self.sp(meta), what=str(c[0]), name=str(c[1]), description=_unquote(c[2]), cite=_cite(c))
@@ -565,7 +556,7 @@ class Builder(Transformer_NonRecursive):
         return [1, str(c[1]), self.ts(c[1]), _cite(c), str(c[0])]
 
     def modifier(self, meta, c):
-        exprs = [x for x in c[1:] if not isinstance(x, (Cite, Token))]
+        exprs = [x for x in c[1:] if not isinstance(x, (n.Citation, Token))]
         return n.Modifier(span=self.sp(meta), name=str(c[0]), value=exprs[0], when=exprs[1] if len(exprs) > 1 else None, cite=_cite(c))
 
     def row(self, meta, c):
@@ -588,7 +579,7 @@ class Builder(Transformer_NonRecursive):
         return {"what": "columns", "policy": str(c[0]), "span": self.ts(c[0]), "cite": _cite(c)}
 
     def columns(self, meta, c):
-        args = tuple(x for x in c[1:] if not isinstance(x, (Cite, Token, n.ColumnHeader)))
+        args = tuple(x for x in c[1:] if not isinstance(x, (n.Citation, Token, n.ColumnHeader)))
         return n.Columns(span=self.sp(meta), by=str(c[0]), by_span=self.ts(c[0]), args=args,
                          headers=tuple(_of(c, n.ColumnHeader)), cite=_cite(c))
 
@@ -603,7 +594,7 @@ class Builder(Transformer_NonRecursive):
         return n.ColumnHeader(span=self.sp(meta), label=shown, low=low, high=high)
 
     def column_shift(self, meta, c):
-        exprs = [x for x in c[1:] if not isinstance(x, (Cite, Token))]
+        exprs = [x for x in c[1:] if not isinstance(x, (n.Citation, Token))]
         return n.ColumnShift(span=self.sp(meta), name=str(c[0]), value=exprs[0], when=exprs[1] if len(exprs) > 1 else None, cite=_cite(c))
 
     def table_result(self, meta, c):
@@ -655,9 +646,8 @@ class Builder(Transformer_NonRecursive):
                 fields["adjacency"].extend(item[2])
             elif isinstance(item, tuple) and item and isinstance(item[0], str) and item[0] in fields:
                 fields[item[0]].extend(item[1])
-            elif isinstance(item, tuple) and item and item[0] == "at":
-                extra["at"] = item[1]
-                extra["at_span"] = item[2]
+            elif isinstance(item, n.StepAt):
+                extra["at"] = item
             elif isinstance(item, tuple) and item and item[0] == "until":
                 extra["until"] = item[1]
             elif isinstance(item, tuple) and item and item[0] == "stops":
@@ -676,13 +666,13 @@ class Builder(Transformer_NonRecursive):
         return ("stops", _unquote(c[0]), _cite(c))
 
     def places_from(self, meta, c):
-        return ("places_from", [(_unquote(c[0]), self.ts(c[0]))])
+        return ("places_from", [n.FileRef(span=self.ts(c[0]), path=_unquote(c[0]))])
 
     def overlay_use(self, meta, c):
-        return ("overlays", [(_unquote(c[0]), self.ts(c[0]))])
+        return ("overlays", [n.FileRef(span=self.ts(c[0]), path=_unquote(c[0]))])
 
     def fixture(self, meta, c):
-        return ("fixtures", [(_unquote(c[0]), _cite(c))])
+        return ("fixtures", [n.Fixture(span=self.sp(meta), text=_unquote(c[0]), cite=_cite(c))])
 
     def places(self, meta, c):
         defs = [x for x in c if isinstance(x, n.PlaceDef)]
@@ -727,7 +717,7 @@ class Builder(Transformer_NonRecursive):
         return ("until", self.turn_count(c[0]))
 
     def at(self, meta, c):
-        return ("at", (int(c[0]), str(c[1]), str(c[2])), self.sp(meta))
+        return n.StepAt(span=self.sp(meta), turn=int(c[0]), phase=str(c[1]), step=str(c[2]))
 
     def track_set(self, meta, c):
         names = _tokens(c, "NAME")
@@ -781,7 +771,7 @@ class Builder(Transformer_NonRecursive):
         return n.Answer(span=self.sp(meta), split=tuple(c))
 
     def split_item(self, meta, c):
-        return (str(c[0]), int(c[1]))
+        return n.SplitItem(span=self.sp(meta), name=str(c[0]), points=int(c[1]))
 
     def expect(self, meta, c):
         return ("expects", list(c))

@@ -20,8 +20,25 @@ class Node(BaseModel):
     span: Span
 
 
+class Citation(Node):
+    """A rule citation as written, ``[9.1 step 2a]``: its text, where it stands, and what it names.
+
+    ``section`` is its first word (a rule number such as ``9.1``, a ruling such as ``A-05``,
+    or an example such as ``EoP``) and ``qualifier`` the rest (``step 2a``, ``errata``; empty
+    when there is none). It prints as its text, so a trace line reads ``[9.1 step 2a]``.
+    """
+
+    kind: Literal["citation"] = "citation"
+    text: str
+    section: str
+    qualifier: str = ""
+
+    def __str__(self) -> str:
+        return self.text
+
+
 class Cited(Node):
-    cite: str | None = None
+    cite: Citation | None = None
 
 
 # ─────────────────────────────── expressions ───────────────────────────────
@@ -386,10 +403,24 @@ class NameLabel(Node):
     label: str | None = None
 
 
+class FileRef(Node):
+    """A file a header or scenario names: its path as written; its span is the quoted string."""
+
+    path: str
+
+
 class Die(Cited):
     name: str
     low: int
     high: int
+
+
+class ScenarioChoice(Cited):
+    """``scenario NAME "FILE"`` in the game header: a set-up ``play --scenario NAME`` starts from."""
+
+    name: str
+    file: str  # relative to the ruleset
+    file_span: Span
 
 
 class Game(Cited):
@@ -397,21 +428,21 @@ class Game(Cited):
     name: str
     title: str | None = None
     sides: tuple[NameLabel, ...] = ()
-    sides_cite: str | None = None
+    sides_cite: Citation | None = None
     nations: tuple[NameLabel, ...] = ()
-    nations_cite: str | None = None
+    nations_cite: Citation | None = None
     dice: tuple[Die, ...] = ()
     turns: int | None = None
-    turns_cite: str | None = None
+    turns_cite: Citation | None = None
     demo_data: str | None = None  # a rules file supplying unprinted data (a path relative to the ruleset)
     demo_setup: str | None = None  # a scenario whose set-up 'play' starts from
     errata: str | None = None  # the official errata overlay (a path relative to the ruleset), applied by 'play'
-    scenarios: tuple[tuple[str, str, str | None], ...] = ()  # (name, set-up file, cite): 'play --scenario NAME'
-    file_spans: tuple[tuple[str, Span], ...] = ()  # (path, its quoted string) of each file the header names
+    scenarios: tuple[ScenarioChoice, ...] = ()
+    files_named: tuple[FileRef, ...] = ()  # each file the header names, reported at its own string
 
     def span_of(self, path: str) -> Span:
         """Where the header names ``path`` (the whole header when it is not found)."""
-        return next((span for named, span in self.file_spans if named == path), self.span)
+        return next((f.span for f in self.files_named if f.path == path), self.span)
 
 
 class StatDecl(Cited):
@@ -529,6 +560,13 @@ class BoxDecl(Cited):
     per_turn: bool = False  # one box per game turn: a turn record track
 
 
+class TrackStart(Node):
+    """Where a track's marker starts: ``start 3`` (side None), or one value per side."""
+
+    side: str | None = None
+    value: int
+
+
 class TrackDecl(Cited):
     kind: Literal["track"] = "track"
     name: str
@@ -538,7 +576,7 @@ class TrackDecl(Cited):
     low: int
     high: int
     excess: str | None = None  # "discarded" (clamp) or "forbidden"
-    start: tuple[tuple[str | None, int], ...] = ()  # (side, value); side None on a track that is not per side
+    start: tuple[TrackStart, ...] = ()
 
     @property
     def keyed(self) -> bool:
@@ -618,17 +656,17 @@ class TableDecl(Cited):
     die: str
     die_span: Span
     count_param: str | None = None  # 'roll dice d6': the number of dice is this parameter's value
-    roll_cite: str | None = None
+    roll_cite: Citation | None = None
     modifiers: tuple[Modifier, ...] = ()
     rows: tuple[Row, ...] = ()
     beyond: str | None = None  # clamp | no_effect | unresolved
     beyond_span: Span | None = None
-    beyond_cite: str | None = None
+    beyond_cite: Citation | None = None
     columns: Columns | None = None
     shifts: tuple[ColumnShift, ...] = ()
     columns_beyond: str | None = None  # clamp | no_effect | unresolved
     columns_beyond_span: Span | None = None
-    columns_beyond_cite: str | None = None
+    columns_beyond_cite: Citation | None = None
     results: tuple[TableResult, ...] = ()
 
 
@@ -748,16 +786,23 @@ class AnswerItem(BaseModel):
     die: int | None = None
 
 
+class SplitItem(Node):
+    """``NAME: POINTS`` of an answer that splits points among options."""
+
+    name: str
+    points: int
+
+
 class Answer(Node):
     passes: bool = False
     items: tuple[AnswerItem, ...] = ()
-    split: tuple[tuple[str, int], ...] = ()
+    split: tuple[SplitItem, ...] = ()
 
     def text(self) -> str:
         if self.passes:
             return "pass"
         if self.split:
-            return "{" + ", ".join(f"{k}: {v}" for k, v in self.split) + "}"
+            return "{" + ", ".join(f"{s.name}: {s.points}" for s in self.split) + "}"
         return ", ".join(i.name + (f" die {i.die}" if i.die is not None else "") for i in self.items)
 
 
@@ -781,18 +826,31 @@ class Expectation(Node):
     label: str | None = None
 
 
+class StepAt(Node):
+    """``at turn T, PHASE, STEP``: where in the sequence of play a scenario's position stands."""
+
+    turn: int
+    phase: str
+    step: str
+
+
+class Fixture(Cited):
+    """``fixture "TEXT" [cite]``: a value the scenario supplies that the rulebook does not print."""
+
+    text: str
+
+
 class Scenario(Cited):
     file: str
     title: str
     uses: str
     uses_span: Span
     notes: tuple[str, ...] = ()
-    fixtures: tuple[tuple[str, str | None], ...] = ()
+    fixtures: tuple[Fixture, ...] = ()
     places: tuple[PlaceDef, ...] = ()
     adjacency: tuple[Adjacency, ...] = ()
     units: tuple[UnitDef, ...] = ()
-    at: tuple[int, str, str] | None = None
-    at_span: Span | None = None
+    at: StepAt | None = None
     until: int | None = None  # the last turn a game played from this set-up lasts
     tracks: tuple[TrackSet, ...] = ()
     states: tuple[StatValue, ...] = ()  # 'state NAME: VALUE': game states of the position
@@ -800,10 +858,10 @@ class Scenario(Cited):
     dice: tuple[ScriptedDie, ...] = ()
     decisions: tuple[Decision, ...] = ()
     expects: tuple[Expectation, ...] = ()
-    overlays: tuple[tuple[str, Span], ...] = ()  # 'with "FILE"': overlays applied to the ruleset, relative to the scenario
-    places_from: tuple[tuple[str, Span], ...] = ()  # 'places from "FILE"': a shared map, merged by load.py
+    overlays: tuple[FileRef, ...] = ()  # 'with "FILE"': overlays applied to the ruleset, relative to the scenario
+    places_from: tuple[FileRef, ...] = ()  # 'places from "FILE"': a shared map, merged by load.py
     stops: str | None = None  # 'stops "TEXT"': the run must stop with a message holding TEXT
-    stops_cite: str | None = None
+    stops_cite: Citation | None = None
 
 
 # Forward references (Expr, Stmt) are resolved once, by the top-level models that hold them.

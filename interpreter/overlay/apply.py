@@ -154,6 +154,11 @@ def _pin(stmts: tuple, cite: str | None) -> tuple:
     return tuple(s if s.cite or cite is None else s.model_copy(update={"cite": cite}) for s in stmts)
 
 
+def _text(cite: n.Citation | None) -> str | None:
+    """A citation as a conflict key reads it: its text (where it is written does not matter)."""
+    return cite.text if cite else None
+
+
 def _walk(stmts: tuple, prefix: tuple = (), ancestors: tuple = ()) -> Iterator[tuple[tuple, tuple, object]]:
     """Every statement of a block and of the blocks inside it: (path, ancestors' (kind, cite), statement)."""
     for i, s in enumerate(stmts):
@@ -161,7 +166,7 @@ def _walk(stmts: tuple, prefix: tuple = (), ancestors: tuple = ()) -> Iterator[t
         for name in ("body", "orelse"):
             inner = getattr(s, name, None)
             if isinstance(inner, tuple) and inner:
-                yield from _walk(inner, prefix + (i, name), ancestors + ((s.kind, s.cite),))
+                yield from _walk(inner, prefix + (i, name), ancestors + ((s.kind, _text(s.cite)),))
 
 
 def _splice(stmts: tuple, path: tuple, fn: Callable[[object], tuple]) -> tuple:
@@ -500,7 +505,7 @@ class _Amender:
             self.decls[i] = t.model_copy(update={"low": c.low, "high": c.high, "span": c.span, "cite": self.cite})
         else:
             self.touch(("track", c.track, "start"), c.span, f"the start of track {c.track}")
-            if set(t.start) == set(c.start):
+            if {(s.side, s.value) for s in t.start} == {(s.side, s.value) for s in c.start}:
                 self.noop(c.span, f"track '{c.track}' already starts so")
             self.decls[i] = t.model_copy(update={"start": c.start, "span": c.span, "cite": self.cite})
 
@@ -596,10 +601,10 @@ class _Amender:
         if sel.keyword is not None and sel.keyword not in STATEMENT_KINDS:
             raise self.unknown("statement keyword", sel.keyword, sel.span, STATEMENT_KINDS)
         cite = " ".join(sel.cite.split())
-        cited = [(p, a, s) for p, a, s in _walk(block.stmts) if s.cite and " ".join(s.cite.split()) == cite]
+        cited = [(p, a, s) for p, a, s in _walk(block.stmts) if s.cite and " ".join(s.cite.text.split()) == cite]
         hits = [x for x in cited if sel.keyword is None or x[2].kind == sel.keyword]
         if not hits:
-            cites = {s.cite for _, _, s in _walk(block.stmts) if s.cite}
+            cites = {s.cite.text for _, _, s in _walk(block.stmts) if s.cite}
             if cited:
                 kinds = ", ".join(sorted({s.kind for _, _, s in cited}))
                 raise self.error(f"{block.what} has no '{sel.keyword}' clause [{sel.cite}]", sel.span, f"the clauses [{sel.cite}] there are: {kinds}")
@@ -612,7 +617,7 @@ class _Amender:
             raise self.error(f"clause [{sel.cite}] of {block.what} is ambiguous: {len(hits)} statements cite it", sel.span, hint,
                              [_stmt_text(s) for _, _, s in hits])
         path, ancestors, s = hits[0]
-        return path, block.key + ancestors + ((s.kind, s.cite),)
+        return path, block.key + ancestors + ((s.kind, _text(s.cite)),)
 
     def clause_change(self, c) -> None:
         block = self.block(c.container)

@@ -18,7 +18,7 @@ from lark import Token, v_args
 from pydantic import Field
 
 from ..ir import nodes as n
-from ..ir.build import Builder, Cite, _cite, _first, _unquote
+from ..ir.build import Builder, _cite, _first, _unquote
 from ..syntax.diagnostics import UmpireError
 
 
@@ -133,7 +133,7 @@ class SetStart(Change):
     kind: Literal["set_start"] = "set_start"
     track: str
     track_span: n.Span
-    start: tuple[tuple[str | None, int], ...]
+    start: tuple[n.TrackStart, ...]
 
 
 class SetTurns(Change):
@@ -368,7 +368,7 @@ class OverlayBuilder(Builder):
 
     # ── clauses ──
     def clause_sel(self, meta, c):
-        cite = next(x for x in c if isinstance(x, Cite))
+        cite = next(x for x in c if isinstance(x, n.Citation))
         keyword = next((str(x) for x in c if isinstance(x, Token) and x.type == "NAME"), None)
         return ClauseSelector(span=self.sp(meta), keyword=keyword, cite=str(cite), cite_span=cite.span)
 

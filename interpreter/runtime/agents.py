@@ -131,7 +131,7 @@ def resolve_answer(answer: n.Answer, req: ChoiceRequest, lookup=None) -> Any:
     if answer.split:
         if req.mode != "split":
             raise ScriptError(f"'{answer.text()}' splits points, but this decision is not a split [{req.cite}]", answer.span)
-        return {_find(name, req, answer, lookup): points for name, points in answer.split}
+        return {_find(s.name, req, answer, lookup): s.points for s in answer.split}
     if req.mode == "reroll":
         return _reroll_answer(answer, req)
     values = [_find(item.name, req, answer, lookup) for item in answer.items]

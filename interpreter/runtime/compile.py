@@ -12,6 +12,7 @@ import operator
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..ir import citations
 from ..ir import nodes as n
 from ..limits import MAX_LIST, MAX_PROCEDURE_DEPTH
 from .guards import check_int, check_list, check_string, over_budget, procedure_too_deep, python_too_deep
@@ -331,8 +332,13 @@ class Compiler:
 
     # ───────────────────────── statements ─────────────────────────
 
-    def block(self, stmts, cite: str) -> StmtFn:
-        fns = [(self.stmt(s, cite), s.span, s.cite or cite) for s in stmts]
+    def body(self, stmts, cite: n.Citation | None) -> StmtFn:
+        """A construct's body (a procedure's, a row's, a step's …): each statement runs under the
+        citation `citations.effective` gives it, its own or the nearest one written around it."""
+        return self.block(citations.effective(stmts, cite))
+
+    def block(self, stmts) -> StmtFn:
+        fns = [(self.stmt(s), s.span, s.cite) for s in stmts]
         engine = self.engine
 
         def block(env):
@@ -349,8 +355,8 @@ class Compiler:
 
         return block
 
-    def stmt(self, s, cite: str) -> StmtFn:
-        here = s.cite or cite
+    def stmt(self, s) -> StmtFn:
+        here = s.cite
         outer, self.cite = self.cite, here
         try:
             fn = getattr(self, "s_" + s.kind)(s, here)
@@ -432,7 +438,7 @@ class Compiler:
         return effect(adjust_var)
 
     def s_if(self, s: n.If, cite: str) -> StmtFn:
-        test, body, orelse = self.expr(s.test), self.block(s.body, cite), self.block(s.orelse, cite)
+        test, body, orelse = self.expr(s.test), self.block(s.body), self.block(s.orelse)
 
         def if_(env):
             if test(env):
@@ -443,7 +449,7 @@ class Compiler:
         return if_
 
     def s_for(self, s: n.ForEach, cite: str) -> StmtFn:
-        iterable, var, body, span = self.expr(s.iterable), s.var, self.block(s.body, cite), s.span
+        iterable, var, body, span = self.expr(s.iterable), s.var, self.block(s.body), s.span
 
         def for_(env):
             seq = iterable(env)
@@ -456,7 +462,7 @@ class Compiler:
         return for_
 
     def s_repeat(self, s: n.Repeat, cite: str) -> StmtFn:
-        body, span = self.block(s.body, cite), s.span
+        body, span = self.block(s.body), s.span
 
         def repeat(env):
             for _ in range(MAX_REPEAT):
@@ -648,7 +654,7 @@ class Compiler:
         return reroll
 
     def s_simultaneously(self, s: n.Simultaneously, cite: str) -> StmtFn:
-        body, engine = self.block(s.body, cite), self.engine
+        body, engine = self.block(s.body), self.engine
 
         def simultaneously(env):
             engine.deferred.append([])

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..check.symbols import Symbols
+from ..ir import citations
 from ..ir import nodes as n
 from ..limits import MAX_FUNCTION_DEPTH, max_steps
 from ..syntax.diagnostics import Span
@@ -41,6 +42,10 @@ class Event:
     where: Span | None = None            # the statement being executed
     within: tuple[str, ...] = ()         # the procedures and tables it runs in, outermost first
     consulted: tuple[str, ...] = ()      # functions evaluated and decisions asked since the last line
+
+    def __post_init__(self) -> None:
+        # The trace is plain data: a citation node is kept as the text it prints.
+        self.cite = str(self.cite)
 
     def line(self) -> str:
         return f"[{self.cite}] {self.text}"
@@ -85,10 +90,11 @@ class Engine:
         self.compiler = Compiler(self)
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
+        self._steps: dict[tuple[str, str], Any] = {}  # (phase, step) → its compiled body
         self._builtins = implementations(self)
         self._hooks = {h.event: [] for h in sym.hooks}
         for h in sym.hooks:
-            self._hooks[h.event].append((h.var, self.compiler.block(h.body, h.cite or "hook"), h.cite or "hook"))
+            self._hooks[h.event].append((h.var, self.compiler.body(h.body, h.cite), h.cite or "hook"))
         self._init_state()
 
     def reset(self) -> None:
@@ -113,13 +119,13 @@ class Engine:
             track = Track(t.name, t.low, t.high, t.excess)
             for key in (self.sym.sides if t.per_side else self.sym.nations if t.per_nation else [None]):
                 track.values[key] = t.low
-            track.values.update(dict(t.start))
+            track.values.update({s.side: s.value for s in t.start})
             st.tracks[t.name] = track
         for g in self.sym.game_states.values():
             st.globals[g.name] = False if g.type.name == "bool" else None
 
     # ── trace ──
-    def trace(self, cite: str, text: str, kind: str = "event") -> None:
+    def trace(self, cite: n.Citation | str, text: str, kind: str = "event") -> None:
         if self.explain:
             where = self.statements[-1] if self.statements else None
             self.events.append(Event(cite, text, kind, where, tuple(self.within), tuple(self.consulted)))
@@ -319,10 +325,11 @@ class Engine:
 
     def run_step(self, phase: str, step: n.StepDecl) -> Iterator:
         """One step of the sequence of play, as a game and a scenario both play it: named, then run."""
-        cite = step.cite or step.name
         self.state.step = step.name
-        self.trace(cite, f"turn {self.state.turn}, {phase}, {step.name}")
-        yield from self.compiler.block(step.body, cite)({})
+        self.trace(step.cite or step.name, f"turn {self.state.turn}, {phase}, {step.name}")
+        if (phase, step.name) not in self._steps:
+            self._steps[phase, step.name] = self.compiler.body(step.body, step.cite)
+        yield from self._steps[phase, step.name]({})
 
     def first_step(self) -> tuple[str, str] | None:
         """(phase, step) of the first step of every turn: where `turn_start` hooks run."""
@@ -468,7 +475,7 @@ class Engine:
         """Check the ruleset's invariants against the position; failures are traced, not fatal."""
         self.state.facts.setdefault("rule checks failed", 0)
         for inv in self.sym.invariants:
-            body = self.compiler.block(inv.body, inv.cite or inv.name)
+            body = self.compiler.body(inv.body, inv.cite)
             for _ in body({}):
                 raise RuleError(f"invariant '{inv.name}' may not roll dice or ask for decisions", inv.span)
 
@@ -533,7 +540,7 @@ class Procedure:
         # A procedure that needs a table no data file supplies is never compiled (its lookups
         # have nothing to read); calling it stops the run with the reason.
         self.unmet = engine.missing_tables(decl.needs)
-        self.body = None if self.unmet else engine.compiler.block(decl.body, decl.cite or decl.name)
+        self.body = None if self.unmet else engine.compiler.body(decl.body, decl.cite)
 
     def call(self, args: list[tuple[str | None, Any]]) -> Iterator:
         if self.unmet:
@@ -568,18 +575,15 @@ class Table:
 
     def __init__(self, engine: Engine, decl: n.TableDecl):
         self.engine = engine
-        self.decl = decl
+        self.decl = decl = citations.table(decl)  # every row, modifier and policy with the citation it is traced under
         self.params = [p.name for p in decl.params]
         comp = engine.compiler
         self.die = engine.sym.dice[decl.die]
-        self.modifiers = [
-            (m, comp.expr(m.value), comp.expr(m.when) if m.when is not None else None, m.cite or decl.cite)
-            for m in decl.modifiers
-        ]
-        self.rows = [(r, comp.block(r.effect, r.cite or decl.cite)) for r in decl.rows]
+        self.modifiers = [(m, comp.expr(m.value), comp.expr(m.when) if m.when is not None else None) for m in decl.modifiers]
+        self.rows = [(r, comp.block(r.effect)) for r in decl.rows]
         self.low = min(r.low for r in decl.rows)
         self.high = max(r.high for r in decl.rows)
-        self.results = {r.name: (r, comp.block(r.effect, r.cite or decl.cite)) for r in decl.results}
+        self.results = {r.name: (r, comp.block(r.effect)) for r in decl.results}
         self.columns = Columns(engine, decl) if decl.columns is not None else None
 
     def bind(self, args: list[tuple[str | None, Any]]) -> dict:
@@ -598,7 +602,7 @@ class Table:
         if self.columns is not None:
             column, heading = self.columns.find(env)
             if column is None:
-                eng.trace(d.columns_beyond_cite or d.cite, f"{d.name}: {heading}, beyond the columns: no effect")
+                eng.trace(d.columns_beyond_cite, f"{d.name}: {heading}, beyond the columns: no effect")
                 return None
             eng.state.facts[f"{d.name} column"] = d.columns.headers[column].label
         count = d.count
@@ -606,29 +610,29 @@ class Table:
             count = as_number(env.get(d.count_param))
             if not isinstance(count, int) or isinstance(count, bool) or count < 1:
                 raise RuleError(f"{d.name} rolls {d.count_param} = {show(count)} dice: the number of dice must be 1 or more", d.die_span)
-        faces = yield RollRequest(count, self.die.low, self.die.high, self.die.name, label, d.roll_cite or d.cite or cite, d.span)
+        faces = yield RollRequest(count, self.die.low, self.die.high, self.die.name, label, d.roll_cite or cite, d.span)
         raw = sum(faces)
         total = raw
         applied = []
-        for m, value, when, mcite in self.modifiers:
+        for m, value, when in self.modifiers:
             if when is None or when(env):
                 v = as_number(value(env))
                 if not isinstance(v, int):
                     raise RuleError(f"modifier '{m.name}' of {d.name} is {show(v)}, not a number", m.span)
                 total += v
-                applied.append(f"{m.name} {v:+d} [{mcite}]")
+                applied.append(f"{m.name} {v:+d} [{m.cite}]")
         mods = f" {' '.join(applied)}" if applied else ""
         index = total
         if not self.low <= total <= self.high:
             if d.beyond == "clamp":
                 index = max(self.low, min(self.high, total))
             elif d.beyond == "no_effect":
-                eng.trace(d.beyond_cite or d.cite, f"{d.name}: {heading}roll {raw}{mods} = {total}, beyond the table: no effect")
+                eng.trace(d.beyond_cite, f"{d.name}: {heading}roll {raw}{mods} = {total}, beyond the table: no effect")
                 return None
             else:
                 raise RuleError(
                     f"{d.name}: the modified roll {total} is outside rows {self.low}..{self.high} and the rulebook gives no ruling",
-                    d.span, d.beyond_cite or d.cite,
+                    d.span, d.beyond_cite,
                 )
         row, effect = next(((r, e) for r, e in self.rows if r.low <= index <= r.high), (None, None))
         if row is None:
@@ -637,7 +641,7 @@ class Table:
         result = row.cells[column] if row.cells else row.result
         declared, declared_effect = self.results.get(result, (None, None))
         named = row.label or (declared.label if declared else None) or result
-        eng.trace(row.cite or d.cite, f"{d.name}: {heading}roll {raw}{mods} = {shown} -> {named}")
+        eng.trace(row.cite, f"{d.name}: {heading}roll {raw}{mods} = {shown} -> {named}")
         eng.state.facts[f"{d.name} result"] = result
         yield from effect(dict(env))
         if declared_effect is not None:
@@ -650,13 +654,10 @@ class Columns:
 
     def __init__(self, engine: Engine, decl: n.TableDecl):
         comp = engine.compiler
-        self.decl = decl
+        self.decl = decl  # as `citations.table` gave it: each shift and policy carries its citation
         self.cols = decl.columns
         self.args = [comp.expr(a) for a in self.cols.args]
-        self.shifts = [
-            (sh, comp.expr(sh.value), comp.expr(sh.when) if sh.when is not None else None, sh.cite or decl.cite)
-            for sh in decl.shifts
-        ]
+        self.shifts = [(sh, comp.expr(sh.value), comp.expr(sh.when) if sh.when is not None else None) for sh in decl.shifts]
 
     def number(self, value: Any, what: str) -> int:
         v = as_number(value)
@@ -686,21 +687,21 @@ class Columns:
         d, heads = self.decl, self.cols.headers
         index, seen = self.base(env)
         steps = [seen + " -> " + self.at(index)]
-        for sh, value, when, scite in self.shifts:
+        for sh, value, when in self.shifts:
             if when is None or when(env):
                 v = self.number(value(env), f"shift '{sh.name}'")
                 if v:
                     index = min(max(index, -1), len(heads)) + v
-                    steps.append(f"{sh.name} {v:+d} [{scite}] -> {self.at(index)}")
+                    steps.append(f"{sh.name} {v:+d} [{sh.cite}] -> {self.at(index)}")
         if not 0 <= index < len(heads):
             if d.columns_beyond == "clamp":
                 index = max(0, min(len(heads) - 1, index))
-                steps.append(f"read as {heads[index].label} [{d.columns_beyond_cite or d.cite}]")
+                steps.append(f"read as {heads[index].label} [{d.columns_beyond_cite}]")
             elif d.columns_beyond == "no_effect":
                 return None, ", ".join(steps)
             else:
                 raise RuleError(f"{d.name}: {', '.join(steps)}: the column is off the table and the rulebook gives no ruling",
-                                d.span, d.columns_beyond_cite or d.cite)
+                                d.span, d.columns_beyond_cite)
         return index, ", ".join(steps) + "; "
 
     def at(self, index: int) -> str:

@@ -181,7 +181,8 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
         if resume:
             runner.on_asked = _resume_check(engine, resume, resumed_at)
         first = engine.first_step()
-        start = setup.at if setup is not None else None
+        at = setup.at if setup is not None else None
+        start = (at.turn, at.phase, at.step) if at is not None else None
         if start is None or (start[0], start[1], start[2]) == (1, *first):
             engine.state.turn = 1
             runner.run(engine.game_event("game_start"))

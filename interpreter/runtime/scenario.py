@@ -49,8 +49,8 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
         setup.run()
         for note in list(sc.notes) + setup.notes:
             out.lines.append(f"note: {note}")
-        for text, cite in sc.fixtures:
-            setup.fixtures.append(text + (f" [{cite}]" if cite else ""))
+        for fixture in sc.fixtures:
+            setup.fixtures.append(fixture.text + (f" [{fixture.cite}]" if fixture.cite else ""))
         for f in setup.fixtures:
             out.lines.append(f"fixture: {f}")
         engine.state.facts.setdefault("departures", 0)
@@ -137,7 +137,7 @@ def run_target(engine: Engine, sc: n.Scenario):
 
 def _run_steps(engine: Engine, sc: n.Scenario, names: tuple[str, ...]):
     """The named steps of the scenario's phase, one after the other."""
-    phase, run = sc.at[1], sc.run
+    phase, run = sc.at.phase, sc.run
     steps = []
     for name in names:
         step = engine.sym.steps().get((phase, name))

@@ -1,0 +1,115 @@
+"""Citations: what one names, every one a ruleset writes, and the one a statement runs under.
+
+A citation is an IR node (`nodes.Citation`) with its own span, built where it is written.
+Three questions are asked of them, each answered here once:
+- what rule numbers, rulings and examples one citation names (`names`), for coverage;
+- every citation a ruleset writes (`written`), read from the IR, each once, for coverage;
+- the citation a statement runs under (`effective`): its own, else its nearest enclosing
+  statement's, else its construct's (procedure, row, step, hook, invariant); and a table's
+  parts likewise (`table`). The runtime asks once per body, when it compiles, so every
+  trace line carries a rule number. The checker reads the citations as written.
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+from collections.abc import Iterable
+
+from . import nodes as n
+from .visit import descendants
+
+_RULE_NUMBER = re.compile(r"\d+(?:\.\d+)+[a-z]*")
+_RULING = re.compile(r"[A-Z][A-Za-z]*-\d+[a-z]?")
+_STATEMENTS = typing.get_args(typing.get_args(n.Stmt)[0])  # the node classes of the statement union
+
+
+def names(text: str) -> tuple[list[str], list[str], list[str]]:
+    """The rule numbers, rulings and examples one citation names.
+
+    Parts are separated by ``;`` or ``,``; a part's first word decides what it is, and a
+    part that is none of them (``demo`` in ``6.6 errata; demo``) qualifies the one before.
+    """
+    numbers: list[str] = []
+    rulings: list[str] = []
+    examples: list[str] = []
+    for part in re.split(r"[;,]", text):
+        words = part.split()
+        if not words:
+            continue
+        head = words[0]
+        number = _RULE_NUMBER.match(head)
+        if number:  # '9.1', '9.1.2a', '6.2-errata' → 6.2
+            numbers.append(number.group())
+        elif head == "EoP" or head.startswith("TC-"):
+            examples.append(head)
+        elif head.startswith("Example"):
+            examples.append(" ".join(words))
+        elif _RULING.fullmatch(head):
+            rulings.append(head)
+    return numbers, rulings, examples
+
+
+def written(roots: Iterable[object]) -> list[n.Citation]:
+    """Every citation written under the roots, in the order of the text's declarations, each once.
+
+    A statement an overlay moved keeps the citation it ran under (`effective`): the same
+    written citation then stands in two places, and is counted at the place it was written.
+    """
+    seen: set[tuple[str, int, int]] = set()
+    found: list[n.Citation] = []
+    for node in descendants(roots):
+        if isinstance(node, n.Citation):
+            key = (node.span.file, node.span.line, node.span.col)
+            if key not in seen:
+                seen.add(key)
+                found.append(node)
+    return found
+
+
+def effective(stmts: tuple, cite: n.Citation | None) -> tuple:
+    """The statements, each carrying the citation it runs under: its own, else ``cite``.
+
+    Nested blocks inherit from the statement that holds them, so a statement without a
+    citation of its own reads as the nearest rule written around it.
+    """
+    return tuple(_effective(s, cite) for s in stmts)
+
+
+def table(decl: n.TableDecl) -> n.TableDecl:
+    """The table with each part carrying the citation it is traced under: a row, modifier,
+    column shift, result or policy (``roll``, ``beyond``) its own, else the table's."""
+    cite = decl.cite
+    return decl.model_copy(update={
+        "rows": tuple(_part(r, cite) for r in decl.rows),
+        "results": tuple(_part(r, cite) for r in decl.results),
+        "modifiers": tuple(_part(m, cite) for m in decl.modifiers),
+        "shifts": tuple(_part(s, cite) for s in decl.shifts),
+        "roll_cite": decl.roll_cite or cite,
+        "beyond_cite": decl.beyond_cite or cite,
+        "columns_beyond_cite": decl.columns_beyond_cite or cite,
+    })
+
+
+def _part(part, cite: n.Citation | None):
+    own = part.cite or cite
+    update = {"cite": own}
+    if isinstance(part, n.Row | n.TableResult):
+        update["effect"] = effective(part.effect, own)
+    return part.model_copy(update=update)
+
+
+def _effective(stmt, cite: n.Citation | None):
+    here = stmt.cite or cite
+    update = {name: effective(value, here) for name, value in _blocks(stmt)}
+    if stmt.cite is None and here is not None:
+        update["cite"] = here
+    return stmt.model_copy(update=update) if update else stmt
+
+
+def _blocks(stmt):
+    """The blocks of statements a statement holds (an `if`'s body and else, a loop's body …)."""
+    for name in type(stmt).model_fields:
+        value = getattr(stmt, name)
+        if isinstance(value, tuple) and value and all(isinstance(v, _STATEMENTS) for v in value):
+            yield name, value
