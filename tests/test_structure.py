@@ -12,6 +12,7 @@ import pytest
 
 from interpreter.check.bounds import Bounds
 from interpreter.check.resolve import Checker
+from interpreter.check.symbols import Collector
 from interpreter.ir import nodes as n
 from interpreter.ir.visit import dispatch, missing_cases
 from interpreter.overlay import apply as amend
@@ -26,6 +27,7 @@ STAGES = [
     (Compiler, "s_", n.STATEMENT_KINDS),
     (Compiler, "x_", n.EXPRESSION_KINDS),
     (Bounds, "value_", n.EXPRESSION_KINDS),
+    (Collector, "decl_", n.kinds_of(n.Decl)),
 ]
 
 

@@ -647,49 +647,44 @@ def show(e, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _show(e) -> str:  # noqa: C901 - one case per expression kind
-    if isinstance(e, n.IntLit):
-        return str(e.value)
-    if isinstance(e, n.BoolLit):
-        return "true" if e.value else "false"
-    if isinstance(e, n.NoneLit):
-        return "none"
-    if isinstance(e, n.XLit):
-        return "X"
-    if isinstance(e, n.StrLit):
-        return f'"{e.value}"'
-    if isinstance(e, n.PlaceLit):
-        return f"@{e.id}"
-    if isinstance(e, n.Var):
-        return e.name
-    if isinstance(e, n.Attr):
-        return f"{_show(e.obj)}.{e.name}"
-    if isinstance(e, n.Index):
-        return f"{_show(e.obj)}[{_show(e.key)}]"
-    if isinstance(e, n.CallExpr):
-        return f"{e.func}(" + ", ".join((f"{a.name}: " if a.name else "") + _show(a.value) for a in e.args) + ")"
-    if isinstance(e, (n.BinOp, n.Compare)):
-        return f"{_show(e.left)} {e.op} {_show(e.right)}"
-    if isinstance(e, n.BoolOp):
-        return f" {e.op} ".join(_show(i) for i in e.items)
-    if isinstance(e, n.Not):
-        return f"not {_show(e.operand)}"
-    if isinstance(e, n.Neg):
-        return f"-{_show(e.operand)}"
-    if isinstance(e, n.Has):
-        return f"has {_show(e.operand)}"
-    if isinstance(e, n.IsTest):
-        return f"{_show(e.operand)} is {'not ' if e.negate else ''}{e.name}"
-    if isinstance(e, n.InTest):
-        return f"{_show(e.item)} in {_show(e.collection)}"
-    if isinstance(e, n.CondExpr):
-        return f"if {_show(e.test)} then {_show(e.then)} else {_show(e.orelse)}"
-    if isinstance(e, n.ListLit):
-        return "[" + ", ".join(_show(i) for i in e.items) + "]"
-    if isinstance(e, n.Comprehension):
-        gens = f"for {e.var} in {_show(e.iterable)}"
-        while e.flat and isinstance(e.expr, n.Comprehension):
-            e = e.expr
-            gens += f" for {e.var} in {_show(e.iterable)}"
-        return f"[{_show(e.expr)} {gens}" + (f" where {_show(e.where)}" if e.where else "") + "]"
-    return "…"
+def _show(e) -> str:
+    shown = _SHOWN.get(type(e))
+    return shown(e) if shown else "…"
+
+
+def _show_call(e: n.CallExpr) -> str:
+    return f"{e.func}(" + ", ".join((f"{a.name}: " if a.name else "") + _show(a.value) for a in e.args) + ")"
+
+
+def _show_comprehension(e: n.Comprehension) -> str:
+    gens = f"for {e.var} in {_show(e.iterable)}"
+    while e.flat and isinstance(e.expr, n.Comprehension):
+        e = e.expr
+        gens += f" for {e.var} in {_show(e.iterable)}"
+    return f"[{_show(e.expr)} {gens}" + (f" where {_show(e.where)}" if e.where else "") + "]"
+
+
+# One way of writing back each kind of expression; a kind not listed shows as "…".
+_SHOWN = {
+    n.IntLit: lambda e: str(e.value),
+    n.BoolLit: lambda e: "true" if e.value else "false",
+    n.NoneLit: lambda e: "none",
+    n.XLit: lambda e: "X",
+    n.StrLit: lambda e: f'"{e.value}"',
+    n.PlaceLit: lambda e: f"@{e.id}",
+    n.Var: lambda e: e.name,
+    n.Attr: lambda e: f"{_show(e.obj)}.{e.name}",
+    n.Index: lambda e: f"{_show(e.obj)}[{_show(e.key)}]",
+    n.CallExpr: _show_call,
+    n.BinOp: lambda e: f"{_show(e.left)} {e.op} {_show(e.right)}",
+    n.Compare: lambda e: f"{_show(e.left)} {e.op} {_show(e.right)}",
+    n.BoolOp: lambda e: f" {e.op} ".join(_show(i) for i in e.items),
+    n.Not: lambda e: f"not {_show(e.operand)}",
+    n.Neg: lambda e: f"-{_show(e.operand)}",
+    n.Has: lambda e: f"has {_show(e.operand)}",
+    n.IsTest: lambda e: f"{_show(e.operand)} is {'not ' if e.negate else ''}{e.name}",
+    n.InTest: lambda e: f"{_show(e.item)} in {_show(e.collection)}",
+    n.CondExpr: lambda e: f"if {_show(e.test)} then {_show(e.then)} else {_show(e.orelse)}",
+    n.ListLit: lambda e: "[" + ", ".join(_show(i) for i in e.items) + "]",
+    n.Comprehension: _show_comprehension,
+}

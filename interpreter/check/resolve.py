@@ -53,108 +53,155 @@ class Checker:
 
     # ── declarations ──
     def check_declarations(self) -> None:
+        """Every kind of declaration in turn (the order of the diagnostics follows this order)."""
+        self.check_game()
+        self.check_citations()
+        self.check_unit_types()
+        self.check_counters()
+        self.check_map()
+        for decl in list(self.sym.unit_states.values()) + list(self.sym.game_states.values()):
+            self.check_type(decl.type)
+        for track in self.sym.tracks.values():
+            self.check_track(track)
+        for table in self.sym.tables.values():
+            self.check_table(table)
+        self.check_view()
+        self.check_functions()
+        self.check_procedures()
+        for hook in self.sym.hooks:
+            self.check_hook(hook)
+        for inv in self.sym.invariants:
+            self.need_cite(inv, f"invariant '{inv.name}'")
+            self.block(inv.body, set())
+        if self.sym.sequence:
+            self.check_sequence(self.sym.sequence)
+
+    def check_game(self) -> None:
         sym = self.sym
-        if sym.game is not None:
-            if not sym.sides:
-                self.error("the game declares no sides", sym.game.span)
-            if not sym.dice:
-                self.error("the game declares no die", sym.game.span)
-            for die in sym.dice.values():
-                if die.low > die.high:
-                    self.error(f"die '{die.name}' has faces {die.low}..{die.high}: the low face is above the high one", die.span)
+        if sym.game is None:
+            return
+        if not sym.sides:
+            self.error("the game declares no sides", sym.game.span)
+        if not sym.dice:
+            self.error("the game declares no die", sym.game.span)
+        for die in sym.dice.values():
+            if die.low > die.high:
+                self.error(f"die '{die.name}' has faces {die.low}..{die.high}: the low face is above the high one", die.span)
+
+    def check_citations(self) -> None:
+        """The declarations that encode a rule say which one."""
+        sym = self.sym
         for kind, space in (("stat", sym.stats), ("flag", sym.flags), ("class", sym.classes), ("type", sym.types),
                             ("counter", sym.counters), ("table", sym.tables), ("procedure", sym.procedures),
                             ("track", sym.tracks), ("box", sym.boxes)):
             for decl in space.values():
                 self.need_cite(decl, f"{kind} '{decl.name}'")
-        for decl in sym.types.values():
-            if decl.parent not in sym.classes:
-                self.unknown("unit class", decl.parent, decl.parent_span, sym.classes)
+
+    def check_unit_types(self) -> None:
+        for decl in self.sym.types.values():
+            if decl.parent not in self.sym.classes:
+                self.unknown("unit class", decl.parent, decl.parent_span, self.sym.classes)
             self.check_values(decl.values)
-        for decl in sym.counters.values():
-            if decl.type not in sym.types:
-                self.unknown("unit type", decl.type, decl.type_span, sym.types)
-            if decl.side not in sym.sides:
-                self.unknown("side", decl.side, decl.side_span, sym.sides)
+
+    def check_counters(self) -> None:
+        for decl in self.sym.counters.values():
+            if decl.type not in self.sym.types:
+                self.unknown("unit type", decl.type, decl.type_span, self.sym.types)
+            if decl.side not in self.sym.sides:
+                self.unknown("side", decl.side, decl.side_span, self.sym.sides)
             self.check_values(decl.values)
-        if sym.map:
-            grid = sym.map.grid
-            if grid and grid.shape not in GRID_SHAPES:
-                self.unknown("grid shape", grid.shape, grid.span, GRID_SHAPES)
-            if grid and grid.columns and grid.columns not in HEX_COLUMN_SCHEMES:
-                self.unknown("hex column scheme", grid.columns, grid.span, HEX_COLUMN_SCHEMES)
-            if grid and grid.columns and grid.id_format is not None and not usable_id_format(grid.id_format):
-                self.error(f"the hex id format \"{grid.id_format}\" cannot be read for computed adjacency", grid.span,
-                           "write a C for each digit of the column and an R for each digit of the row, as \"CCRR\"")
-            for prop in sym.map.props:
-                self.check_type(prop.type)
-        for decl in list(sym.unit_states.values()) + list(sym.game_states.values()):
-            self.check_type(decl.type)
-        for track in sym.tracks.values():
-            if track.excess and track.excess not in EXCESS_POLICIES:
-                self.unknown("overflow policy", track.excess, track.span, EXCESS_POLICIES)
-            keys, what = (sym.nations, "nation") if track.per_nation else (sym.sides, "side")
-            for side, value in ((s.side, s.value) for s in track.start):
-                if track.keyed and side is None:
-                    self.error(f"track '{track.name}' is per {what}: give a start value for each {what}, as in 'start a 5, b 3'", track.span)
-                elif not track.keyed and side is not None:
-                    self.error(f"track '{track.name}' is not per side: its start is one number, as in 'start 5'", track.span)
-                elif side is not None and side not in keys:
-                    self.unknown(what, side, track.span, keys)
-                if not track.low <= value <= track.high:
-                    self.error(f"track '{track.name}' runs {track.low}..{track.high}; it cannot start at {value}", track.span)
-        for table in sym.tables.values():
-            self.check_table(table)
-        if sym.view is not None:
-            fn = sym.functions.get(sym.view.function)
-            if fn is None:
-                self.unknown("function", sym.view.function, sym.view.span, sym.functions)
-            elif [p.type for p in fn.params] != ["unit", "side"]:
-                self.error(f"the view function '{fn.name}' must take (u: unit, s: side)", sym.view.span)
-        for fn in sym.functions.values():
+
+    def check_map(self) -> None:
+        if not self.sym.map:
+            return
+        if self.sym.map.grid:
+            self.check_grid(self.sym.map.grid)
+        for prop in self.sym.map.props:
+            self.check_type(prop.type)
+
+    def check_grid(self, grid: n.Grid) -> None:
+        if grid.shape not in GRID_SHAPES:
+            self.unknown("grid shape", grid.shape, grid.span, GRID_SHAPES)
+        if grid.columns and grid.columns not in HEX_COLUMN_SCHEMES:
+            self.unknown("hex column scheme", grid.columns, grid.span, HEX_COLUMN_SCHEMES)
+        if grid.columns and grid.id_format is not None and not usable_id_format(grid.id_format):
+            self.error(f"the hex id format \"{grid.id_format}\" cannot be read for computed adjacency", grid.span,
+                       "write a C for each digit of the column and an R for each digit of the row, as \"CCRR\"")
+
+    def check_track(self, track: n.TrackDecl) -> None:
+        if track.excess and track.excess not in EXCESS_POLICIES:
+            self.unknown("overflow policy", track.excess, track.span, EXCESS_POLICIES)
+        keys, what = (self.sym.nations, "nation") if track.per_nation else (self.sym.sides, "side")
+        for start in track.start:
+            side, value = start.side, start.value
+            if track.keyed and side is None:
+                self.error(f"track '{track.name}' is per {what}: give a start value for each {what}, as in 'start a 5, b 3'", track.span)
+            elif not track.keyed and side is not None:
+                self.error(f"track '{track.name}' is not per side: its start is one number, as in 'start 5'", track.span)
+            elif side is not None and side not in keys:
+                self.unknown(what, side, track.span, keys)
+            if not track.low <= value <= track.high:
+                self.error(f"track '{track.name}' runs {track.low}..{track.high}; it cannot start at {value}", track.span)
+
+    def check_view(self) -> None:
+        view = self.sym.view
+        if view is None:
+            return
+        fn = self.sym.functions.get(view.function)
+        if fn is None:
+            self.unknown("function", view.function, view.span, self.sym.functions)
+        elif [p.type for p in fn.params] != ["unit", "side"]:
+            self.error(f"the view function '{fn.name}' must take (u: unit, s: side)", view.span)
+
+    def check_functions(self) -> None:
+        for fn in self.sym.functions.values():
             self.check_params(fn.params)
             self.expr(fn.body, {p.name for p in fn.params})
-        for proc in sym.procedures.values():
+
+    def check_procedures(self) -> None:
+        for proc in self.sym.procedures.values():
             self.check_params(proc.params)
             if not self.waits_for_data(proc, f"procedure '{proc.name}'", "calling it stops the run"):
                 self.block(proc.body, {p.name for p in proc.params})
-        for hook in sym.hooks:
-            self.need_cite(hook, f"the '{hook.event}' hook")
-            if hook.event not in HOOK_EVENTS:
-                events = ", ".join(f"{e}({'u' if subject else ''})" for e, subject in HOOK_EVENTS.items())
-                hint = did_you_mean(hook.event, HOOK_EVENTS) or f"the events are {events}"
-                self.error(f"unknown event '{hook.event}'", hook.span, hint)
-            elif (HOOK_EVENTS[hook.event] is None) != (hook.var is None):
-                subject = HOOK_EVENTS[hook.event]
-                self.error(
-                    f"the '{hook.event}' event " + (f"names the {subject} it is about" if subject else "names nothing"),
-                    hook.span,
-                    f"write 'on {hook.event}(" + ("u" if subject else "") + ")'",
-                )
-            self.block(hook.body, {hook.var} - {None})
-        for inv in sym.invariants:
-            self.need_cite(inv, f"invariant '{inv.name}'")
-            self.block(inv.body, set())
-        if sym.sequence:
-            seen_phases: set[str] = set()
-            for phase in sym.sequence.phases:
-                if phase.name in seen_phases:
-                    self.error(f"phase '{phase.name}' is declared twice", phase.span)
-                seen_phases.add(phase.name)
-                seen_steps: set[str] = set()
-                for step in phase.steps:
-                    if step.name in seen_steps:
-                        self.error(f"phase '{phase.name}' has two steps named '{step.name}'", step.span)
-                    seen_steps.add(step.name)
-                self.need_cite(phase, f"phase '{phase.name}'")
-                if phase.active and phase.active not in sym.sides:
-                    self.unknown("side", phase.active, phase.span, sym.sides)
-                for step in phase.steps:
-                    self.need_cite(step, f"step '{step.name}'")
-                    if step.pending:
-                        self.warning(f"step '{step.name}' [{step.cite}] is declared but not encoded yet", step.span)
-                    if not self.waits_for_data(step, f"step '{step.name}'", "it is skipped"):
-                        self.block(step.body, set())
+
+    def check_hook(self, hook: n.HookDecl) -> None:
+        self.need_cite(hook, f"the '{hook.event}' hook")
+        if hook.event not in HOOK_EVENTS:
+            events = ", ".join(f"{e}({'u' if subject else ''})" for e, subject in HOOK_EVENTS.items())
+            hint = did_you_mean(hook.event, HOOK_EVENTS) or f"the events are {events}"
+            self.error(f"unknown event '{hook.event}'", hook.span, hint)
+        elif (HOOK_EVENTS[hook.event] is None) != (hook.var is None):
+            subject = HOOK_EVENTS[hook.event]
+            self.error(
+                f"the '{hook.event}' event " + (f"names the {subject} it is about" if subject else "names nothing"),
+                hook.span,
+                f"write 'on {hook.event}(" + ("u" if subject else "") + ")'",
+            )
+        self.block(hook.body, {hook.var} - {None})
+
+    def check_sequence(self, sequence: n.SequenceDecl) -> None:
+        seen_phases: set[str] = set()
+        for phase in sequence.phases:
+            if phase.name in seen_phases:
+                self.error(f"phase '{phase.name}' is declared twice", phase.span)
+            seen_phases.add(phase.name)
+            self.check_phase(phase)
+
+    def check_phase(self, phase: n.PhaseDecl) -> None:
+        seen_steps: set[str] = set()
+        for step in phase.steps:
+            if step.name in seen_steps:
+                self.error(f"phase '{phase.name}' has two steps named '{step.name}'", step.span)
+            seen_steps.add(step.name)
+        self.need_cite(phase, f"phase '{phase.name}'")
+        if phase.active and phase.active not in self.sym.sides:
+            self.unknown("side", phase.active, phase.span, self.sym.sides)
+        for step in phase.steps:
+            self.need_cite(step, f"step '{step.name}'")
+            if step.pending:
+                self.warning(f"step '{step.name}' [{step.cite}] is declared but not encoded yet", step.span)
+            if not self.waits_for_data(step, f"step '{step.name}'", "it is skipped"):
+                self.block(step.body, set())
 
     def waits_for_data(self, decl: n.StepDecl | n.ProcedureDecl, what: str, meanwhile: str) -> bool:
         """True (with a warning) when decl needs missing tables: its body is not checked until supplied."""
@@ -209,17 +256,28 @@ class Checker:
             self.unknown("die", table.die, table.die_span, self.sym.dice)
         scope = {p.name for p in table.params}
         if table.count_param is not None:
-            param = next((p for p in table.params if p.name == table.count_param), None)
-            if param is None:
-                self.error(f"table '{table.name}' rolls '{table.count_param}' dice, but it has no such parameter", table.die_span,
-                           did_you_mean(table.count_param, scope) or "write a number of dice, or a parameter of the table: 'roll dice d6'")
-            elif param.type != "int":
-                self.error(f"table '{table.name}' rolls '{table.count_param}' dice, a parameter of type {param.type}, not int", param.span)
+            self.check_count_param(table, scope)
         for mod in table.modifiers:
             self.need_cite(mod, f"modifier '{mod.name}' of table '{table.name}'")
             self.expr(mod.value, scope)
             if mod.when is not None:
                 self.expr(mod.when, scope)
+        self.check_rows(table, scope)
+        self.check_beyond(table)
+        self.check_columns(table, scope)
+        self.check_results(table, scope)
+
+    def check_count_param(self, table: n.TableDecl, scope: set[str]) -> None:
+        """'roll N dice' with N a parameter: the table has it, and it is a number."""
+        param = next((p for p in table.params if p.name == table.count_param), None)
+        if param is None:
+            self.error(f"table '{table.name}' rolls '{table.count_param}' dice, but it has no such parameter", table.die_span,
+                       did_you_mean(table.count_param, scope) or "write a number of dice, or a parameter of the table: 'roll dice d6'")
+        elif param.type != "int":
+            self.error(f"table '{table.name}' rolls '{table.count_param}' dice, a parameter of type {param.type}, not int", param.span)
+
+    def check_rows(self, table: n.TableDecl, scope: set[str]) -> None:
+        """Each row cited, not empty, overlapping no row before it; then the rolls no row covers."""
         seen: list[n.Row] = []
         for row in table.rows:
             self.need_cite(row, f"row {_row_name(row)} of table '{table.name}'")
@@ -232,19 +290,13 @@ class Checker:
             self.block(row.effect, set(scope))
         die = self.sym.dice.get(table.die)
         if die and seen:
-            # Rolls the unmodified dice can give that no row covers (intervals, so huge rows cost nothing).
-            low, high = table.count * die.low, table.count * die.high
-            gaps, v = [], low
-            for row in sorted(seen, key=lambda r: r.low):
-                if row.low > v:
-                    gaps.append((v, min(row.low - 1, high)))
-                v = max(v, row.high + 1)
-            if v <= high:
-                gaps.append((v, high))
-            gaps = [(a, b) for a, b in gaps if a <= b]
+            gaps = _uncovered(seen, table.count * die.low, table.count * die.high)
             if gaps:
                 text = ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in gaps)
                 self.error(f"table '{table.name}' has no row for the roll(s) {text}", table.span)
+
+    def check_beyond(self, table: n.TableDecl) -> None:
+        """What a modified roll beyond the rows means: a known policy, and one is required once there are modifiers."""
         if table.beyond is not None and table.beyond not in BEYOND_POLICIES:
             self.unknown("out-of-range policy", table.beyond, table.beyond_span or table.span, BEYOND_POLICIES)
         if table.modifiers and table.beyond is None:
@@ -253,8 +305,6 @@ class Checker:
                 table.span,
                 "add 'beyond: clamp', 'beyond: no_effect' or 'beyond: unresolved' with the rule or ruling",
             )
-        self.check_columns(table, scope)
-        self.check_results(table, scope)
 
     def check_columns(self, table: n.TableDecl, scope: set[str]) -> None:
         """A column table (8.3): its columns, shifts, out-of-table policy and one cell per column in every row."""
@@ -635,3 +685,15 @@ def _ascends(a: n.ColumnHeader, b: n.ColumnHeader) -> bool:
     if a.ratio is not None and b.ratio is not None:
         return b.ratio[0] * a.ratio[1] > a.ratio[0] * b.ratio[1]
     return a.high is not None and b.low is not None and b.low > a.high
+
+
+def _uncovered(rows: list[n.Row], low: int, high: int) -> list[tuple[int, int]]:
+    """The rolls of the unmodified dice, low to high, that no row covers: intervals, so huge rows cost nothing."""
+    gaps, v = [], low
+    for row in sorted(rows, key=lambda r: r.low):
+        if row.low > v:
+            gaps.append((v, min(row.low - 1, high)))
+        v = max(v, row.high + 1)
+    if v <= high:
+        gaps.append((v, high))
+    return [(a, b) for a, b in gaps if a <= b]

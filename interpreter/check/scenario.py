@@ -15,6 +15,19 @@ from .symbols import Symbols
 def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
     """Static checks of what a scenario runs and expects, before anything runs."""
     checker = Checker(sym, extra_values={u.id for u in sc.units})
+    _check_run(checker, sc, sym)
+    for exp in sc.expects:
+        checker.expr(exp.expr, set())
+    _check_decisions(checker, sc, sym)
+    try:  # the set-up is static: unknown types, places, stats and printed values are found here
+        Setup(Engine(sym), sc).run()
+    except ScriptError as err:
+        checker.error(err.message, err.span or sc.span, err.hint)
+    return checker.diags
+
+
+def _check_run(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
+    """The 'run' line: a procedure or table with its arguments, or a step with the 'at' line it needs."""
     run = sc.run
     if run is None:
         # A file of places alone is a shared map ('places from'): it has nothing to run.
@@ -30,19 +43,16 @@ def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
             checker.expr(a.value, set())
     elif run.step is not None and sc.at is None:
         checker.error("'run step' needs an 'at turn N phase P step S' line", run.span)
-    for exp in sc.expects:
-        checker.expr(exp.expr, set())
+
+
+def _check_decisions(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
+    """Each scripted decision names a side and a decision the ruleset's choose statements make."""
     decision_names = _decision_names(sym)
     for dec in sc.decisions:
         if dec.side not in sym.sides:
             checker.unknown("side", dec.side, dec.span, sym.sides)
         if dec.name not in decision_names:
             checker.unknown("decision", dec.name, dec.span, decision_names)
-    try:  # the set-up is static: unknown types, places, stats and printed values are found here
-        Setup(Engine(sym), sc).run()
-    except ScriptError as err:
-        checker.error(err.message, err.span or sc.span, err.hint)
-    return checker.diags
 
 
 def _decision_names(sym: Symbols) -> set[str]:

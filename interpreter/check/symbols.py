@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ir import nodes as n
+from ..ir.visit import dispatch
 from ..syntax.diagnostics import Diagnostic
 
 
@@ -91,73 +92,93 @@ _NAMESPACE = {
 
 def collect(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
     """Gather every declaration; report duplicates where they are declared again."""
-    sym = Symbols()
-    diags: list[Diagnostic] = []
-
-    first: dict[tuple[str, str], int] = {}
-
-    def dup(kind: str, name: str, decl) -> None:
-        line = first.get((kind, name))
-        where = f" (first at line {line})" if line else ""
-        diags.append(Diagnostic("error", f"{kind} '{name}' is declared twice{where}", decl.span))
-
+    collector = Collector()
     for decl in ruleset.decls:
-        if isinstance(decl, n.Game):
-            if sym.game is not None:
-                diags.append(Diagnostic("error", "a ruleset declares one game", decl.span))
-                continue
-            sym.game = decl
-            for label in decl.sides:
-                sym.sides[label.name] = label
-            for label in decl.nations:
-                sym.nations[label.name] = label
-            for die in decl.dice:
-                sym.dice[die.name] = die
-        elif isinstance(decl, n.MapDecl):
-            if sym.map is not None:
-                diags.append(Diagnostic("error", "a ruleset declares one map", decl.span))
-                continue
-            sym.map = decl
-            for prop in decl.props:
-                if prop.name in sym.place_props:
-                    dup("place property", prop.name, prop)
-                sym.place_props[prop.name] = prop
-                for value in prop.type.enum:
-                    sym.enum_values[value] = prop.name
-            for edge in decl.edges:
-                if edge.name in sym.edges:
-                    dup("edge kind", edge.name, edge)
-                sym.edges[edge.name] = edge
-        elif isinstance(decl, n.ViewDecl):
-            if sym.view is not None:
-                diags.append(Diagnostic("error", "a ruleset declares one view", decl.span))
-            sym.view = decl
-        elif isinstance(decl, n.PlaceStateDecl):
-            if decl.name in sym.place_props:
-                dup("place property", decl.name, decl)
-            sym.place_props[decl.name] = n.PlaceProp(span=decl.span, name=decl.name, type=decl.type, mutable=True, cite=decl.cite)
-            for value in decl.type.enum:
-                sym.enum_values[value] = decl.name
-        elif isinstance(decl, n.IncludeDecl):
-            diags.append(Diagnostic("error", f"'{decl.path}' was not included by the loader", decl.span))
-        elif isinstance(decl, n.HookDecl):
-            sym.hooks.append(decl)
-        elif isinstance(decl, n.InvariantDecl):
-            sym.invariants.append(decl)
-        elif isinstance(decl, n.SequenceDecl):
-            if sym.sequence is not None:
-                diags.append(Diagnostic("error", "a ruleset declares one sequence of play", decl.span))
-                continue
-            sym.sequence = decl
-        else:
-            # The values of an enumerated game or unit state are names, as a place property's are.
-            for value in getattr(getattr(decl, "type", None), "enum", None) or ():
-                if isinstance(decl, (n.GameStateDecl, n.UnitStateDecl)):
-                    sym.enum_values.setdefault(value, decl.name)
-            space = getattr(sym, _NAMESPACE[type(decl)])
-            kind = decl.kind.replace("_", " ")
-            if decl.name in space:
-                first[(kind, decl.name)] = space[decl.name].span.line
-                dup(kind, decl.name, decl)
-            space[decl.name] = decl
-    return sym, diags
+        dispatch(collector, "decl_", decl)
+    return collector.sym, collector.diags
+
+
+class Collector:
+    """Registers each declaration in its namespace: one method per kind of declaration, found by
+    ``dispatch`` (prefix ``decl_``), so a new kind without a registration is noticed at once."""
+
+    def __init__(self) -> None:
+        self.sym = Symbols()
+        self.diags: list[Diagnostic] = []
+
+    def error(self, message: str, decl) -> None:
+        self.diags.append(Diagnostic("error", message, decl.span))
+
+    def duplicate(self, kind: str, name: str, decl, first_line: int | None = None) -> None:
+        where = f" (first at line {first_line})" if first_line else ""
+        self.error(f"{kind} '{name}' is declared twice{where}", decl)
+
+    # ── the declarations a ruleset has once ──
+    def decl_game(self, decl: n.Game) -> None:
+        if self.sym.game is not None:
+            return self.error("a ruleset declares one game", decl)
+        self.sym.game = decl
+        self.sym.sides.update((label.name, label) for label in decl.sides)
+        self.sym.nations.update((label.name, label) for label in decl.nations)
+        self.sym.dice.update((die.name, die) for die in decl.dice)
+
+    def decl_map(self, decl: n.MapDecl) -> None:
+        if self.sym.map is not None:
+            return self.error("a ruleset declares one map", decl)
+        self.sym.map = decl
+        for prop in decl.props:
+            self.place_property(prop, prop)
+        for edge in decl.edges:
+            if edge.name in self.sym.edges:
+                self.duplicate("edge kind", edge.name, edge)
+            self.sym.edges[edge.name] = edge
+
+    def decl_view(self, decl: n.ViewDecl) -> None:
+        if self.sym.view is not None:
+            self.error("a ruleset declares one view", decl)  # reported, yet the later view is the one kept
+        self.sym.view = decl
+
+    def decl_sequence(self, decl: n.SequenceDecl) -> None:
+        if self.sym.sequence is not None:
+            return self.error("a ruleset declares one sequence of play", decl)
+        self.sym.sequence = decl
+
+    # ── place properties: the map's, and the mutable ones declared apart ──
+    def decl_place_state(self, decl: n.PlaceStateDecl) -> None:
+        prop = n.PlaceProp(span=decl.span, name=decl.name, type=decl.type, mutable=True, cite=decl.cite)
+        self.place_property(prop, decl)
+
+    def place_property(self, prop: n.PlaceProp, decl) -> None:
+        if prop.name in self.sym.place_props:
+            self.duplicate("place property", prop.name, decl)
+        self.sym.place_props[prop.name] = prop
+        for value in prop.type.enum:
+            self.sym.enum_values[value] = prop.name
+
+    # ── declarations kept in source order ──
+    def decl_hook(self, decl: n.HookDecl) -> None:
+        self.sym.hooks.append(decl)
+
+    def decl_invariant(self, decl: n.InvariantDecl) -> None:
+        self.sym.invariants.append(decl)
+
+    def decl_include(self, decl: n.IncludeDecl) -> None:
+        self.error(f"'{decl.path}' was not included by the loader", decl)
+
+    # ── named declarations, one namespace per kind ──
+    def register_named(self, decl) -> None:
+        space = getattr(self.sym, _NAMESPACE[type(decl)])
+        kind = decl.kind.replace("_", " ")
+        if decl.name in space:
+            self.duplicate(kind, decl.name, decl, space[decl.name].span.line)
+        space[decl.name] = decl
+
+    def register_state(self, decl: n.GameStateDecl | n.UnitStateDecl) -> None:
+        # The values of an enumerated game or unit state are names, as a place property's are.
+        for value in decl.type.enum:
+            self.sym.enum_values.setdefault(value, decl.name)
+        self.register_named(decl)
+
+    decl_stat = decl_flag = decl_class = decl_type = decl_counter = register_named
+    decl_box = decl_track = decl_missing = decl_table = decl_function = decl_procedure = register_named
+    decl_unit_state = decl_game_state = register_state

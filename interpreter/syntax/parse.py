@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -397,6 +399,18 @@ def _expected(err: UnexpectedToken) -> set[str]:
     return accepted or set(err.expected or ())
 
 
+@dataclass(frozen=True)
+class _Stop:
+    """Where the parser stopped: the token it refused, what it would have taken, the token before."""
+
+    err: UnexpectedToken
+    tok: Token
+    expected: set[str]
+    last: Token | None
+    text: str
+    start: str
+
+
 def _unexpected_token(err: UnexpectedToken, text: str, filename: str, start: str) -> Diagnostic:
     tok = err.token
     expected = _expected(err)
@@ -406,54 +420,113 @@ def _unexpected_token(err: UnexpectedToken, text: str, filename: str, start: str
         return _end_of_file(expected, tok if getattr(tok, "end_line", None) else last, text, filename, start)
     line, col = tok.line or 1, tok.column or 1
     width = len(str(tok.value)) if tok.end_line in (None, tok.line) else 1
-    hint: str | None = None
-    notes: list[str] = []
     msg = f"unexpected {_describe_found(tok, start)}; expected {describe_expected(expected, start)}"
-
     if tok.type == "LSQB" and "CITE" in expected:
         # The lexer read '[' as a bracket: what follows is not a well-formed rule citation.
         rest = text[tok.start_pos:].split("\n", 1)[0] if tok.start_pos is not None else ""
-        close = rest.find("]")
-        if close < 0:
-            msg = "this rule citation is not closed"
-            hint = "a rule citation ends with ']' on the same line, as in [9.1]"
-            width = len(rest.rstrip())
-        else:
-            msg = f"{rest[:close + 1]} is not a rule citation"
-            hint = _CITE_FORMS
-            width = close + 1
-    elif tok.type == "NAME" or _misplaced_keyword_hint(tok, expected, start):
-        words = {_literals(start).get(t, "") for t in expected}
-        words = {w for w in words if w.isalpha()}
-        if "NAME" not in expected and words:
-            hint = did_you_mean(str(tok.value), words)
-    elif tok.type == "EQUAL" and ("COMPOP" in expected or _recent_types(err) & _TEST_KEYWORDS):
-        hint = "to compare two values, write '=='"
-    elif tok.type == "THEN" and "LBRACE" in expected:
-        hint = "an 'if' statement takes a block, as in: if TEST { ... }"
-    elif tok.type in ("RBRACE", "RPAR", "RSQB") and tok.start_pos is not None:
-        stray = _Brackets(text, tok.start_pos + 1).stray
-        if stray is not None and stray[1] == tok.start_pos:
-            hint = f"this '{tok.value}' closes nothing that is open"
-    elif literal_of(tok, start) in _STATEMENTS and "STAT" in expected and tok.start_pos is not None:
-        outer = _Brackets(text, tok.start_pos).last_outer
-        if outer is not None:
-            oline, _ = _line_col(text, outer[0])
-            cline, ccol = _line_col(text, outer[1])
-            hint = (f"a statement outside any block: the '}}' at line {cline}, column {ccol} closes the '{{' "
-                    f"of line {oline}; is it one '}}' too many?")
+        return _bad_citation(rest, filename, line, col)
+    stop = _Stop(err, tok, expected, last, text, start)
+    hint = _special_case_hint(stop)
     if hint is None:
-        hint = _glued_keyword_hint(text, tok, start) or (_glued_keyword_hint(text, last, start) if last is not None else None)
+        hint = _fallback_hint(stop)
+    diag = Diagnostic("error", msg, _span(filename, line, col, width), hint)
+    if hint is None:
+        diag.notes.extend(_read_as_name_notes(stop))
+    return diag
+
+
+def _bad_citation(rest: str, filename: str, line: int, col: int) -> Diagnostic:
+    """A '[' that starts no rule citation; rest is the line from the '['."""
+    close = rest.find("]")
+    if close < 0:
+        return Diagnostic("error", "this rule citation is not closed", _span(filename, line, col, len(rest.rstrip())),
+                          "a rule citation ends with ']' on the same line, as in [9.1]")
+    return Diagnostic("error", f"{rest[:close + 1]} is not a rule citation", _span(filename, line, col, close + 1),
+                      _CITE_FORMS)
+
+
+# The common slips recognised where the parser stopped: the first case that applies gives the hint,
+# even none, and the cases after it are not tried.
+
+
+def _is_name_like(stop: _Stop) -> bool:
+    return stop.tok.type == "NAME" or _misplaced_keyword_hint(stop.tok, stop.expected, stop.start)
+
+
+def _closest_keyword(stop: _Stop) -> str | None:
+    words = {_literals(stop.start).get(t, "") for t in stop.expected}
+    words = {w for w in words if w.isalpha()}
+    if "NAME" not in stop.expected and words:
+        return did_you_mean(str(stop.tok.value), words)
+    return None
+
+
+def _is_assignment_in_test(stop: _Stop) -> bool:
+    return stop.tok.type == "EQUAL" and ("COMPOP" in stop.expected or bool(_recent_types(stop.err) & _TEST_KEYWORDS))
+
+
+def _is_then_before_block(stop: _Stop) -> bool:
+    return stop.tok.type == "THEN" and "LBRACE" in stop.expected
+
+
+def _is_closer(stop: _Stop) -> bool:
+    return stop.tok.type in ("RBRACE", "RPAR", "RSQB") and stop.tok.start_pos is not None
+
+
+def _stray_closer(stop: _Stop) -> str | None:
+    stray = _Brackets(stop.text, stop.tok.start_pos + 1).stray
+    if stray is not None and stray[1] == stop.tok.start_pos:
+        return f"this '{stop.tok.value}' closes nothing that is open"
+    return None
+
+
+def _is_statement_outside_blocks(stop: _Stop) -> bool:
+    return literal_of(stop.tok, stop.start) in _STATEMENTS and "STAT" in stop.expected and stop.tok.start_pos is not None
+
+
+def _one_brace_too_many(stop: _Stop) -> str | None:
+    outer = _Brackets(stop.text, stop.tok.start_pos).last_outer
+    if outer is None:
+        return None
+    oline, _ = _line_col(stop.text, outer[0])
+    cline, ccol = _line_col(stop.text, outer[1])
+    return (f"a statement outside any block: the '}}' at line {cline}, column {ccol} closes the '{{' "
+            f"of line {oline}; is it one '}}' too many?")
+
+
+_SPECIAL_CASES: tuple[tuple[Callable[[_Stop], bool], Callable[[_Stop], str | None]], ...] = (
+    (_is_name_like, _closest_keyword),
+    (_is_assignment_in_test, lambda stop: "to compare two values, write '=='"),
+    (_is_then_before_block, lambda stop: "an 'if' statement takes a block, as in: if TEST { ... }"),
+    (_is_closer, _stray_closer),
+    (_is_statement_outside_blocks, _one_brace_too_many),
+)
+
+
+def _special_case_hint(stop: _Stop) -> str | None:
+    for applies, hint in _SPECIAL_CASES:
+        if applies(stop):
+            return hint(stop)
+    return None
+
+
+def _fallback_hint(stop: _Stop) -> str | None:
+    """Slips seen from the text around the token, whatever the token is."""
+    text, tok, last, start = stop.text, stop.tok, stop.last, stop.start
+    hint = _glued_keyword_hint(text, tok, start) or (_glued_keyword_hint(text, last, start) if last is not None else None)
     if hint is None and tok.start_pos is not None:
         hint = _continued_line_hint(text, tok.start_pos)
-    if hint is None and last is not None and last.type == "NAME" and str(last.value) in _keywords(start) \
-            and "NAME" not in expected:
-        kw_line = getattr(last, "line", None)
-        notes.append(f"'{last.value}'{f' at line {kw_line}' if kw_line else ''} was read as a name, "
-                     "so what comes before it is probably unfinished")
-    diag = Diagnostic("error", msg, _span(filename, line, col, width), hint)
-    diag.notes.extend(notes)
-    return diag
+    return hint
+
+
+def _read_as_name_notes(stop: _Stop) -> list[str]:
+    """A keyword just before the error that the parser took for a name: what precedes it is unfinished."""
+    last = stop.last
+    if last is None or last.type != "NAME" or str(last.value) not in _keywords(stop.start) or "NAME" in stop.expected:
+        return []
+    kw_line = getattr(last, "line", None)
+    return [f"'{last.value}'{f' at line {kw_line}' if kw_line else ''} was read as a name, "
+            "so what comes before it is probably unfinished"]
 
 
 def _glued_keyword_hint(text: str, tok: Token, start_symbol: str) -> str | None:
@@ -510,12 +583,7 @@ def _unexpected_character(err: UnexpectedCharacters, text: str, filename: str, s
         return Diagnostic("error", "unterminated string", _span(filename, line, col, len(rest.rstrip())),
                           "a string must close on the same line: add the closing '\"'")
     if ch == "[":
-        close = rest.find("]")
-        if close < 0:
-            return Diagnostic("error", "this rule citation is not closed", _span(filename, line, col, len(rest.rstrip())),
-                              "a rule citation ends with ']' on the same line, as in [9.1]")
-        return Diagnostic("error", f"{rest[:close + 1]} is not a rule citation", _span(filename, line, col, close + 1),
-                          _CITE_FORMS)
+        return _bad_citation(rest, filename, line, col)
     # Lark's list of what was allowed here is every token of the language: it would not help.
     shown = repr(ch) if ch.isprintable() else f"U+{ord(ch):04X}" if ch else "end of file"
     msg = f"unexpected character {shown}"
