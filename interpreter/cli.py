@@ -22,52 +22,7 @@ from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_y
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="umpire", description="A rules interpreter for historical board wargames.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p_check = sub.add_parser("check", help="check rules and scenario files; exit 1 on any error")
-    p_check.add_argument("files", nargs="+")
-    p_check.add_argument("--quiet", action="store_true", help="print errors only, no warnings or summary of missing data")
-    _with_option(p_check)
-    p_run = sub.add_parser("run", help="run a scenario: narrate it with rule citations and check its expectations")
-    p_run.add_argument("scenario")
-    _detail_option(p_run)
-    _with_option(p_run)
-    p_play = sub.add_parser("play", help="play a whole game with seeded dice and agents")
-    p_play.add_argument("file", nargs="?", help="a rules file (empty position) or a scenario (its set-up)")
-    p_play.add_argument("--seed", type=int, default=1)
-    p_play.add_argument("--agents", default="random,random",
-                        help="one per side: random, eager (random, seizing every opportunity), first (the first legal option) or human (you, at the terminal)")
-    p_play.add_argument("--save", metavar="FILE", help="where to save the game (TOML): before decision N + 1 with "
-                        "--stop-after N, or where a person ends it (end of input, Ctrl-C); never over an existing file "
-                        "without --force, never over a rules, scenario or overlay file")
-    p_play.add_argument("--stop-after", type=int, metavar="N", help="suspend the game after N decisions (needs --save)")
-    p_play.add_argument("--force", action="store_true", help="let --save replace an earlier save")
-    p_play.add_argument("--load", metavar="FILE", help="resume a saved game")
-    _with_option(p_play)
-    p_play.add_argument("--no-errata", action="store_true", help="play the rules as printed, without the errata the game header names")
-    p_play.add_argument("--scenario", metavar="NAME", help="start from one of the set-ups the game header names (its scenarios)")
-    _detail_option(p_play)
-    p_explain = sub.add_parser("explain", help="run a scenario and explain every line of its trace: rule, statement, calls, values")
-    p_explain.add_argument("scenario")
-    p_explain.add_argument("--at", metavar="N|TEXT", help="only event number N, or the events whose line contains TEXT")
-    _with_option(p_explain)
-    p_odds = sub.add_parser("odds", help="exact odds: every die of a scenario's run enumerated through the rules")
-    p_odds.add_argument("scenario")
-    p_odds.add_argument("--fact", action="append", metavar="NAME",
-                        help="a recorded fact to measure (repeatable; default: every fact the run records)")
-    p_odds.add_argument("--policy", default="first", help="how decisions are taken: first (the first legal option)")
-    p_odds.add_argument("--monte-carlo", type=int, metavar="N", help="also run the interpreter N times with seeded dice")
-    p_odds.add_argument("--seed", type=int, default=1, help="seed of the Monte Carlo runs")
-    p_odds.add_argument("--limit", type=int, default=2_000_000, help="refuse enumerations of more dice paths than this")
-    _with_option(p_odds)
-    sub.add_parser("schema", help="print the JSON schema of the IR")
-    p_cov = sub.add_parser("coverage", help="which of the rulebook's sections a ruleset cites, with a percentage")
-    p_cov.add_argument("ruleset")
-    p_cov.add_argument("--sections", metavar="FILE", help="the rulebook's list of sections (default: the ruleset's .sections file)")
-    p_cov.add_argument("--missing", action="store_true", help="list only the sections the ruleset does not cite")
-    for reader in (p_check, p_run, p_play, p_explain, p_odds, p_cov):
-        _allow_option(reader)
-    args = parser.parse_args(argv)
+    args = _parser().parse_args(argv)
     try:
         _check_named_files(args)
         box = files.Sandbox.for_run(_named_files(args), files.allowed_folders(getattr(args, "allow_path", [])))
@@ -111,6 +66,84 @@ def _dispatch(args: argparse.Namespace) -> int:
         return cmd_coverage(args.ruleset, args.sections, args.missing)
     print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
     return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="umpire", description="A rules interpreter for historical board wargames.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in (_add_check, _add_run, _add_play, _add_explain, _add_odds, _add_schema, _add_coverage):
+        add(sub)
+    return parser
+
+
+# One function per sub-command adds its parser, options in the order --help lists them.
+
+def _add_check(sub) -> None:
+    p = sub.add_parser("check", help="check rules and scenario files; exit 1 on any error")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--quiet", action="store_true", help="print errors only, no warnings or summary of missing data")
+    _with_option(p)
+    _allow_option(p)
+
+
+def _add_run(sub) -> None:
+    p = sub.add_parser("run", help="run a scenario: narrate it with rule citations and check its expectations")
+    p.add_argument("scenario")
+    _detail_option(p)
+    _with_option(p)
+    _allow_option(p)
+
+
+def _add_play(sub) -> None:
+    p = sub.add_parser("play", help="play a whole game with seeded dice and agents")
+    p.add_argument("file", nargs="?", help="a rules file (empty position) or a scenario (its set-up)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--agents", default="random,random",
+                   help="one per side: random, eager (random, seizing every opportunity), first (the first legal option) or human (you, at the terminal)")
+    p.add_argument("--save", metavar="FILE", help="where to save the game (TOML): before decision N + 1 with "
+                   "--stop-after N, or where a person ends it (end of input, Ctrl-C); never over an existing file "
+                   "without --force, never over a rules, scenario or overlay file")
+    p.add_argument("--stop-after", type=int, metavar="N", help="suspend the game after N decisions (needs --save)")
+    p.add_argument("--force", action="store_true", help="let --save replace an earlier save")
+    p.add_argument("--load", metavar="FILE", help="resume a saved game")
+    _with_option(p)
+    p.add_argument("--no-errata", action="store_true", help="play the rules as printed, without the errata the game header names")
+    p.add_argument("--scenario", metavar="NAME", help="start from one of the set-ups the game header names (its scenarios)")
+    _detail_option(p)
+    _allow_option(p)
+
+
+def _add_explain(sub) -> None:
+    p = sub.add_parser("explain", help="run a scenario and explain every line of its trace: rule, statement, calls, values")
+    p.add_argument("scenario")
+    p.add_argument("--at", metavar="N|TEXT", help="only event number N, or the events whose line contains TEXT")
+    _with_option(p)
+    _allow_option(p)
+
+
+def _add_odds(sub) -> None:
+    p = sub.add_parser("odds", help="exact odds: every die of a scenario's run enumerated through the rules")
+    p.add_argument("scenario")
+    p.add_argument("--fact", action="append", metavar="NAME",
+                   help="a recorded fact to measure (repeatable; default: every fact the run records)")
+    p.add_argument("--policy", default="first", help="how decisions are taken: first (the first legal option)")
+    p.add_argument("--monte-carlo", type=int, metavar="N", help="also run the interpreter N times with seeded dice")
+    p.add_argument("--seed", type=int, default=1, help="seed of the Monte Carlo runs")
+    p.add_argument("--limit", type=int, default=2_000_000, help="refuse enumerations of more dice paths than this")
+    _with_option(p)
+    _allow_option(p)
+
+
+def _add_schema(sub) -> None:
+    sub.add_parser("schema", help="print the JSON schema of the IR")
+
+
+def _add_coverage(sub) -> None:
+    p = sub.add_parser("coverage", help="which of the rulebook's sections a ruleset cites, with a percentage")
+    p.add_argument("ruleset")
+    p.add_argument("--sections", metavar="FILE", help="the rulebook's list of sections (default: the ruleset's .sections file)")
+    p.add_argument("--missing", action="store_true", help="list only the sections the ruleset does not cite")
+    _allow_option(p)
 
 
 def _named_files(args: argparse.Namespace) -> list[str]:
