@@ -11,6 +11,8 @@ import contextlib
 import json
 import os
 import sys
+from dataclasses import dataclass
+from typing import Any
 
 from . import files
 from .check.scenario import check_scenario
@@ -22,52 +24,7 @@ from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_y
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="umpire", description="A rules interpreter for historical board wargames.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    p_check = sub.add_parser("check", help="check rules and scenario files; exit 1 on any error")
-    p_check.add_argument("files", nargs="+")
-    p_check.add_argument("--quiet", action="store_true", help="print errors only, no warnings or summary of missing data")
-    _with_option(p_check)
-    p_run = sub.add_parser("run", help="run a scenario: narrate it with rule citations and check its expectations")
-    p_run.add_argument("scenario")
-    _detail_option(p_run)
-    _with_option(p_run)
-    p_play = sub.add_parser("play", help="play a whole game with seeded dice and agents")
-    p_play.add_argument("file", nargs="?", help="a rules file (empty position) or a scenario (its set-up)")
-    p_play.add_argument("--seed", type=int, default=1)
-    p_play.add_argument("--agents", default="random,random",
-                        help="one per side: random, eager (random, seizing every opportunity), first (the first legal option) or human (you, at the terminal)")
-    p_play.add_argument("--save", metavar="FILE", help="where to save the game (TOML): before decision N + 1 with "
-                        "--stop-after N, or where a person ends it (end of input, Ctrl-C); never over an existing file "
-                        "without --force, never over a rules, scenario or overlay file")
-    p_play.add_argument("--stop-after", type=int, metavar="N", help="suspend the game after N decisions (needs --save)")
-    p_play.add_argument("--force", action="store_true", help="let --save replace an earlier save")
-    p_play.add_argument("--load", metavar="FILE", help="resume a saved game")
-    _with_option(p_play)
-    p_play.add_argument("--no-errata", action="store_true", help="play the rules as printed, without the errata the game header names")
-    p_play.add_argument("--scenario", metavar="NAME", help="start from one of the set-ups the game header names (its scenarios)")
-    _detail_option(p_play)
-    p_explain = sub.add_parser("explain", help="run a scenario and explain every line of its trace: rule, statement, calls, values")
-    p_explain.add_argument("scenario")
-    p_explain.add_argument("--at", metavar="N|TEXT", help="only event number N, or the events whose line contains TEXT")
-    _with_option(p_explain)
-    p_odds = sub.add_parser("odds", help="exact odds: every die of a scenario's run enumerated through the rules")
-    p_odds.add_argument("scenario")
-    p_odds.add_argument("--fact", action="append", metavar="NAME",
-                        help="a recorded fact to measure (repeatable; default: every fact the run records)")
-    p_odds.add_argument("--policy", default="first", help="how decisions are taken: first (the first legal option)")
-    p_odds.add_argument("--monte-carlo", type=int, metavar="N", help="also run the interpreter N times with seeded dice")
-    p_odds.add_argument("--seed", type=int, default=1, help="seed of the Monte Carlo runs")
-    p_odds.add_argument("--limit", type=int, default=2_000_000, help="refuse enumerations of more dice paths than this")
-    _with_option(p_odds)
-    sub.add_parser("schema", help="print the JSON schema of the IR")
-    p_cov = sub.add_parser("coverage", help="which of the rulebook's sections a ruleset cites, with a percentage")
-    p_cov.add_argument("ruleset")
-    p_cov.add_argument("--sections", metavar="FILE", help="the rulebook's list of sections (default: the ruleset's .sections file)")
-    p_cov.add_argument("--missing", action="store_true", help="list only the sections the ruleset does not cite")
-    for reader in (p_check, p_run, p_play, p_explain, p_odds, p_cov):
-        _allow_option(reader)
-    args = parser.parse_args(argv)
+    args = _parser().parse_args(argv)
     try:
         _check_named_files(args)
         box = files.Sandbox.for_run(_named_files(args), files.allowed_folders(getattr(args, "allow_path", [])))
@@ -111,6 +68,84 @@ def _dispatch(args: argparse.Namespace) -> int:
         return cmd_coverage(args.ruleset, args.sections, args.missing)
     print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
     return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="umpire", description="A rules interpreter for historical board wargames.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in (_add_check, _add_run, _add_play, _add_explain, _add_odds, _add_schema, _add_coverage):
+        add(sub)
+    return parser
+
+
+# One function per sub-command adds its parser, options in the order --help lists them.
+
+def _add_check(sub) -> None:
+    p = sub.add_parser("check", help="check rules and scenario files; exit 1 on any error")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--quiet", action="store_true", help="print errors only, no warnings or summary of missing data")
+    _with_option(p)
+    _allow_option(p)
+
+
+def _add_run(sub) -> None:
+    p = sub.add_parser("run", help="run a scenario: narrate it with rule citations and check its expectations")
+    p.add_argument("scenario")
+    _detail_option(p)
+    _with_option(p)
+    _allow_option(p)
+
+
+def _add_play(sub) -> None:
+    p = sub.add_parser("play", help="play a whole game with seeded dice and agents")
+    p.add_argument("file", nargs="?", help="a rules file (empty position) or a scenario (its set-up)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--agents", default="random,random",
+                   help="one per side: random, eager (random, seizing every opportunity), first (the first legal option) or human (you, at the terminal)")
+    p.add_argument("--save", metavar="FILE", help="where to save the game (TOML): before decision N + 1 with "
+                   "--stop-after N, or where a person ends it (end of input, Ctrl-C); never over an existing file "
+                   "without --force, never over a rules, scenario or overlay file")
+    p.add_argument("--stop-after", type=int, metavar="N", help="suspend the game after N decisions (needs --save)")
+    p.add_argument("--force", action="store_true", help="let --save replace an earlier save")
+    p.add_argument("--load", metavar="FILE", help="resume a saved game")
+    _with_option(p)
+    p.add_argument("--no-errata", action="store_true", help="play the rules as printed, without the errata the game header names")
+    p.add_argument("--scenario", metavar="NAME", help="start from one of the set-ups the game header names (its scenarios)")
+    _detail_option(p)
+    _allow_option(p)
+
+
+def _add_explain(sub) -> None:
+    p = sub.add_parser("explain", help="run a scenario and explain every line of its trace: rule, statement, calls, values")
+    p.add_argument("scenario")
+    p.add_argument("--at", metavar="N|TEXT", help="only event number N, or the events whose line contains TEXT")
+    _with_option(p)
+    _allow_option(p)
+
+
+def _add_odds(sub) -> None:
+    p = sub.add_parser("odds", help="exact odds: every die of a scenario's run enumerated through the rules")
+    p.add_argument("scenario")
+    p.add_argument("--fact", action="append", metavar="NAME",
+                   help="a recorded fact to measure (repeatable; default: every fact the run records)")
+    p.add_argument("--policy", default="first", help="how decisions are taken: first (the first legal option)")
+    p.add_argument("--monte-carlo", type=int, metavar="N", help="also run the interpreter N times with seeded dice")
+    p.add_argument("--seed", type=int, default=1, help="seed of the Monte Carlo runs")
+    p.add_argument("--limit", type=int, default=2_000_000, help="refuse enumerations of more dice paths than this")
+    _with_option(p)
+    _allow_option(p)
+
+
+def _add_schema(sub) -> None:
+    sub.add_parser("schema", help="print the JSON schema of the IR")
+
+
+def _add_coverage(sub) -> None:
+    p = sub.add_parser("coverage", help="which of the rulebook's sections a ruleset cites, with a percentage")
+    p.add_argument("ruleset")
+    p.add_argument("--sections", metavar="FILE", help="the rulebook's list of sections (default: the ruleset's .sections file)")
+    p.add_argument("--missing", action="store_true", help="list only the sections the ruleset does not cite")
+    _allow_option(p)
 
 
 def _named_files(args: argparse.Namespace) -> list[str]:
@@ -354,25 +389,32 @@ def cmd_odds(path: str, facts: list[str] | None, policy: str, mc_runs: int | Non
     return 0
 
 
+@dataclass
+class _PlayArgs:
+    """What `umpire play` plays and how: the command line's options, a loaded save's where it gives them."""
+
+    path: str | None
+    seed: int
+    kinds: list[str]
+    overlays: list[str]
+    errata: bool
+    choice: str | None
+    save: str | None
+    stop_after: int | None
+    force: bool
+    detail: bool
+    load: str | None
+    resume: Any  # the loaded save (saves.Resume), or None
+
+
 def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, stop_after: int | None = None,
              load: str | None = None, overlays: list[str] = (), errata: bool = True, choice: str | None = None,
              detail: bool = False, force: bool = False) -> int:
     from . import saves
     from .runtime.play import AGENT_KINDS
 
-    resume = None
     try:
-        if load:
-            resume = saves.read(load, AGENT_KINDS)
-            path, seed, kinds = resume.file, resume.seed, list(resume.agents)
-            overlays, errata, choice = resume.overlays, resume.errata, resume.scenario
-            # The game files a save names are read as if named on the command line, but only as the
-            # kinds of file they must be (docs/safety.md): a save never makes umpire quote another file.
-            files.command_line_file(path, "a save's 'file' names", (files.RULES, files.SCENARIO))
-            for overlay in overlays:
-                files.command_line_file(overlay, "a save's 'overlays' name", (files.OVERLAY,))
-        else:
-            kinds = [k.strip() for k in agents.split(",") if k.strip()]
+        resume = _read_save(load, AGENT_KINDS) if load else None
         if save is not None:
             saves.check_target(save, force)
     except saves.SaveError as err:
@@ -382,66 +424,133 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
     except UmpireError as err:
         print(f"umpire: error: {load}: {err.diagnostics[0].message}", file=sys.stderr)
         return 1
-    bad = [k for k in kinds if k not in AGENT_KINDS]
-    problem = (f"unknown agent '{bad[0] if bad else agents}'; use {', '.join(AGENT_KINDS)}" if not kinds or bad else
-               "name a rules or scenario file to play, or --load a saved game" if not path else
-               "--stop-after needs --save FILE (where the position is saved)" if stop_after is not None and save is None else
-               "--stop-after counts decisions: 0 or more" if stop_after is not None and stop_after < 0 else None)
+    if resume is not None:
+        args = _PlayArgs(resume.file, resume.seed, list(resume.agents), resume.overlays, resume.errata, resume.scenario,
+                         save, stop_after, force, detail, load, resume)
+    else:
+        args = _PlayArgs(path, seed, [k.strip() for k in agents.split(",") if k.strip()], overlays, errata, choice,
+                         save, stop_after, force, detail, load, None)
+    problem = _play_problem(args, agents, AGENT_KINDS)
     if problem:
         print(f"umpire: error: {problem}", file=sys.stderr)
         return 1
-    # A loaded save's game files are read as if named on the command line (their folders become roots).
-    scope = (files.sandbox(files.current().with_files([path, *overlays], [resume.root] if resume.root else []))
-             if resume is not None else contextlib.nullcontext())
-    with scope:
-        return _play(path, seed, kinds, save, stop_after, resume, load, overlays, errata, choice, detail, force)
+    with _save_scope(args):
+        return _play(args)
 
 
-def _play(path, seed, kinds, save, stop_after, resume, load, overlays, errata, choice, detail, force) -> int:
+def _read_save(load: str, agent_kinds: tuple[str, ...]):
+    """The saved game to resume, its game files checked as command-line files."""
     from . import saves
-    from .runtime.play import Terminal, play
+
+    resume = saves.read(load, agent_kinds)
+    # The game files a save names are read as if named on the command line, but only as the
+    # kinds of file they must be (docs/safety.md): a save never makes umpire quote another file.
+    files.command_line_file(resume.file, "a save's 'file' names", (files.RULES, files.SCENARIO))
+    for overlay in resume.overlays:
+        files.command_line_file(overlay, "a save's 'overlays' name", (files.OVERLAY,))
+    return resume
+
+
+def _play_problem(args: _PlayArgs, agents: str, agent_kinds: tuple[str, ...]) -> str | None:
+    """What makes the options unplayable, before any file is read."""
+    bad = [k for k in args.kinds if k not in agent_kinds]
+    if not args.kinds or bad:
+        return f"unknown agent '{bad[0] if bad else agents}'; use {', '.join(agent_kinds)}"
+    if not args.path:
+        return "name a rules or scenario file to play, or --load a saved game"
+    if args.stop_after is not None and args.save is None:
+        return "--stop-after needs --save FILE (where the position is saved)"
+    if args.stop_after is not None and args.stop_after < 0:
+        return "--stop-after counts decisions: 0 or more"
+    return None
+
+
+def _save_scope(args: _PlayArgs):
+    """A loaded save's game files are read as if named on the command line (their folders become roots)."""
+    resume = args.resume
+    if resume is None:
+        return contextlib.nullcontext()
+    return files.sandbox(files.current().with_files([args.path, *args.overlays], [resume.root] if resume.root else []))
+
+
+def _play(args: _PlayArgs) -> int:
+    from .runtime.play import play
 
     sources = Sources()
+    ready = _ready_game(args, sources)
+    if ready is None:
+        return 1
+    scenario, loaded, applied = ready
+    resume = args.resume
+    game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=_terminal("human" in args.kinds),
+                stop_after=args.stop_after, resume=resume and {**resume.head, "state": resume.state}, detail=args.detail)
+    _tell_the_rest(game, args.detail)
+    if game.error is not None:
+        print(render(game.error, sources), file=sys.stderr)
+        return 1
+    return _after_the_game(game, args, applied)
+
+
+def _ready_game(args: _PlayArgs, sources: Sources):
+    """The set-up, the checked ruleset and the names of the overlays applied; None once the error is printed."""
     try:
-        scenario, loaded = _game_to_play(path, sources, overlays, errata, choice)
+        scenario, loaded = _game_to_play(args.path, sources, args.overlays, args.errata, args.choice)
     except UmpireError as err:
         print(render_all(err.diagnostics, sources), file=sys.stderr)
-        return 1
+        return None
     applied = [o.name for o in loaded.overlays]
+    resume = args.resume
     if resume is not None and "applied" in resume.head and resume.head["applied"] != applied:
-        print(f"umpire: error: {load}: field 'errata' or 'overlays': the game was saved with the overlays "
+        print(f"umpire: error: {args.load}: field 'errata' or 'overlays': the game was saved with the overlays "
               f"{resume.head['applied'] or 'none'}; the save as it stands applies {applied or 'none'}", file=sys.stderr)
-        return 1
-    human = "human" in kinds
-    terminal = Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr),
-                        narrate=(lambda line: print(line, flush=True)) if human else None)
-    game = play(loaded.symbols, sources, scenario, seed, kinds, terminal=terminal, stop_after=stop_after,
-                resume=resume and {**resume.head, "state": resume.state}, detail=detail)
+        return None
+    return scenario, loaded, applied
+
+
+def _terminal(human: bool):
+    """Prompts on stderr; with a person playing, the narration shown as it happens."""
+    from .runtime.play import Terminal
+
+    return Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr),
+                    narrate=(lambda line: print(line, flush=True)) if human else None)
+
+
+def _tell_the_rest(game, detail: bool) -> None:
+    """What the terminal has not shown yet of the trace (or the narration), and how much detail is left out."""
     told = game.lines if detail else game.narration
     if told[game.streamed:]:
         print("\n".join(told[game.streamed:]))
     if not detail and len(game.lines) > len(game.narration):
         print(f"umpire: {len(game.lines) - len(game.narration)} line(s) of detail not shown (facts recorded, states set, "
               "decisions): --detail shows them", file=sys.stderr)
-    if game.error is not None:
-        print(render(game.error, sources), file=sys.stderr)
-        return 1
+
+
+def _after_the_game(game, args: _PlayArgs, applied: list[str]) -> int:
+    """Save the game where it stopped, if it is to be saved: suspended, or ended by a person who names a file."""
+    save = args.save
     if game.quit is not None:
         print(f"umpire: the game was ended: {game.quit}", file=sys.stderr)
-        save = save or _ask_where_to_save(force)
-    elif stop_after is not None and game.save is None:
-        print(f"umpire: error: the game ended before decision {stop_after + 1}: there was nothing to save", file=sys.stderr)
+        save = save or _ask_where_to_save(args.force)
+    elif args.stop_after is not None and game.save is None:
+        print(f"umpire: error: the game ended before decision {args.stop_after + 1}: there was nothing to save", file=sys.stderr)
         return 1
     if game.save is None or save is None:
         if game.quit is None and save is not None:
             print(f"umpire: the game ran to its end: nothing was saved in {save}", file=sys.stderr)
         return 0 if game.quit is None else 1
-    head = game.save["umpire_save"]
-    head.update(format=saves.FORMAT, file=saves.portable(save, path), root=saves.portable(save, _play_root(resume)),
-                overlays=[saves.portable(save, o) for o in overlays],
-                errata=errata, scenario=choice or "", applied=applied)
+    return _write_save(game.save, save, args, applied)
+
+
+def _write_save(data: dict, save: str, args: _PlayArgs, applied: list[str]) -> int:
+    """The save, with the files played as paths from its own folder."""
+    from . import saves
+
+    data["umpire_save"].update(format=saves.FORMAT, file=saves.portable(save, args.path),
+                               root=saves.portable(save, _play_root(args.resume)),
+                               overlays=[saves.portable(save, o) for o in args.overlays],
+                               errata=args.errata, scenario=args.choice or "", applied=applied)
     try:
-        saves.write(save, game.save)
+        saves.write(save, data)
     except OSError as err:
         print(f"umpire: error: cannot write {save}: {err.strerror or err}", file=sys.stderr)
         return 1

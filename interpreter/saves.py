@@ -99,6 +99,29 @@ class Resume:
 
 def read(path: str, agent_kinds: tuple[str, ...]) -> Resume:
     """A save file, every field checked; SaveError names the first field that is wrong."""
+    data = _load(path)
+    head = _table(data, "umpire_save")
+    state = _table(data, "state")
+    version = _get(head, "format", int, 1, lo=1, hi=FORMAT)
+    base = os.path.dirname(os.path.abspath(path)) if version >= 2 else None
+    checked = _header(head, version, agent_kinds)
+    _check_position(state)
+    file, root = _game_files(head, base)
+    return Resume(
+        file=file,
+        root=root,
+        seed=checked["seed"],
+        agents=checked["agents"],
+        overlays=[_path(p, base, "overlays") for p in _get(head, "overlays", list, [], item=str)],
+        errata=_get(head, "errata", bool, False),
+        scenario=_get(head, "scenario", str, "") or None,
+        head=checked,
+        state=state,
+    )
+
+
+def _load(path: str) -> dict:
+    """The save's TOML, from a regular file of a save's size."""
     try:
         size = os.stat(path).st_size
     except (OSError, ValueError) as err:
@@ -109,15 +132,15 @@ def read(path: str, agent_kinds: tuple[str, ...]) -> Resume:
     if size > MAX_SAVE_BYTES:
         raise SaveError(f"{path} is {size} bytes, more than a save can be ({MAX_SAVE_BYTES})")
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except UnicodeDecodeError:
         raise SaveError(f"{path} is not a saved game: it is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as err:
         raise SaveError(f"{path} is not a saved game: {err}") from None
-    head = _table(data, "umpire_save")
-    state = _table(data, "state")
-    version = _get(head, "format", int, 1, lo=1, hi=FORMAT)
-    base = os.path.dirname(os.path.abspath(path)) if version >= 2 else None
+
+
+def _header(head: dict, version: int, agent_kinds: tuple[str, ...]) -> dict:
+    """The header's fields as play() reads them: seed, agents, where the game stands, what was typed."""
     kinds = _get(head, "agents", list, item=str)
     if not kinds or any(k not in agent_kinds for k in kinds):
         raise SaveError(f"{kinds} names an agent Umpire does not have ({', '.join(agent_kinds)})", "agents")
@@ -133,26 +156,24 @@ def read(path: str, agent_kinds: tuple[str, ...]) -> Resume:
     applied = _get(head, "applied", list, item=str) if version >= 2 else _get(head, "applied", list, None, item=str)
     if applied is not None:
         checked["applied"] = applied
+    return checked
+
+
+def _check_position(state: dict) -> None:
     for key in ("turn", "units", "places", "tracks", "globals"):
         if key not in state:
             raise SaveError("the saved position is incomplete", f"state.{key}")
+
+
+def _game_files(head: dict, base: str | None) -> tuple[str, str | None]:
+    """The game file played, and the root folder it was played from (when the save gives one)."""
     file = _path(_get(head, "file", str), base, "file")
     root = _path(_get(head, "root", str), base, "root") if "root" in head and base else None
     # The game was played from `root`, whose tree holds what its files name; a save may give it back
     # to the loaded game only as a folder that holds the game file (docs/safety.md).
     if root is not None and not _holds(root, file):
         raise SaveError(f"{head['root']!r} is not a folder holding the game file {head['file']!r}", "root")
-    return Resume(
-        file=file,
-        root=root,
-        seed=checked["seed"],
-        agents=kinds,
-        overlays=[_path(p, base, "overlays") for p in _get(head, "overlays", list, [], item=str)],
-        errata=_get(head, "errata", bool, False),
-        scenario=_get(head, "scenario", str, "") or None,
-        head=checked,
-        state=state,
-    )
+    return file, root
 
 
 def _table(data: dict, name: str) -> dict:

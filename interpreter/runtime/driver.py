@@ -233,51 +233,74 @@ def _not_an_option(req: ChoiceRequest, item: Any, listing: str) -> str:
     return f"{show(item)} is not one of the legal options ({listing})" + (f": {why}" if why else "")
 
 
-def illegal(req: ChoiceRequest, answer: Any) -> str | None:  # noqa: C901 - one case per decision mode
+def illegal(req: ChoiceRequest, answer: Any) -> str | None:
     """Why an answer is not legal, or None when it is."""
-    opts = req.options
-    listing = ", ".join(map(show, opts)) or "none"
-    if req.mode == "one":
-        if answer is None:
-            return None if req.optional else "a choice is required"
-        return None if _in(answer, opts) else _not_an_option(req, answer, listing)
-    if req.mode in ("exactly", "up_to"):
-        if not isinstance(answer, list):
-            return "a list of choices is expected"
-        bad = [a for a in answer if not _in(a, opts)]
-        if bad:
-            return _not_an_option(req, bad[0], listing)
-        if len({id(a) for a in answer}) != len(answer):
-            return "the same option is chosen twice"
-        if req.mode == "exactly" and len(answer) != req.amount and not (req.optional and not answer):
-            return f"exactly {req.amount} must be chosen, not {len(answer)}"
-        if req.mode == "up_to" and len(answer) > req.amount:
-            return f"at most {req.amount} may be chosen, not {len(answer)}"
+    check = _ILLEGAL_BY_MODE.get(req.mode)
+    return check(req, answer) if check else f"unknown decision mode {req.mode}"
+
+
+def _listing(req: ChoiceRequest) -> str:
+    return ", ".join(map(show, req.options)) or "none"
+
+
+def _illegal_one(req: ChoiceRequest, answer: Any) -> str | None:
+    if answer is None:
+        return None if req.optional else "a choice is required"
+    return None if _in(answer, req.options) else _not_an_option(req, answer, _listing(req))
+
+
+def _illegal_several(req: ChoiceRequest, answer: Any) -> str | None:
+    """`exactly` and `up_to`: a list of distinct options, as many as the rule asks."""
+    if not isinstance(answer, list):
+        return "a list of choices is expected"
+    bad = [a for a in answer if not _in(a, req.options)]
+    if bad:
+        return _not_an_option(req, bad[0], _listing(req))
+    if len({id(a) for a in answer}) != len(answer):
+        return "the same option is chosen twice"
+    if req.mode == "exactly" and len(answer) != req.amount and not (req.optional and not answer):
+        return f"exactly {req.amount} must be chosen, not {len(answer)}"
+    if req.mode == "up_to" and len(answer) > req.amount:
+        return f"at most {req.amount} may be chosen, not {len(answer)}"
+    return None
+
+
+def _illegal_split(req: ChoiceRequest, answer: Any) -> str | None:
+    """Points given out among recipients: whole parts of at least 1 adding up to the amount."""
+    if not isinstance(answer, dict):
+        return "this decision splits points: answer as {UNIT: points, ...}"
+    if not answer:
+        return None if req.optional else "the points must be given out"
+    bad = [k for k in answer if not _in(k, req.options)]
+    if bad:
+        return f"{show(bad[0])} may not receive them; the legal recipients are {_listing(req)}"
+    if req.limit is not None and len(answer) > req.limit:
+        return f"at most {req.limit} recipients, not {len(answer)}"
+    if any(not isinstance(v, int) or v < 1 for v in answer.values()):
+        return "each recipient gets a whole number of at least 1"
+    if sum(answer.values()) != req.amount:
+        return f"the parts must add up to {req.amount}, not {sum(answer.values())}"
+    return None
+
+
+def _illegal_reroll(req: ChoiceRequest, answer: Any) -> str | None:
+    """No reroll, or one die of the combat and a unit this side may spend for it."""
+    if answer is None:
         return None
-    if req.mode == "split":
-        if not isinstance(answer, dict):
-            return "this decision splits points: answer as {UNIT: points, ...}"
-        if not answer:
-            return None if req.optional else "the points must be given out"
-        bad = [k for k in answer if not _in(k, opts)]
-        if bad:
-            return f"{show(bad[0])} may not receive them; the legal recipients are {listing}"
-        if req.limit is not None and len(answer) > req.limit:
-            return f"at most {req.limit} recipients, not {len(answer)}"
-        if any(not isinstance(v, int) or v < 1 for v in answer.values()):
-            return "each recipient gets a whole number of at least 1"
-        if sum(answer.values()) != req.amount:
-            return f"the parts must add up to {req.amount}, not {sum(answer.values())}"
-        return None
-    if req.mode == "reroll":
-        if answer is None:
-            return None
-        if not (isinstance(answer, tuple) and len(answer) == 2):
-            return "a reroll names one die and the unit spent, as in 'SFR2 die 1, EDEC1'"
-        die, unit = answer
-        if not _in(die, opts):
-            return "that die is not in this combat"
-        if not _in(unit, req.spend.get(req.chooser, [])):
-            return f"{show(unit)} cannot be spent here"
-        return None
-    return f"unknown decision mode {req.mode}"
+    if not (isinstance(answer, tuple) and len(answer) == 2):
+        return "a reroll names one die and the unit spent, as in 'SFR2 die 1, EDEC1'"
+    die, unit = answer
+    if not _in(die, req.options):
+        return "that die is not in this combat"
+    if not _in(unit, req.spend.get(req.chooser, [])):
+        return f"{show(unit)} cannot be spent here"
+    return None
+
+
+_ILLEGAL_BY_MODE = {
+    "one": _illegal_one,
+    "exactly": _illegal_several,
+    "up_to": _illegal_several,
+    "split": _illegal_split,
+    "reroll": _illegal_reroll,
+}

@@ -128,13 +128,13 @@ def last_turn(sym: Symbols, setup: n.Scenario | None) -> int:
     return sym.game.turns if sym.game and sym.game.turns else 1
 
 
-def steps_from(sym: Symbols, start: tuple[int, str, str] | None, turns: int | None = None):
+def steps_from(sym: Symbols, start: n.StepAt | None, turns: int | None = None):
     """(turn, phase, step) triples from the start point to the end of the last turn."""
     seq = sym.sequence
     if seq is None:
         return
     turns = turns if turns is not None else (sym.game.turns if sym.game and sym.game.turns else 1)
-    first_turn, first_phase, first_step = start if start else (1, None, None)
+    first_turn, first_phase, first_step = (start.turn, start.phase, start.step) if start else (1, None, None)
     started = start is None
     for turn in range(first_turn, turns + 1):
         for phase in seq.phases:
@@ -151,43 +151,70 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
     """Play from the set-up to the end; ``stop_after`` suspends before that many decisions,
     ``resume`` (a loaded save) replays silently to the save point and goes on from there.
     A person who ends the game at a prompt (end of input, Ctrl-C) suspends it there too."""
-    game = Game()
-    engine = Engine(sym, sources)
-    title = sym.game.title if sym.game and sym.game.title else (sym.game.name if sym.game else "?")
-    head = f"game: {title}, seed {seed}, agents {', '.join(f'{s} {k}' for s, k in zip(sym.sides, kinds))}"
-    game.lines.append(head + (f"; {header_line(sym.overlays)}" if sym.overlays else ""))  # one header line each
-    typed = list(resume["typed"]) if resume else []
-    agents: dict[str, Agent] = {}
-    resumed_at = [0, False]  # where the replay reached the save (its narration starts there), and whether it has
-    runner = None
-
-    def stream() -> None:
-        """Show the narration so far on the terminal (never during the silent replay of a save)."""
-        if terminal is None or terminal.narrate is None or (resume and not resumed_at[1]):
-            return
-        lines = _told(game.lines, engine, resumed_at[0], detail)
-        for line in lines[game.streamed:]:
-            terminal.narrate(line)
-        game.streamed = len(lines)
-
+    session = _Session(sym, sources, setup, seed, kinds, terminal, resume, detail)
+    game = session.game
     try:
+        session.run(stop_after)
+    except Suspend:
+        game.save = session.save(stop_after)
+    except Quit as stop:
+        # The person's decision was being asked: the position before it is the one to save.
+        game.quit = stop.why
+        game.save = session.save(session.runner.asked - 1)
+    except (RuleError, ScriptError) as err:
+        game.error = Diagnostic("error", err.message, err.span or NO_SPAN, getattr(err, "hint", None))
+    except KeyboardInterrupt:
+        # Between two decisions a rule may be half done: that position is not one a save can hold.
+        game.quit = "interrupted (Ctrl-C) while the rules were running; a position can be saved only at a decision"
+    session.stream()
+    session.tell()
+    return game
+
+
+class _Session:
+    """One game in play: its engine, agents and runner, and how much of its narration is told."""
+
+    def __init__(self, sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, kinds: list[str],
+                 terminal: Terminal | None, resume: dict | None, detail: bool):
+        self.game = Game()
+        self.engine = Engine(sym, sources)
+        self.sym, self.setup, self.seed, self.kinds = sym, setup, seed, kinds
+        self.terminal, self.resume, self.detail = terminal, resume, detail
+        self.game.lines.append(_header(sym, seed, kinds))
+        self.agents: dict[str, Agent] = {}
+        self.resumed_at = [0, False]  # where the replay reached the save (its narration starts there), and whether it has
+        self.runner: Runner | None = None
+
+    def run(self, stop_after: int | None) -> None:
+        """The set-up, then the sequence of play from where it stands to the end of the last turn."""
+        engine, setup = self.engine, self.setup
         if setup is not None:
             Setup(engine, setup).run()
-            game.lines.append(f"set-up: {setup.title}")
+            self.game.lines.append(f"set-up: {setup.title}")
             engine.run_invariants()  # the set-up's position is checked as a scenario's is
-        agents = make_agents(sym, kinds, seed, engine, terminal, typed, stream)
-        runner = Runner(engine, SeededDice(seed), agents)
-        runner.stop_after = stop_after
-        if resume:
-            runner.on_asked = _resume_check(engine, resume, resumed_at)
+        self.start(stop_after)
+        final = last_turn(self.sym, setup)
+        self.play_turns(final)
+        self.end(final)
+
+    def start(self, stop_after: int | None) -> None:
+        """The agents and the runner that asks them; a loaded game checks the position at its save point."""
+        typed = list(self.resume["typed"]) if self.resume else []
+        self.agents = make_agents(self.sym, self.kinds, self.seed, self.engine, self.terminal, typed, self.stream)
+        self.runner = Runner(self.engine, SeededDice(self.seed), self.agents)
+        self.runner.stop_after = stop_after
+        if self.resume:
+            self.runner.on_asked = _resume_check(self.engine, self.resume, self.resumed_at)
+
+    def play_turns(self, final: int) -> None:
+        """Every step from the set-up's point to the end of turn `final`; a game's first step starts the game."""
+        engine, runner, setup = self.engine, self.runner, self.setup
         first = engine.first_step()
-        at = setup.at if setup is not None else None
-        start = (at.turn, at.phase, at.step) if at is not None else None
-        if start is None or (start[0], start[1], start[2]) == (1, *first):
+        start = setup.at if setup is not None else None
+        if start is None or (start.turn, start.phase, start.step) == (1, *first):
             engine.state.turn = 1
             runner.run(engine.game_event("game_start"))
-        final = last_turn(sym, setup)
-        for turn, phase, step in steps_from(sym, start, final):
+        for turn, phase, step in steps_from(self.sym, start, final):
             engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
             if (phase.name, step.name) == first:
                 runner.run(engine.game_event("turn_start"))
@@ -197,36 +224,51 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
                 engine.trace(step.cite or step.name, f"turn {turn}, {phase.name}, {step.name}: {why}, skipped")
                 continue
             runner.run(engine.run_step(phase.name, step))
+
+    def end(self, final: int) -> None:
+        """The game's end, with its rule; a loaded game must have reached its save point by then."""
+        engine, runner, sym, setup, resume = self.engine, self.runner, self.sym, self.setup, self.resume
         end_cite = (sym.game.turns_cite or sym.game.cite) if sym.game else None
         if setup is not None and setup.until is not None:
             end_cite = setup.cite or end_cite
         engine.trace(end_cite or "game", f"the game ends after turn {final}")
         runner.run(engine.game_event("game_end"))
-        if resume and not resumed_at[1]:
+        if resume and not self.resumed_at[1]:
             raise ScriptError(f"field 'decisions': the save is of the position before decision {resume['decisions'] + 1}, "
                               f"but this game ends after {runner.asked} decisions")
-    except Suspend:
-        game.save = _save(engine, seed, kinds, stop_after, agents)
-    except Quit as stop:
-        # The person's decision was being asked: the position before it is the one to save.
-        game.quit = stop.why
-        game.save = _save(engine, seed, kinds, runner.asked - 1, agents)
-    except (RuleError, ScriptError) as err:
-        game.error = Diagnostic("error", err.message, err.span or NO_SPAN, getattr(err, "hint", None))
-    except KeyboardInterrupt:
-        # Between two decisions a rule may be half done: that position is not one a save can hold.
-        game.quit = "interrupted (Ctrl-C) while the rules were running; a position can be saved only at a decision"
-    stream()
-    # A loaded game replays silently to its save point: nothing of it is told if it never got there.
-    start = len(engine.events) if resume and not resumed_at[1] else resumed_at[0]
-    head = game.lines
-    game.lines, game.narration = _told(head, engine, start, True), _told(head, engine, start, False)
-    if game.save is not None:
-        asked = game.save["umpire_save"]["decisions"]
-        suspended = f"(suspended before decision {asked + 1}: the position can be saved)"
-        game.lines.append(suspended)
-        game.narration.append(suspended)
-    return game
+
+    def save(self, decisions: int) -> dict:
+        return _save(self.engine, self.seed, self.kinds, decisions, self.agents)
+
+    def stream(self) -> None:
+        """Show the narration so far on the terminal (never during the silent replay of a save)."""
+        terminal, game = self.terminal, self.game
+        if terminal is None or terminal.narrate is None or (self.resume and not self.resumed_at[1]):
+            return
+        lines = _told(game.lines, self.engine, self.resumed_at[0], self.detail)
+        for line in lines[game.streamed:]:
+            terminal.narrate(line)
+        game.streamed = len(lines)
+
+    def tell(self) -> None:
+        """The game's whole trace and its narration, from where a loaded game reached its save point."""
+        game, engine = self.game, self.engine
+        # A loaded game replays silently to its save point: nothing of it is told if it never got there.
+        start = len(engine.events) if self.resume and not self.resumed_at[1] else self.resumed_at[0]
+        head = game.lines
+        game.lines, game.narration = _told(head, engine, start, True), _told(head, engine, start, False)
+        if game.save is not None:
+            asked = game.save["umpire_save"]["decisions"]
+            suspended = f"(suspended before decision {asked + 1}: the position can be saved)"
+            game.lines.append(suspended)
+            game.narration.append(suspended)
+
+
+def _header(sym: Symbols, seed: int, kinds: list[str]) -> str:
+    """The game's first line: its title, seed and agents, and the overlays applied (one header line each)."""
+    title = sym.game.title if sym.game and sym.game.title else (sym.game.name if sym.game else "?")
+    head = f"game: {title}, seed {seed}, agents {', '.join(f'{s} {k}' for s, k in zip(sym.sides, kinds))}"
+    return head + (f"; {header_line(sym.overlays)}" if sym.overlays else "")
 
 
 def _told(head: list[str], engine: Engine, start: int, detail: bool) -> list[str]:

@@ -38,21 +38,11 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
     engine = Engine(sym, sources, explain)
     out.events = engine.events
     setup = Setup(engine, sc)
-    title = f"scenario: {sc.title}" + (f" [{sc.cite}]" if sc.cite else "")
-    out.lines.append(title)
-    game = sym.game
-    out.lines.append(f"ruleset: {sc.uses}" + (f" ({game.title})" if game and game.title else ""))
-    if sym.overlays:
-        out.lines.append(header_line(sym.overlays))
+    out.lines.extend(_heading(sc, sym))
     runner = None
     try:
         setup.run()
-        for note in list(sc.notes) + setup.notes:
-            out.lines.append(f"note: {note}")
-        for fixture in sc.fixtures:
-            setup.fixtures.append(fixture.text + (f" [{fixture.cite}]" if fixture.cite else ""))
-        for f in setup.fixtures:
-            out.lines.append(f"fixture: {f}")
+        out.lines.extend(_preamble(sc, setup))
         engine.state.facts.setdefault("departures", 0)
         engine.run_invariants()
         runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym))
@@ -60,8 +50,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
         runner.finish(sc.cite or "scenario")
         stopped = None
     except (RuleError, ScriptError) as err:
-        cite = getattr(err, "cite", None)
-        message = err.message + (f" [{cite}]" if cite and f"[{cite}]" not in err.message else "")
+        message = _message(err)
         if not (isinstance(err, RuleError) and sc.stops is not None and sc.stops.lower() in message.lower()):
             _trace_into(out, engine.events, detail)
             out.ok = False
@@ -75,33 +64,66 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
         out.lines.append("departures of the script from the rules (the engine follows the rules):")
         out.lines.extend(f"  {e.line()}" for e in runner.departures)
     out.lines.append("expectations:")
-    if sc.stops is not None:
-        why = f"  -- [{sc.stops_cite}]" if sc.stops_cite else ""
-        if stopped is None:
-            out.lines.append(f'  FAIL the run stops: "{sc.stops}"{why}  (it ran to its end)')
-            out.ok = False
-            out.failures += 1
-        else:
-            out.lines.append(f'  ok   the run stops: "{sc.stops}"{why}')
-    comp = engine.compiler
+    _expect_stop(out, sc, stopped)
     for exp in sc.expects:
-        text = _source_text(sources, exp.expr.span)
-        try:
-            held = comp.expr(exp.expr)({})
-            status = "ok  " if held is True else "FAIL"
-            detail = "" if held is True else f"  ({_what_was(comp, exp.expr, sources)})"
-        except RuleError as err:
-            status, detail = "FAIL", f"  ({err.message})"
-            held = False
-        label = f"  -- {exp.label}" if exp.label else ""
-        out.lines.append(f"  {status} {text}{label}{detail}")
-        if held is not True:
-            out.ok = False
-            out.failures += 1
+        _expect(out, exp, engine.compiler, sources)
     total = len(sc.expects) + (sc.stops is not None)
     met = total - out.failures
     out.lines.append(f"result: {met} of {total} expectations met" + ("" if out.ok else " -- FAILED"))
     return out
+
+
+def _heading(sc: n.Scenario, sym: Symbols) -> list[str]:
+    """The scenario's title, the ruleset it uses and the overlays applied to it."""
+    title = f"scenario: {sc.title}" + (f" [{sc.cite}]" if sc.cite else "")
+    game = sym.game
+    lines = [title, f"ruleset: {sc.uses}" + (f" ({game.title})" if game and game.title else "")]
+    if sym.overlays:
+        lines.append(header_line(sym.overlays))
+    return lines
+
+
+def _preamble(sc: n.Scenario, setup: Setup) -> list[str]:
+    """What the scenario notes of its position, and the values it supplies that the rulebook does not print."""
+    for fixture in sc.fixtures:
+        setup.fixtures.append(fixture.text + (f" [{fixture.cite}]" if fixture.cite else ""))
+    return [f"note: {note}" for note in list(sc.notes) + setup.notes] + [f"fixture: {f}" for f in setup.fixtures]
+
+
+def _message(err: RuleError | ScriptError) -> str:
+    """The error's message, with the rule it cites unless the message already names it."""
+    cite = getattr(err, "cite", None)
+    return err.message + (f" [{cite}]" if cite and f"[{cite}]" not in err.message else "")
+
+
+def _expect_stop(out: Outcome, sc: n.Scenario, stopped: str | None) -> None:
+    """The stop the scenario expects, if any: the run must have stopped."""
+    if sc.stops is None:
+        return
+    why = f"  -- [{sc.stops_cite}]" if sc.stops_cite else ""
+    if stopped is None:
+        out.lines.append(f'  FAIL the run stops: "{sc.stops}"{why}  (it ran to its end)')
+        out.ok = False
+        out.failures += 1
+    else:
+        out.lines.append(f'  ok   the run stops: "{sc.stops}"{why}')
+
+
+def _expect(out: Outcome, exp: n.Expectation, comp, sources: Sources) -> None:
+    """One expectation, evaluated in the final position: ok, or FAIL with what the value was."""
+    text = _source_text(sources, exp.expr.span)
+    try:
+        held = comp.expr(exp.expr)({})
+        status = "ok  " if held is True else "FAIL"
+        detail = "" if held is True else f"  ({_what_was(comp, exp.expr, sources)})"
+    except RuleError as err:
+        status, detail = "FAIL", f"  ({err.message})"
+        held = False
+    label = f"  -- {exp.label}" if exp.label else ""
+    out.lines.append(f"  {status} {text}{label}{detail}")
+    if held is not True:
+        out.ok = False
+        out.failures += 1
 
 
 def _what_was(comp, expr, sources: Sources) -> str:

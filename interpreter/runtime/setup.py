@@ -34,38 +34,51 @@ class Setup:
         st, sym = self.engine.state, self.sym
         grid = sym.map.grid if sym.map else None
         for pd in self.sc.places:
-            if grid and pd.shape != grid.shape:
-                raise ScriptError(f"this game's map is a {grid.shape} grid, not '{pd.shape}'", pd.span)
-            if pd.id in st.places:
-                raise ScriptError(f"place {pd.id} is defined twice", pd.span)
-            place = Place(pd.id, pd.shape)
-            given: set[str] = set()
-            for v in pd.values:
-                if v.name in given:
-                    raise ScriptError(f"'{v.name}' is given twice for {pd.id}", v.span)
-                given.add(v.name)
-                self.place_value(place, v)
-            st.places[pd.id] = place
+            st.places[pd.id] = self.place_def(pd, grid)
             if pd.note:
                 self.notes.append(f"{pd.id}: {pd.note}")
         computed = bool(grid and grid.shape == "hex" and grid.columns)
         if computed:
-            for place in st.places.values():
-                for nid in sorted(hex_neighbours(place.id, grid.columns, grid.id_format or DEFAULT_HEX_ID)):
-                    if nid in st.places:
-                        place.neighbours.append(st.places[nid])
+            self.grid_neighbours(grid)
         for adj in self.sc.adjacency:
-            a = self.place(adj.place, adj.span)
-            if adj.kind is not None:
-                self.link(a, adj)
-                continue
-            for nid in adj.neighbours:
-                b = self.place(nid, adj.span)
-                if b not in a.neighbours:
-                    a.neighbours.append(b)
-                    b.neighbours.append(a)
-                    if computed:
-                        self.fixtures.append(f"{a.id}-{b.id} adjacent: stated by the scenario (the grid does not make them neighbours)")
+            self.adjacency(adj, computed)
+
+    def place_def(self, pd: n.PlaceDef, grid) -> Place:
+        """One place of the scenario, with the values it gives."""
+        if grid and pd.shape != grid.shape:
+            raise ScriptError(f"this game's map is a {grid.shape} grid, not '{pd.shape}'", pd.span)
+        if pd.id in self.engine.state.places:
+            raise ScriptError(f"place {pd.id} is defined twice", pd.span)
+        place = Place(pd.id, pd.shape)
+        given: set[str] = set()
+        for v in pd.values:
+            if v.name in given:
+                raise ScriptError(f"'{v.name}' is given twice for {pd.id}", v.span)
+            given.add(v.name)
+            self.place_value(place, v)
+        return place
+
+    def grid_neighbours(self, grid) -> None:
+        """On a hex grid with columns, the places the grid makes neighbours are adjacent."""
+        places = self.engine.state.places
+        for place in places.values():
+            for nid in sorted(hex_neighbours(place.id, grid.columns, grid.id_format or DEFAULT_HEX_ID)):
+                if nid in places:
+                    place.neighbours.append(places[nid])
+
+    def adjacency(self, adj: n.Adjacency, computed: bool) -> None:
+        """An adjacency the scenario states: a link of a kind, or neighbours (a fixture where the grid computes them)."""
+        a = self.place(adj.place, adj.span)
+        if adj.kind is not None:
+            self.link(a, adj)
+            return
+        for nid in adj.neighbours:
+            b = self.place(nid, adj.span)
+            if b not in a.neighbours:
+                a.neighbours.append(b)
+                b.neighbours.append(a)
+                if computed:
+                    self.fixtures.append(f"{a.id}-{b.id} adjacent: stated by the scenario (the grid does not make them neighbours)")
 
     def link(self, a: Place, adj: n.Adjacency) -> None:
         if adj.kind not in self.sym.edges:
@@ -151,45 +164,59 @@ class Setup:
             self.locate(st.units[ud.id], ud)
 
     def apply(self, unit: Unit, values: tuple[n.StatValue, ...], printed: bool, counter=None) -> None:
+        """A unit's values: printed ones (its type's, then its counter's), or those its scenario gives."""
         given: set[str] = set()
         for v in values:
             if not printed:
                 if v.name in given:
                     raise ScriptError(f"'{v.name}' is given twice for {unit.id}", v.span)
                 given.add(v.name)
-                state = self.sym.unit_states.get(v.name)
-                if state is not None:  # a starting value of a state that changes in play, not a printed value
-                    unit.state[v.name] = True if v.is_flag and state.type.name == "bool" else self.typed(v, state.type, v.span)
+                if self.starting_state(unit, v):
                     continue
             if v.is_flag:
-                if v.name not in self.sym.flags:
-                    raise ScriptError(f"unknown flag '{v.name}'", v.span, did_you_mean(v.name, self.sym.flags))
-                if not printed and counter is not None:
-                    raise ScriptError(f"{unit.id}'s flags are printed [{counter.cite}]; a scenario cannot add '{v.name}'", v.span)
-                unit.flags.add(v.name)
-                if not printed:
-                    self.fixtures.append(f"{unit.id} {v.name} (not printed in the rulebook)")
-                continue
-            if v.name not in self.sym.stats:
-                raise ScriptError(f"unknown stat '{v.name}'", v.span, did_you_mean(v.name, self.sym.stats))
-            if isinstance(v.value, str) and v.value not in ("X", "?"):
-                raise ScriptError(f"'{v.name}' takes a number, 'X' or '?', not '{v.value}'", v.span)
-            value = X if v.value == "X" else MISSING if v.value == "?" else v.value
-            current = unit.stats.get(v.name)
-            if not printed and counter is not None and v.name not in unit.stats:
-                raise ScriptError(
-                    f"{unit.id} is printed without a {v.name} value [{counter.cite}]; a scenario may only supply values "
-                    "the ruleset marks '?'",
-                    v.span,
-                )
-            if not printed and v.name in unit.stats and current is not MISSING:
-                raise ScriptError(
-                    f"{unit.id}'s {v.name} is printed as {show(current)}; a scenario may only supply values the rulebook does not print",
-                    v.span,
-                )
-            unit.stats[v.name] = value
-            if not printed:
-                self.fixtures.append(f"{unit.id} {v.name} {show(value)} (not printed in the rulebook)")
+                self.flag(unit, v, printed, counter)
+            else:
+                self.stat(unit, v, printed, counter)
+
+    def starting_state(self, unit: Unit, v: n.StatValue) -> bool:
+        """A scenario's starting value of a state that changes in play (not a printed value): set, if `v` is one."""
+        state = self.sym.unit_states.get(v.name)
+        if state is None:
+            return False
+        unit.state[v.name] = True if v.is_flag and state.type.name == "bool" else self.typed(v, state.type, v.span)
+        return True
+
+    def flag(self, unit: Unit, v: n.StatValue, printed: bool, counter) -> None:
+        if v.name not in self.sym.flags:
+            raise ScriptError(f"unknown flag '{v.name}'", v.span, did_you_mean(v.name, self.sym.flags))
+        if not printed and counter is not None:
+            raise ScriptError(f"{unit.id}'s flags are printed [{counter.cite}]; a scenario cannot add '{v.name}'", v.span)
+        unit.flags.add(v.name)
+        if not printed:
+            self.fixtures.append(f"{unit.id} {v.name} (not printed in the rulebook)")
+
+    def stat(self, unit: Unit, v: n.StatValue, printed: bool, counter) -> None:
+        """A stat's value; a scenario may give only those the rulebook does not print (fixtures)."""
+        if v.name not in self.sym.stats:
+            raise ScriptError(f"unknown stat '{v.name}'", v.span, did_you_mean(v.name, self.sym.stats))
+        if isinstance(v.value, str) and v.value not in ("X", "?"):
+            raise ScriptError(f"'{v.name}' takes a number, 'X' or '?', not '{v.value}'", v.span)
+        value = X if v.value == "X" else MISSING if v.value == "?" else v.value
+        current = unit.stats.get(v.name)
+        if not printed and counter is not None and v.name not in unit.stats:
+            raise ScriptError(
+                f"{unit.id} is printed without a {v.name} value [{counter.cite}]; a scenario may only supply values "
+                "the ruleset marks '?'",
+                v.span,
+            )
+        if not printed and v.name in unit.stats and current is not MISSING:
+            raise ScriptError(
+                f"{unit.id}'s {v.name} is printed as {show(current)}; a scenario may only supply values the rulebook does not print",
+                v.span,
+            )
+        unit.stats[v.name] = value
+        if not printed:
+            self.fixtures.append(f"{unit.id} {v.name} {show(value)} (not printed in the rulebook)")
 
     def locate(self, unit: Unit, ud: n.UnitDef) -> None:
         st = self.engine.state
