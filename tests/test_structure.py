@@ -14,7 +14,9 @@ from interpreter.check.bounds import Bounds
 from interpreter.check.resolve import Checker
 from interpreter.ir import nodes as n
 from interpreter.ir.visit import dispatch, missing_cases
-from interpreter.overlay import apply as amend
+from interpreter.overlay import describe, locate
+from interpreter.overlay import ir as ov
+from interpreter.overlay.amender import Amender
 from interpreter.runtime.compile import Compiler
 from interpreter.syntax import parse
 
@@ -26,6 +28,9 @@ STAGES = [
     (Compiler, "s_", n.STATEMENT_KINDS),
     (Compiler, "x_", n.EXPRESSION_KINDS),
     (Bounds, "value_", n.EXPRESSION_KINDS),
+    (Amender, "change_", ov.CHANGE_KINDS),  # overlays: writing each kind of change,
+    (describe._Words, "describe_", ov.CHANGE_KINDS),  # describing it,
+    (Amender, "block_", ov.CONTAINER_KINDS),  # and the blocks of statements a clause is found in
 ]
 
 
@@ -37,7 +42,7 @@ def test_every_stage_has_a_method_for_every_kind(stage, prefix, kinds):
 def test_the_kinds_are_those_of_the_unions():
     assert "change_side" in n.STATEMENT_KINDS and "matching" in n.EXPRESSION_KINDS
     assert len(set(n.STATEMENT_KINDS)) == len(n.STATEMENT_KINDS) == 20
-    assert amend.STATEMENT_KINDS == n.STATEMENT_KINDS  # what an overlay may name as a clause keyword
+    assert locate.STATEMENT_KINDS == n.STATEMENT_KINDS  # what an overlay may name as a clause keyword
 
 
 def test_the_parser_s_statement_keywords_are_the_statement_kinds():
@@ -89,3 +94,4 @@ def test_one_walker_finds_every_node_of_a_kind():
                                             *sorted((ROOT / "rulesets" / "jenkins_ear").glob("*.rules"))]
                    if p.name != "demo.rules")
     assert len(chooses) == len(re.findall(r"^\s*choose ", text, re.M)) > 20, "every 'choose' of the ruleset, nested or not"
+

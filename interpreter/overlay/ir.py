@@ -12,6 +12,7 @@ the rules-file builder: an overlay reuses the language's own constructs.
 
 from __future__ import annotations
 
+import typing
 from typing import Annotated, Literal
 
 from lark import Token, v_args
@@ -41,6 +42,11 @@ class Container(n.Node):
     low: int | None = None  # a row's range
     high: int | None = None
     range_span: n.Span | None = None
+
+    @property
+    def kind(self) -> str:
+        """The kind of block, by which the stages that treat each in its own way `dispatch` on it."""
+        return self.what
 
     def describe(self) -> str:
         if self.what == "row":
@@ -233,6 +239,9 @@ AnyChange = Annotated[
     | DisableStep | AddStep | MayToMust | MissingNote,
     Field(discriminator="kind"),
 ]
+# The kinds of change and of container: each stage that treats them one by one has a method for each (test_structure).
+CHANGE_KINDS = n.kinds_of(AnyChange)
+CONTAINER_KINDS: tuple[str, ...] = typing.get_args(Container.model_fields["what"].annotation)
 
 
 class Amendment(n.Cited):
