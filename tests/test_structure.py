@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import typing
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -95,3 +96,18 @@ def test_one_walker_finds_every_node_of_a_kind():
                    if p.name != "demo.rules")
     assert len(chooses) == len(re.findall(r"^\s*choose ", text, re.M)) > 20, "every 'choose' of the ruleset, nested or not"
 
+
+def test_the_overlay_walk_finds_every_statement_the_one_walker_finds():
+    # Overlays walk blocks with paths (to splice) and ancestors (to key conflicts), which the one walker
+    # has not; its blocks come from the statements' fields, so it must find the very same statements.
+    from interpreter.ir.visit import descendants
+    from interpreter.load import load_rules
+    from interpreter.syntax.diagnostics import Sources
+
+    statements = typing.get_args(typing.get_args(n.Stmt)[0])  # the union's classes (a call expression is no statement)
+    decls = load_rules(str(ROOT / "rulesets" / "jenkins_ear.rules"), Sources()).ruleset.decls
+    blocks = [d.body for d in decls if isinstance(d, n.ProcedureDecl | n.HookDecl)]
+    blocks += [r.effect for d in decls if isinstance(d, n.TableDecl) for r in d.rows]
+    walked = [s for block in blocks for _, _, s in locate.walk(block)]
+    assert walked == [s for s in descendants(blocks) if isinstance(s, statements)]
+    assert len({s.kind for s in walked} & {"if", "for", "repeat", "simultaneously"}) >= 3, "nested blocks are walked"
