@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import typing
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -15,7 +16,9 @@ from interpreter.check.resolve import Checker
 from interpreter.check.symbols import Collector
 from interpreter.ir import nodes as n
 from interpreter.ir.visit import dispatch, missing_cases
-from interpreter.overlay import apply as amend
+from interpreter.overlay import describe, locate
+from interpreter.overlay import ir as ov
+from interpreter.overlay.amender import Amender
 from interpreter.runtime.compile import Compiler
 from interpreter.syntax import parse
 
@@ -28,6 +31,9 @@ STAGES = [
     (Compiler, "x_", n.EXPRESSION_KINDS),
     (Bounds, "value_", n.EXPRESSION_KINDS),
     (Collector, "decl_", n.kinds_of(n.Decl)),
+    (Amender, "change_", ov.CHANGE_KINDS),  # overlays: writing each kind of change,
+    (describe._Words, "describe_", ov.CHANGE_KINDS),  # describing it,
+    (Amender, "block_", ov.CONTAINER_KINDS),  # and the blocks of statements a clause is found in
 ]
 
 
@@ -39,7 +45,7 @@ def test_every_stage_has_a_method_for_every_kind(stage, prefix, kinds):
 def test_the_kinds_are_those_of_the_unions():
     assert "change_side" in n.STATEMENT_KINDS and "matching" in n.EXPRESSION_KINDS
     assert len(set(n.STATEMENT_KINDS)) == len(n.STATEMENT_KINDS) == 20
-    assert amend.STATEMENT_KINDS == n.STATEMENT_KINDS  # what an overlay may name as a clause keyword
+    assert locate.STATEMENT_KINDS == n.STATEMENT_KINDS  # what an overlay may name as a clause keyword
 
 
 def test_the_parser_s_statement_keywords_are_the_statement_kinds():
@@ -91,3 +97,19 @@ def test_one_walker_finds_every_node_of_a_kind():
                                             *sorted((ROOT / "rulesets" / "jenkins_ear").glob("*.rules"))]
                    if p.name != "demo.rules")
     assert len(chooses) == len(re.findall(r"^\s*choose ", text, re.M)) > 20, "every 'choose' of the ruleset, nested or not"
+
+
+def test_the_overlay_walk_finds_every_statement_the_one_walker_finds():
+    # Overlays walk blocks with paths (to splice) and ancestors (to key conflicts), which the one walker
+    # has not; its blocks come from the statements' fields, so it must find the very same statements.
+    from interpreter.ir.visit import descendants
+    from interpreter.load import load_rules
+    from interpreter.syntax.diagnostics import Sources
+
+    statements = typing.get_args(typing.get_args(n.Stmt)[0])  # the union's classes (a call expression is no statement)
+    decls = load_rules(str(ROOT / "rulesets" / "jenkins_ear.rules"), Sources()).ruleset.decls
+    blocks = [d.body for d in decls if isinstance(d, n.ProcedureDecl | n.HookDecl)]
+    blocks += [r.effect for d in decls if isinstance(d, n.TableDecl) for r in d.rows]
+    walked = [s for block in blocks for _, _, s in locate.walk(block)]
+    assert walked == [s for s in descendants(blocks) if isinstance(s, statements)]
+    assert len({s.kind for s in walked} & {"if", "for", "repeat", "simultaneously"}) >= 3, "nested blocks are walked"

@@ -12,6 +12,7 @@ the rules-file builder: an overlay reuses the language's own constructs.
 
 from __future__ import annotations
 
+import typing
 from typing import Annotated, Literal
 
 from lark import Token, v_args
@@ -26,8 +27,7 @@ class ClauseSelector(n.Node):
     """``clause if [7.2]``: the statement of a block whose own citation is ``cite``, of kind ``keyword`` if given."""
 
     keyword: str | None = None
-    cite: str
-    cite_span: n.Span
+    cite: n.Citation
 
 
 class Container(n.Node):
@@ -41,6 +41,11 @@ class Container(n.Node):
     low: int | None = None  # a row's range
     high: int | None = None
     range_span: n.Span | None = None
+
+    @property
+    def kind(self) -> str:
+        """The kind of block, by which the stages that treat each in its own way `dispatch` on it."""
+        return self.what
 
     def describe(self) -> str:
         if self.what == "row":
@@ -233,6 +238,9 @@ AnyChange = Annotated[
     | DisableStep | AddStep | MayToMust | MissingNote,
     Field(discriminator="kind"),
 ]
+# The kinds of change and of container: each stage that treats them one by one has a method for each (test_structure).
+CHANGE_KINDS = n.kinds_of(AnyChange)
+CONTAINER_KINDS: tuple[str, ...] = typing.get_args(Container.model_fields["what"].annotation)
 
 
 class Amendment(n.Cited):
@@ -370,7 +378,7 @@ class OverlayBuilder(Builder):
     def clause_sel(self, meta, c):
         cite = next(x for x in c if isinstance(x, n.Citation))
         keyword = next((str(x) for x in c if isinstance(x, Token) and x.type == "NAME"), None)
-        return ClauseSelector(span=self.sp(meta), keyword=keyword, cite=str(cite), cite_span=cite.span)
+        return ClauseSelector(span=self.sp(meta), keyword=keyword, cite=cite)
 
     def in_procedure(self, meta, c):
         return Container(span=self.sp(meta), what="procedure", name=str(c[0]), name_span=self.ts(c[0]))
