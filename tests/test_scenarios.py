@@ -1,7 +1,8 @@
 """Every scenario runs, meets its expectations, and narrates exactly its reviewed trace.
 
-The traces live in tests/__snapshots__/test_scenarios/*.trace; after an intended change,
-regenerate them with `pytest --snapshot-update` and review the diff.
+A scenario's trace lives beside it, scenarios/<game>/traces/<stem>.trace (the ScenarioTrace
+extension in conftest.py); after an intended change, regenerate them with
+`python -m pytest --snapshot-update` and review the diff.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import TRACE_TEST, trace_of
 
 from interpreter.check.scenario import check_scenario
 from interpreter.load import load_scenario, load_scenario_rules
@@ -35,12 +37,27 @@ def test_there_are_scenarios():
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
-def test_scenario(path, trace_snapshot, monkeypatch):
+def test_scenario(path, scenario_trace, monkeypatch):
     monkeypatch.chdir(ROOT)
     outcome, sources = run(path)
     assert outcome.error is None, render(outcome.error, sources)
     assert outcome.ok, "\n".join(outcome.lines)
-    assert "\n".join(outcome.lines) + "\n" == trace_snapshot
+    assert "\n".join(outcome.lines) + "\n" == scenario_trace
+
+
+def test_every_scenario_has_its_trace_beside_it_and_every_trace_its_scenario():
+    assert test_scenario.__name__ == TRACE_TEST  # the snapshot name ScenarioTrace gives a trace
+    missing = [str(p.relative_to(ROOT)) for p in SCENARIOS if not trace_of(p).is_file()]
+    assert not missing, f"no reviewed trace (record it with --snapshot-update): {missing}"
+    traces = sorted((ROOT / "scenarios").rglob("*.trace"))
+    assert len(traces) == len(SCENARIOS)
+    misplaced = [str(t.relative_to(ROOT)) for t in traces if t.parent.name != "traces"]
+    assert not misplaced, f"a trace belongs in its game's traces/ folder: {misplaced}"
+    orphans = [str(t.relative_to(ROOT)) for t in traces if t.parent.name == "traces"
+               and not (t.parent.parent / f"{t.stem}.scenario").is_file()]
+    assert not orphans, f"traces without their scenario: {orphans}"
+    assert not [p for p in (ROOT / "scenarios").rglob("*") if p.is_file() and p.parent.name == "traces"
+                and p.suffix != ".trace"], "a traces/ folder holds traces only"
 
 
 def test_umpire_run_prints_the_narration_and_detail_prints_the_reviewed_trace(capsys, monkeypatch):
