@@ -9,7 +9,8 @@ reported here as a diagnostic with its span.
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from lark import Token, Transformer_NonRecursive, Tree, v_args
 
@@ -17,6 +18,44 @@ from ..limits import MAX_TURNS
 from ..syntax.diagnostics import Diagnostic, Span, UmpireError
 from ..syntax.parse import LimitError, parse
 from . import nodes as n
+
+
+class _Range(NamedTuple):
+    """``LOW..HIGH`` of a row, as the row rule receives it (apart from the row's block)."""
+
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class _Roll:
+    """A table's ``roll 2 d6 [cite]``, or ``roll dice d6`` with the count the parameter ``dice``."""
+
+    count: int
+    die: str
+    die_span: Span
+    cite: n.Citation | None
+    count_param: str | None
+
+
+@dataclass(frozen=True)
+class _Needs:
+    """``needs TABLE, …`` of a procedure or step: the missing tables it reads."""
+
+    tables: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Policy:
+    """A table's ``beyond: POLICY [cite]`` (``field`` "beyond") or ``beyond columns: …`` ("columns_beyond")."""
+
+    field: str
+    policy: str
+    span: Span
+    cite: n.Citation | None
+
+    def fields(self) -> dict[str, Any]:
+        return {self.field: self.policy, f"{self.field}_span": self.span, f"{self.field}_cite": self.cite}
 
 
 def _span(file: str, meta: Any) -> Span:
@@ -535,25 +574,21 @@ class Builder(Transformer_NonRecursive):
     def table_decl(self, meta, c):
         label = _first(c, "STRING")
         params = next((x for x in c if isinstance(x, tuple) and all(isinstance(p, n.Param) for p in x)), ())
-        count, die, die_span, roll_cite, count_param = next(x for x in c if isinstance(x, list))
-        beyond = next((x for x in c if isinstance(x, dict) and x["what"] == "rows"), None)
-        over = next((x for x in c if isinstance(x, dict) and x["what"] == "columns"), None)
+        roll = _of(c, _Roll)[0]
+        policies = {k: v for p in _of(c, _Policy) for k, v in p.fields().items()}
         columns = _of(c, n.Columns)
         return n.TableDecl(
-            span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, params=params,
-            count=count, die=die, die_span=die_span, roll_cite=roll_cite, count_param=count_param, modifiers=tuple(_of(c, n.Modifier)), rows=tuple(_of(c, n.Row)),
-            beyond=beyond["policy"] if beyond else None, beyond_span=beyond["span"] if beyond else None,
-            beyond_cite=beyond["cite"] if beyond else None, cite=_cite(c),
-            columns=columns[0] if columns else None, shifts=tuple(_of(c, n.ColumnShift)), results=tuple(_of(c, n.TableResult)),
-            columns_beyond=over["policy"] if over else None, columns_beyond_span=over["span"] if over else None,
-            columns_beyond_cite=over["cite"] if over else None,
+            span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, params=params, cite=_cite(c),
+            count=roll.count, die=roll.die, die_span=roll.die_span, roll_cite=roll.cite, count_param=roll.count_param,
+            modifiers=tuple(_of(c, n.Modifier)), rows=tuple(_of(c, n.Row)), columns=columns[0] if columns else None,
+            shifts=tuple(_of(c, n.ColumnShift)), results=tuple(_of(c, n.TableResult)), **policies,
         )
 
     def table_roll(self, meta, c):
         # 'roll 2 d6', or 'roll dice d6' with the count a parameter (checked to be one, read at lookup).
         if c[0].type == "INT":
-            return [int(c[0]), str(c[1]), self.ts(c[1]), _cite(c), None]
-        return [1, str(c[1]), self.ts(c[1]), _cite(c), str(c[0])]
+            return _Roll(int(c[0]), str(c[1]), self.ts(c[1]), _cite(c), None)
+        return _Roll(1, str(c[1]), self.ts(c[1]), _cite(c), str(c[0]))
 
     def modifier(self, meta, c):
         exprs = [x for x in c[1:] if not isinstance(x, (n.Citation, Token))]
@@ -562,7 +597,7 @@ class Builder(Transformer_NonRecursive):
     def row(self, meta, c):
         low, high = c[0]
         label = _first(c, "STRING")
-        effect = next((x for x in c if isinstance(x, tuple) and not (len(x) == 2 and isinstance(x[0], int))), ())
+        effect = next((x for x in c if isinstance(x, tuple) and not isinstance(x, _Range)), ())
         names = _tokens(c, "NAME")
         cells = tuple(str(t) for t in names)
         return n.Row(span=self.sp(meta), low=low, high=high, result=cells[0], cells=cells, cell_spans=tuple(self.ts(t) for t in names),
@@ -570,13 +605,13 @@ class Builder(Transformer_NonRecursive):
                      effect=effect, cite=_cite(c))
 
     def range(self, meta, c):
-        return (c[0], c[1] if len(c) > 1 else c[0])
+        return _Range(c[0], c[1] if len(c) > 1 else c[0])
 
     def out_of_range(self, meta, c):
-        return {"what": "rows", "policy": str(c[0]), "span": self.ts(c[0]), "cite": _cite(c)}
+        return _Policy("beyond", str(c[0]), self.ts(c[0]), _cite(c))
 
     def columns_beyond(self, meta, c):
-        return {"what": "columns", "policy": str(c[0]), "span": self.ts(c[0]), "cite": _cite(c)}
+        return _Policy("columns_beyond", str(c[0]), self.ts(c[0]), _cite(c))
 
     def columns(self, meta, c):
         args = tuple(x for x in c[1:] if not isinstance(x, (n.Citation, Token, n.ColumnHeader)))
@@ -606,8 +641,8 @@ class Builder(Transformer_NonRecursive):
         return n.FunctionDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], cite=_cite(c))
 
     def procedure_decl(self, meta, c):
-        needs = next((x for x in c if isinstance(x, list)), [])
-        return n.ProcedureDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], needs=tuple(needs), cite=_cite(c))
+        needs = next((x.tables for x in c if isinstance(x, _Needs)), ())
+        return n.ProcedureDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], needs=needs, cite=_cite(c))
 
     def hook_decl(self, meta, c):
         names = _tokens(c, "NAME")
@@ -629,11 +664,11 @@ class Builder(Transformer_NonRecursive):
 
     def step(self, meta, c):
         body = next((x for x in c if isinstance(x, tuple)), None)
-        needs = next((x for x in c if isinstance(x, list)), [])
-        return n.StepDecl(span=self.sp(meta), name=str(c[0]), body=body or (), pending=body is None, needs=tuple(needs), cite=_cite(c))
+        needs = next((x.tables for x in c if isinstance(x, _Needs)), ())
+        return n.StepDecl(span=self.sp(meta), name=str(c[0]), body=body or (), pending=body is None, needs=needs, cite=_cite(c))
 
     def needs(self, meta, c):
-        return [str(x) for x in c]
+        return _Needs(tuple(str(x) for x in c))
 
     # ── scenarios ──
     def scenario_file(self, meta, c):

@@ -13,15 +13,13 @@ Three questions are asked of them, each answered here once:
 from __future__ import annotations
 
 import re
-import typing
 from collections.abc import Iterable
 
 from . import nodes as n
-from .visit import descendants
+from .visit import blocks, descendants
 
 _RULE_NUMBER = re.compile(r"\d+(?:\.\d+)+[a-z]*")
 _RULING = re.compile(r"[A-Z][A-Za-z]*-\d+[a-z]?")
-_STATEMENTS = typing.get_args(typing.get_args(n.Stmt)[0])  # the node classes of the statement union
 
 
 def names(text: str) -> tuple[list[str], list[str], list[str]]:
@@ -101,15 +99,7 @@ def _part(part, cite: n.Citation | None):
 
 def _effective(stmt, cite: n.Citation | None):
     here = stmt.cite or cite
-    update = {name: effective(value, here) for name, value in _blocks(stmt)}
+    update = {name: effective(value, here) for name, value in blocks(stmt)}
     if stmt.cite is None and here is not None:
         update["cite"] = here
     return stmt.model_copy(update=update) if update else stmt
-
-
-def _blocks(stmt):
-    """The blocks of statements a statement holds (an `if`'s body and else, a loop's body …)."""
-    for name in type(stmt).model_fields:
-        value = getattr(stmt, name)
-        if isinstance(value, tuple) and value and all(isinstance(v, _STATEMENTS) for v in value):
-            yield name, value

@@ -9,10 +9,15 @@ A kind with no method is a bug of Umpire, raised at once, never a node silently 
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pydantic import BaseModel
+
+from . import nodes as n
+
+_STATEMENTS = typing.get_args(typing.get_args(n.Stmt)[0])  # the node classes of the statement union
 
 
 def dispatch(stage: Any, prefix: str, node: Any, *args: Any) -> Any:
@@ -39,3 +44,12 @@ def descendants(roots: Iterable[Any]) -> Iterator[BaseModel]:
         elif isinstance(node, BaseModel):
             yield node
             stack.extend(reversed([getattr(node, name) for name in type(node).model_fields]))
+
+
+def blocks(stmt: Any) -> Iterator[tuple[str, tuple]]:
+    """The blocks of statements a statement holds (an if's body and orelse, a loop's body), found
+    from its fields: a kind of statement new to the language is walked into with no change."""
+    for name in type(stmt).model_fields:
+        value = getattr(stmt, name)
+        if isinstance(value, tuple) and value and isinstance(value[0], _STATEMENTS):
+            yield name, value

@@ -7,16 +7,15 @@ you mean"; a table the rulebook does not print (declared ``missing``) makes the 
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Callable, Iterator
 
 from ..ir import nodes as n
+from ..ir.visit import blocks
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from . import ir as ov
 from .ir import _range
 
 STATEMENT_KINDS = n.STATEMENT_KINDS  # what an overlay may name as a clause's keyword
-_STATEMENTS = typing.get_args(typing.get_args(n.Stmt)[0])
 
 
 class Refused(Exception):
@@ -56,17 +55,8 @@ def walk(stmts: tuple, prefix: tuple = (), ancestors: tuple = ()) -> Iterator[tu
     cite), statement). A path is what ``splice`` replaces; the ancestors extend a clause's key."""
     for i, s in enumerate(stmts):
         yield prefix + (i,), ancestors, s
-        for name, inner in _blocks(s):
+        for name, inner in blocks(s):
             yield from walk(inner, prefix + (i, name), ancestors + ((s.kind, _text(s.cite)),))
-
-
-def _blocks(s) -> Iterator[tuple[str, tuple]]:
-    """The blocks a statement holds (an if's body and orelse, a loop's body), found from its fields,
-    so that a kind of statement new to the language is walked into with no change here."""
-    for name in type(s).model_fields:
-        value = getattr(s, name)
-        if isinstance(value, tuple) and value and isinstance(value[0], _STATEMENTS):
-            yield name, value
 
 
 def splice(stmts: tuple, path: tuple, fn: Callable[[object], tuple]) -> tuple:

@@ -596,44 +596,18 @@ class Table:
         return (yield from self._run(env, cite))
 
     def _run(self, env: dict, cite: str) -> Iterator:
+        """Find the column, roll, modify, read the row (or the policy beyond the rows), run its effect."""
         d, eng = self.decl, self.engine
-        label = d.name
-        column, heading = 0, ""
-        if self.columns is not None:
-            column, heading = self.columns.find(env)
-            if column is None:
-                eng.trace(d.columns_beyond_cite, f"{d.name}: {heading}, beyond the columns: no effect")
-                return None
-            eng.state.facts[f"{d.name} column"] = d.columns.headers[column].label
-        count = d.count
-        if d.count_param is not None:
-            count = as_number(env.get(d.count_param))
-            if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-                raise RuleError(f"{d.name} rolls {d.count_param} = {show(count)} dice: the number of dice must be 1 or more", d.die_span)
-        faces = yield RollRequest(count, self.die.low, self.die.high, self.die.name, label, d.roll_cite or cite, d.span)
+        column, heading = self._column(env)
+        if column is None:
+            return None
+        faces = yield RollRequest(self._count(env), self.die.low, self.die.high, self.die.name, d.name, d.roll_cite or cite, d.span)
         raw = sum(faces)
-        total = raw
-        applied = []
-        for m, value, when in self.modifiers:
-            if when is None or when(env):
-                v = as_number(value(env))
-                if not isinstance(v, int):
-                    raise RuleError(f"modifier '{m.name}' of {d.name} is {show(v)}, not a number", m.span)
-                total += v
-                applied.append(f"{m.name} {v:+d} [{m.cite}]")
-        mods = f" {' '.join(applied)}" if applied else ""
-        index = total
-        if not self.low <= total <= self.high:
-            if d.beyond == "clamp":
-                index = max(self.low, min(self.high, total))
-            elif d.beyond == "no_effect":
-                eng.trace(d.beyond_cite, f"{d.name}: {heading}roll {raw}{mods} = {total}, beyond the table: no effect")
-                return None
-            else:
-                raise RuleError(
-                    f"{d.name}: the modified roll {total} is outside rows {self.low}..{self.high} and the rulebook gives no ruling",
-                    d.span, d.beyond_cite,
-                )
+        total, mods = self._modified(raw, env)
+        index = self._index(total)
+        if index is None:
+            eng.trace(d.beyond_cite, f"{d.name}: {heading}roll {raw}{mods} = {total}, beyond the table: no effect")
+            return None
         row, effect = next(((r, e) for r, e in self.rows if r.low <= index <= r.high), (None, None))
         if row is None:
             raise RuleError(f"{d.name} has no row for {index}", d.span)
@@ -647,6 +621,52 @@ class Table:
         if declared_effect is not None:
             yield from declared_effect(dict(env))
         return result
+
+    def _column(self, env: dict) -> tuple[int | None, str]:
+        """The column a column table reads (None: beyond the columns, traced) and its heading; 0 for a plain table."""
+        d = self.decl
+        if self.columns is None:
+            return 0, ""
+        column, heading = self.columns.find(env)
+        if column is None:
+            self.engine.trace(d.columns_beyond_cite, f"{d.name}: {heading}, beyond the columns: no effect")
+        else:
+            self.engine.state.facts[f"{d.name} column"] = d.columns.headers[column].label
+        return column, heading
+
+    def _count(self, env: dict) -> int:
+        """How many dice: the printed count, or the parameter that holds it ('roll dice d6')."""
+        d = self.decl
+        if d.count_param is None:
+            return d.count
+        count = as_number(env.get(d.count_param))
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise RuleError(f"{d.name} rolls {d.count_param} = {show(count)} dice: the number of dice must be 1 or more", d.die_span)
+        return count
+
+    def _modified(self, raw: int, env: dict) -> tuple[int, str]:
+        """The roll with every modifier that holds, and the trace's account of them."""
+        total, applied = raw, []
+        for m, value, when in self.modifiers:
+            if when is None or when(env):
+                v = as_number(value(env))
+                if not isinstance(v, int):
+                    raise RuleError(f"modifier '{m.name}' of {self.decl.name} is {show(v)}, not a number", m.span)
+                total += v
+                applied.append(f"{m.name} {v:+d} [{m.cite}]")
+        return total, (f" {' '.join(applied)}" if applied else "")
+
+    def _index(self, total: int) -> int | None:
+        """The row a modified roll reads: itself, clamped, or None (no effect) as the table's policy says."""
+        d = self.decl
+        if self.low <= total <= self.high:
+            return total
+        if d.beyond == "clamp":
+            return max(self.low, min(self.high, total))
+        if d.beyond == "no_effect":
+            return None
+        raise RuleError(f"{d.name}: the modified roll {total} is outside rows {self.low}..{self.high} and the rulebook gives no ruling",
+                        d.span, d.beyond_cite)
 
 
 class Columns:

@@ -47,8 +47,6 @@ _TOKEN_WORDS = {
 # Families of tokens that are described as one thing when most of them are expected.
 _DECLARATIONS = ("game", "stat", "type", "counter", "table", "function", "procedure", "flag", "class", "unit", "state",
                  "map", "box", "track", "missing", "on", "invariant", "sequence", "include", "place", "view")
-_STATEMENTS = ("let", "set", "if", "for", "roll", "choose", "call", "say", "adjust", "lookup", "eliminate", "move",
-               "reroll", "simultaneously", "record", "ensure", "repeat", "stop", "embark", "change")
 _SCENARIO_ITEMS = ("note", "fixture", "places", "units", "at", "until", "track", "state", "run", "dice", "decisions",
                    "expect", "stops", "with")
 _CHANGES = ("replace", "remove", "add", "set", "disable", "change", "note")
@@ -133,6 +131,16 @@ def _literals(start: str) -> dict[str, str]:
 
 
 @functools.cache
+def statement_keywords() -> tuple[str, ...]:
+    """The keyword each statement starts with, in the grammar's order of the `stmt` rule: read from
+    the grammar, so a new statement is listed in parse errors with no change here."""
+    lark, literals = _parser(), _literals(START_SYMBOLS[0])
+    firsts = {r.origin.name: r.expansion[0].name for r in lark.rules if r.expansion}
+    starts = dict.fromkeys(r.expansion[0].name for r in lark.rules if r.origin.name == "stmt")
+    return tuple(literals[firsts[rule]] for rule in starts)
+
+
+@functools.cache
 def _keywords(start: str) -> frozenset[str]:
     return frozenset(v for v in _literals(start).values() if v.isalpha())
 
@@ -181,7 +189,7 @@ def describe_expected(expected: set[str], start: str = "rules_file") -> str:
 
     family(_DECLARATIONS, "a declaration", 7)
     family(_SCENARIO_ITEMS, "a scenario section", 14)
-    family(_STATEMENTS, "a statement", 8)
+    family(statement_keywords(), "a statement", 8)
     family(_CHANGES, "a change", 7)
     if _EXPRESSION_STARTS <= left:
         groups.append("an expression")
@@ -481,7 +489,7 @@ def _stray_closer(stop: _Stop) -> str | None:
 
 
 def _is_statement_outside_blocks(stop: _Stop) -> bool:
-    return literal_of(stop.tok, stop.start) in _STATEMENTS and "STAT" in stop.expected and stop.tok.start_pos is not None
+    return literal_of(stop.tok, stop.start) in statement_keywords() and "STAT" in stop.expected and stop.tok.start_pos is not None
 
 
 def _one_brace_too_many(stop: _Stop) -> str | None:
