@@ -1,7 +1,20 @@
 """Umpire: a rules interpreter for historical board wargames.
 
-The pipeline runs one way: ``syntax`` (text → parse tree) → ``ir`` (typed,
-cited nodes) → ``check`` (diagnostics) → ``runtime`` (dice, agents, trace).
+The pipeline runs one way; read the folders in this order:
+
+    syntax/    text → parse tree; diagnostics (file:line:col, caret, hint); limits of a file
+    ir/        parse tree → typed, cited nodes (nodes.py, build.py); citations.py; visit.py
+               (dispatch on a node's kind, the generic walkers)
+    check/     symbols (pass 1), the checker (names, types, citations, tables), the static
+               analysis, the check of a scenario
+    overlay/   errata and house rules: their IR, then their application to a copy of the IR
+    runtime/   lowering to closures (compile.py), the engine, built-ins, dice, agents, the
+               driver, a position's set-up and geometry, scenarios, whole games, odds
+    load.py    the front end in one call (read → parse → IR → overlays → check), used by
+    cli.py     the commands; coverage.py (umpire coverage), saves.py (saved games)
+
+Beside it: lang.py (the built-ins and attributes the language declares), limits.py (every
+limit of a file and a run), files.py (what a file may read: the sandbox).
 """
 
 __version__ = "0.1.0"
