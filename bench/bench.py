@@ -182,7 +182,8 @@ NOTES = (
     "  both sides' hits (exact fractions, checked equal to each other and to the engine's when it finishes), median of 5.",
     "  Combats: per combat, from the rates above. Games: play() in this process, as `umpire play RULES --seed S",
     "  --agents random,random` (errata applied, demo set-up), median over the seeds; the set-up is measured apart.",
-    "  Commands: `python -m interpreter ...` timed from outside, median of --repeats, beside `python -c pass` run in turn.",
+    "  Commands: `python -m interpreter ...` timed from outside, median of --repeats, beside `python -c pass` run in turn;",
+    "  Python's bytecode cache allowed; cold: a fresh empty TMPDIR and XDG_CACHE_HOME for every run.",
 )
 
 

@@ -155,7 +155,8 @@ def command_row(what: str, args: list[str], target: float, repeats: int, cold: b
 
     Cold: every run gets a fresh, empty temporary and cache folder (TMPDIR, XDG_CACHE_HOME), so
     nothing cached by an earlier run (Lark's grammar tables today, any later cache of the checked
-    IR if it lives there) is found; warm: one run first, not counted."""
+    IR if it lives there) is found; warm: one run first, not counted. Both may use Python's bytecode
+    cache (__pycache__, written by the first run here), as an installed umpire does."""
     cmd = [sys.executable, "-m", "interpreter", *args]
     base = [sys.executable, "-c", "pass"]
     if not cold:
@@ -169,6 +170,7 @@ def command_row(what: str, args: list[str], target: float, repeats: int, cold: b
 
 def _wall(cmd: list[str], cold: bool = False) -> float:
     env, fresh = dict(os.environ), None
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # Python's own bytecode cache, as an installed umpire has it
     if cold:
         fresh = tempfile.mkdtemp(prefix="umpire-cold-")
         env.update(TMPDIR=fresh, XDG_CACHE_HOME=fresh)
