@@ -170,9 +170,10 @@ def test_a_raw_path_that_may_break_the_syntax(project, construct, path):
                                 "--allow-path"]), path=paths())
 def test_a_path_on_the_command_line(project, command, path):
     """A file named on the command line is the user's choice (its content may show), but never a crash or a hang."""
+    # A path may begin with '-': it is given as '--with=PATH', or after '--', as a person must give it.
     if command.startswith("--"):
-        argv = ["coverage" if command == "--sections" else "check", "skirmish.rules", command, path]
+        argv = ["coverage" if command == "--sections" else "check", "skirmish.rules", f"{command}={path}"]
     else:
-        argv = [command, path] + (["--agents", "first,first"] if command == "play" else [])
+        argv = [command] + (["--agents", "first,first"] if command == "play" else []) + ["--", path]
     code, text = cli(project, *argv)
     assert_clean(code, text, " ".join(argv), outside_named=True)
