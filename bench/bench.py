@@ -1,9 +1,12 @@
-"""Benchmarks: the interpreter against the same rules hand-written in plain Python.
+"""Benchmarks: the interpreter against the same rules hand-written in plain Python, and issue 13's targets.
 
-Run from the repository root:  python bench/bench.py [--seconds S]
+Run from the repository root:  python bench/bench.py [--seconds S] [--only NAME ...] [--cap SECONDS]
 It prints combats per second for the engine (running rulesets/jenkins_ear.rules) and for a
 plain-Python transcription of the same combat, and their ratio, measured side by side in
-the same process. It is a measurement, not a test: nothing here asserts a speed.
+the same process; then one row per target of issue 13 (exact odds beside icepool and plain
+Python, whole games, start-up, copying a position): the engine's figure, a baseline measured
+in the same run, their ratio and the target. It is a measurement, not a test: nothing here
+asserts a speed.
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+import odds_targets  # noqa: E402  (bench/, beside this file)
+import targets  # noqa: E402
 
 from interpreter.load import load_rules, load_scenario, rules_path_for  # noqa: E402
 from interpreter.runtime.agents import FirstLegalAgent  # noqa: E402
@@ -95,34 +101,90 @@ def rate(fn, seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
+ROWS = ("odds-3018", "odds-13", "odds-20v20", "land", "naval", "game-je", "game-gam", "check-warm", "check-cold",
+        "help", "copy", "save")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--only", nargs="+", metavar="NAME", default=[],
+                        help="only the rows whose names start with one of these: " + ", ".join(ROWS))
+    parser.add_argument("--cap", type=float, default=60.0,
+                        help="stop each exact-odds run of the engine after this many seconds (default 60)")
+    parser.add_argument("--seeds", type=int, default=3, help="games played of each game (seeds 1..N)")
+    parser.add_argument("--repeats", type=int, default=5, help="runs of each command timed")
     parser.add_argument("--odds", action="store_true", help="also time exact odds against a Monte Carlo (about a minute)")
     args = parser.parse_args()
     import os
 
     os.chdir(ROOT)
-    land = engine_combat("scenarios/jenkins_ear/eop_land_3018.scenario", "land_combat",
-                         lambda e: [(None, e.state.places["3018"]), (None, "english")])
-    naval = engine_combat("scenarios/jenkins_ear/eop_naval_3018.scenario", "naval_combat",
-                          lambda e: [(None, e.state.places["3018"]), (None, "english")])
-    print(f"{'combat':<28}{'engine /s':>12}{'plain Python /s':>18}{'ratio':>9}")
-    for name, engine_fn, plain_fn in (("land combat (Leogane)", land, plain_land_combat),
-                                      ("naval combat (Leogane)", naval, plain_naval_combat)):
-        e, p = rate(engine_fn, args.seconds), rate(plain_fn, args.seconds)
-        print(f"{name:<28}{e:>12.0f}{p:>18.0f}{p / e:>8.1f}x")
-    print("(the engine figures include setting the position up again from the scenario before every combat)")
-    from interpreter.load import demo_path
-    from interpreter.runtime.play import play
-
-    sources = Sources()
-    loaded = load_rules("rulesets/jenkins_ear.rules", sources, with_demo=True)
-    setup = load_scenario(demo_path(loaded.symbols.game.span.file, loaded.symbols.game.demo_setup), sources)
-    games = rate(lambda seed: play(loaded.symbols, sources, setup, seed + 1, ["random", "random"]), args.seconds)
-    print(f"{'full 10-turn games (demo data, random agents)':<46}{games:>8.2f} /s")
+    wanted = [name for name in ROWS if not args.only or any(name.startswith(o) for o in args.only)]
+    unknown = [o for o in args.only if not any(name.startswith(o) for name in ROWS)]
+    if unknown:
+        parser.error(f"no row is named {', '.join(unknown)}: the rows are {', '.join(ROWS)}")
+    rates = combats(wanted, args.seconds)
+    targets_table(wanted, args, rates)
     if args.odds:
         exact_against_monte_carlo()
+
+
+def combats(wanted: list[str], seconds: float) -> dict[str, tuple[float, float]]:
+    """The land and naval combats per second, engine and plain Python, printed as they always were."""
+    rates = {}
+    for key, name, plain_fn in (("land", "land combat (Leogane)", plain_land_combat),
+                                ("naval", "naval combat (Leogane)", plain_naval_combat)):
+        if key not in wanted:
+            continue
+        engine_fn = engine_combat(f"scenarios/jenkins_ear/eop_{key}_3018.scenario", f"{key}_combat",
+                                  lambda e: [(None, e.state.places["3018"]), (None, "english")])
+        if not rates:
+            print(f"{'combat':<28}{'engine /s':>12}{'plain Python /s':>18}{'ratio':>9}")
+        e, p = rate(engine_fn, seconds), rate(plain_fn, seconds)
+        rates[key] = (e, p)
+        print(f"{name:<28}{e:>12.0f}{p:>18.0f}{p / e:>8.1f}x")
+    if rates:
+        print("(the engine figures include setting the position up again from the scenario before every combat)\n")
+    return rates
+
+
+def targets_table(wanted: list[str], args, rates: dict[str, tuple[float, float]]) -> None:
+    """Issue 13's targets, one row each as it is measured, then the notes."""
+    notes: list[str] = []
+    battles = {b.name: b for b in odds_targets.BATTLES}
+    games = {"game-je": ("a 10-turn Jenkins' Ear game (random agents)", "rulesets/jenkins_ear.rules", 0.1),
+             "game-gam": ("a Guerra a Muerte campaign (random agents)", "rulesets/guerra_a_muerte.rules", 0.5)}
+    commands = {"check-warm": ("umpire check jenkins_ear (warm)", ["check", "rulesets/jenkins_ear.rules"], 0.3, False),
+                "check-cold": ("umpire check jenkins_ear (cold)", ["check", "rulesets/jenkins_ear.rules"], 1.0, True),
+                "help": ("umpire --help", ["--help"], 0.15, False)}
+    future = targets.future_rows()
+    print(targets.header(), flush=True)
+    for name in wanted:
+        if name in battles:
+            rows = targets.odds_rows(battles[name], args.cap, notes)
+        elif name in rates:
+            rows = [targets.combat_row(f"{name} combat (Leogane), one combat", *rates[name])]
+        elif name in games:
+            rows = targets.game_rows(name, *games[name], args.seeds, notes)
+        elif name in commands:
+            what, cmd, target, cold = commands[name]
+            rows = [targets.command_row(what, cmd, target, args.repeats, cold)]
+        else:
+            rows = [future[name]] if name in future else []
+        for row in rows:
+            print(targets.line(row), flush=True)
+    print("\n".join(["", *NOTES, *(f"  {note}" for note in notes)]))
+
+
+NOTES = (
+    "notes: exact odds: the engine's figure is exact_odds (what `umpire odds --fact ... --fact ...` runs) in a worker",
+    "  process, loading not counted, stopped after --cap seconds; the baselines compute the same joint distribution of",
+    "  both sides' hits (exact fractions, checked equal to each other and to the engine's when it finishes), median of 5.",
+    "  Combats: per combat, from the rates above. Games: play() in this process, as `umpire play RULES --seed S",
+    "  --agents random,random` (errata applied, demo set-up), median over the seeds; the set-up is measured apart.",
+    "  Commands: `python -m interpreter ...` timed from outside, median of --repeats, beside `python -c pass` run in turn;",
+    "  Python's bytecode cache allowed; cold: a fresh empty TMPDIR and XDG_CACHE_HOME for every run.",
+)
 
 
 def exact_against_monte_carlo(runs: int = 5000) -> None:
