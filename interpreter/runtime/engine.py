@@ -90,8 +90,9 @@ class Engine:
         self._memo: dict = {}
         self._memo_epoch = -1
         self.compiler = Compiler(self)
-        # UMPIRE_VM=1: bodies run on the machine whose progress is data (vm.py), being built for issue 13.
-        self.vm = Lowering(self) if os.environ.get("UMPIRE_VM") == "1" and not explain else None
+        # Bodies run on the machine whose progress is data (vm.py, issue 13); `umpire explain` keeps the
+        # generator executor (compile.py) for now, and UMPIRE_VM=0 selects it everywhere while both exist.
+        self.vm = Lowering(self) if os.environ.get("UMPIRE_VM") != "0" and not explain else None
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
         self._steps: dict[tuple[str, str], Any] = {}  # (phase, step) → its compiled body

@@ -9,13 +9,17 @@ alike, and the trace is the same line for line.
 
 What is here: bodies lowered to flat instructions (`Lowering`): statements that never wait
 run as the compiler's closures; `if`, `for`, `repeat` and `stop` are jumps and cursors;
-`roll` and `choose` suspend; `call` and `lookup` push frames. Not yet: copying, comparing
-and saving a process (its frames still hold the compiler's closures and live units), and
-`umpire explain` (which keeps the generator executor). Selected with `UMPIRE_VM=1`.
+`roll` and `choose` suspend; `call` and `lookup` push frames. A position (the game state and
+the stack) can be copied (`Position.of`, `restore`): a deep copy that shares the compiled code.
+Not yet: comparing and saving a position (frames hold the compiler's closures and live unit
+objects, not ids), and `umpire explain` (which keeps the generator executor). Every run uses
+this machine unless UMPIRE_VM=0 (the generators, kept while both exist).
 """
 
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass
 from typing import Any
 
 from ..ir import citations
@@ -141,6 +145,42 @@ class Process:
         raise _Stop()
 
 
+@dataclass
+class Position:
+    """A game in progress as data: the state, the stack of the process running, and what the
+    engine holds open for it (eliminations held back, the depth of calls, the steps taken).
+
+    `of` copies them out of a running engine and process; `restore` puts a copy back, so a
+    position can be tried many ways. The copy shares what never changes in a game: the
+    compiled code and tables, the functions and the dice already rolled."""
+
+    state: Any
+    stack: list
+    waiting: bool
+    deferred: list
+    depth: int
+    steps: int
+
+    @classmethod
+    def of(cls, engine, proc: Process) -> Position:
+        here = cls(engine.state, proc.stack, proc.waiting, engine.deferred, engine.depth, engine.steps)
+        return copy.deepcopy(here, _shared(engine))
+
+    def restore(self, engine, proc: Process) -> None:
+        mine = copy.deepcopy(self, _shared(engine))
+        engine.state, proc.stack, proc.waiting = mine.state, mine.stack, mine.waiting
+        engine.deferred, engine.depth, engine.steps = mine.deferred, mine.depth, mine.steps
+        engine.epoch += 1  # cached function values belong to the position that was left
+
+
+def _shared(engine) -> dict:
+    """The deep copy's memo, seeded with what a position refers to but never changes."""
+    memo: dict = {id(engine): engine, id(engine.sym): engine.sym}
+    for table in engine._tables.values():
+        memo[id(table)] = table
+    return memo
+
+
 # ───────────────────────────── instructions ─────────────────────────────
 
 
@@ -148,6 +188,9 @@ class Op:
     """One instruction; `counts` when it begins a statement (the step budget, as the generators count)."""
 
     counts = True
+
+    def __deepcopy__(self, memo) -> Op:
+        return self  # code is shared by every copy of a position
 
     def __init__(self, s=None):
         self.span = s.span if s is not None else None
@@ -307,12 +350,7 @@ class Lookup(Op):
     def run(self, proc, frame):
         table = proc.engine.table(self.table)
         values = table.bind([(k, fn(frame.env)) for k, fn in self.args])
-        env, name = frame.env, self.name
-
-        def done(result):
-            env[name] = result
-
-        return proc.push(TableFrame(table, values, self.cite, done))
+        return proc.push(TableFrame(table, values, self.cite, (frame.env, self.name)))
 
 
 class Eliminate(Op):
@@ -337,13 +375,7 @@ class Reroll(Op):
         for side in sides:
             engine.require_side(side, span)
         pool_list = _as_list(self.pools(frame.env), "the dice of a reroll window", span)
-        local, spend, side_var = dict(frame.env), self.spend, self.side_var
-
-        def spendable(side):
-            local[side_var] = side
-            return [u for u in _as_list(spend(local), "what a side may spend", span) if isinstance(u, Unit)]
-
-        return proc.push(RerollFrame(pool_list, sides, spendable, self.cite, span))
+        return proc.push(RerollFrame(pool_list, sides, (self.spend, dict(frame.env), self.side_var), self.cite, span))
 
 
 class Together(Op):
@@ -376,8 +408,8 @@ def _as_list(v, what, span) -> list:
 class TableFrame(Frame):
     """A table read: roll (suspends), modifiers, the row, then the row's effect and its result's."""
 
-    def __init__(self, table, env: dict, cite, done=None):
-        self.table, self.env, self.cite, self.done = table, env, cite, done
+    def __init__(self, table, env: dict, cite, result_to: tuple[dict, str] | None = None):
+        self.table, self.env, self.cite, self.result_to = table, env, cite, result_to
         self.stage, self.result = "roll", None
 
     def advance(self, proc):
@@ -422,8 +454,9 @@ class TableFrame(Frame):
         return None
 
     def finish(self, proc):
-        if self.done is not None:
-            self.done(self.result)
+        if self.result_to is not None:  # the lookup's variable, in the frame that looked up
+            env, name = self.result_to
+            env[name] = self.result
         else:
             proc.result = self.result
 
@@ -479,9 +512,15 @@ class QueuedEliminations(Frame):
 class RerollFrame(Frame):
     """Sides in order may each spend a unit to void one die and reroll it, until all pass."""
 
-    def __init__(self, pools: list, sides: list, spendable, cite, span):
-        self.pools, self.sides, self.spendable, self.cite, self.span = pools, sides, spendable, cite, span
-        self.passes, self.i, self.spent, self.stage, self.voided = 0, 0, set(), "ask", None
+    def __init__(self, pools: list, sides: list, spend: tuple, cite, span):
+        self.pools, self.sides, self.spend, self.cite, self.span = pools, sides, spend, cite, span
+        self.passes, self.i, self.spent, self.stage, self.voided = 0, 0, [], "ask", None
+
+    def spendable(self, side) -> list:
+        """What a side may spend: the window's expression with the side bound (its env is a copy)."""
+        spend, local, side_var = self.spend
+        local[side_var] = side
+        return [u for u in _as_list(spend(local), "what a side may spend", self.span) if isinstance(u, Unit)]
 
     def advance(self, proc):
         if self.stage == "reroll":  # the spent unit is eliminated: roll the voided die again
@@ -492,7 +531,7 @@ class RerollFrame(Frame):
         while self.passes < len(self.sides):
             side = self.sides[self.i % len(self.sides)]
             self.i += 1
-            can_spend = [u for u in self.spendable(side) if u.location is not None and not u.location.is_box and id(u) not in self.spent]
+            can_spend = [u for u in self.spendable(side) if u.location is not None and not u.location.is_box and u.id not in self.spent]
             options = [(p, k) for p in self.pools if isinstance(p, Pool) for k in range(len(p))]
             if not can_spend or not options:
                 self.passes += 1
@@ -518,7 +557,7 @@ class RerollFrame(Frame):
             return None
         self.passes = 0
         (pool, k), unit = answer
-        self.spent.add(id(unit))
+        self.spent.append(unit.id)
         old = pool[k]
         eng.trace(self.cite, f"{self.side} spends {unit} to void {pool.label} die {k + 1} ({int(old)})", "reroll")
         self.voided, self.stage = (pool, k, old), "reroll"
@@ -535,6 +574,9 @@ class Code:
 
     def __init__(self, name, ops: list[Op]):
         self.name, self.ops = name, ops
+
+    def __deepcopy__(self, memo) -> Code:
+        return self
 
 
 class Lowering:
