@@ -482,25 +482,38 @@ class Compiler:
         return stop
 
     def s_roll(self, s: n.Roll, cite: str) -> StmtFn:
+        ask, receive = self.roll_parts(s, cite)
+
+        def roll(env):
+            req = ask(env)
+            receive(env, req, (yield req) if req.count else [])
+
+        return roll
+
+    def roll_parts(self, s: n.Roll, cite: str) -> tuple[Callable[[Env], RollRequest], Callable[[Env, RollRequest, list], None]]:
+        """A roll statement in two halves, the request and what its faces do, so that both executors
+        (these generators, and the machine whose progress is data) share them."""
         count, span, engine = self.expr(s.count), s.span, self.engine
         die = self.sym.dice[s.die]
         label_of = self.target_label(s.target)
         assign = self.assigner(s.target, cite)
         key_of = self.expr(s.target.key) if isinstance(s.target, n.Index) else (lambda env: s.target.name if isinstance(s.target, n.Var) else None)
 
-        def roll(env):
+        def ask(env) -> RollRequest:
             k = as_number(count(env))
             if not _is_number(k) or k < 0:
                 raise RuleError(f"cannot roll {show(k)} dice", span)
             if k > MAX_POOL:
                 raise RuleError(f"a roll of {k} dice is more than the {MAX_POOL} one roll may have", span)
-            label = label_of(env)
-            faces = (yield RollRequest(k, die.low, die.high, die.name, label, cite, span)) if k else []
+            return RollRequest(k, die.low, die.high, die.name, label_of(env), cite, span)
+
+        def receive(env, req: RollRequest, faces: list) -> None:
+            k, label = req.count, req.label
             pool = Pool([Die(f, label) for f in faces], label, key_of(env), (die.name, die.low, die.high))
             engine.trace(cite, f"roll {label}: {k}{die.name} -> {show(pool) if k else 'no dice'}")
             assign(env, pool)
 
-        return roll
+        return ask, receive
 
     def target_label(self, target) -> ExprFn:
         if isinstance(target, n.Var):
@@ -512,6 +525,15 @@ class Compiler:
         return lambda env: target.name
 
     def s_choose(self, s: n.Choose, cite: str) -> StmtFn:
+        ask, name = self.choice(s, cite), s.name
+
+        def choose(env):
+            env[name] = yield ask(env)
+
+        return choose
+
+    def choice(self, s: n.Choose, cite: str) -> Callable[[Env], ChoiceRequest]:
+        """The request of a choose statement (its answer is stored under the decision's name)."""
         chooser, options = self.expr(s.chooser), self.expr(s.options)
         amount = self.expr(s.amount) if s.amount is not None else (lambda env: 1)
         limit = self.expr(s.limit) if s.limit is not None else (lambda env: None)
@@ -520,7 +542,7 @@ class Compiler:
         name, mode, optional, span = s.name, s.mode, s.optional, s.span
         engine = self.engine
 
-        def choose(env):
+        def ask(env) -> ChoiceRequest:
             opts = options(env)
             if not isinstance(opts, list):
                 raise RuleError(f"the options of '{name}' must be a list, not {show(opts)}", span)
@@ -529,14 +551,13 @@ class Compiler:
                 raise RuleError(f"the counts of '{name}' must be whole numbers of 0 or more, not {show(how_many)}", span)
             who = chooser(env)
             engine.require_side(who, span)
-            req = ChoiceRequest(
+            return ChoiceRequest(
                 chooser=who, name=name, mode=mode, options=opts, cite=cite, span=span, amount=how_many,
                 limit=at_most, optional=optional, prompt=prompt(env),
                 explain=(lambda item: explainer(env, item)) if explainer else None,
             )
-            env[name] = yield req
 
-        return choose
+        return ask
 
     def explainer(self, options) -> Callable[[Env, Any], str | None] | None:
         """For options written as a comprehension, say which condition an excluded item fails."""

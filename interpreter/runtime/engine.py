@@ -7,6 +7,7 @@ event it emits carries the rule citation of the statement that produced it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,7 @@ from .guards import function_too_deep, over_budget, python_too_deep
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .state import GameState, Track
 from .values import MISSING, Die, Place, Pool, Unit, show
+from .vm import Lowering
 
 # Trace levels. The narration a player reads holds what happens in the game: steps, moves,
 # dice and tables, losses, tracks, what the rules say. The detail adds the bookkeeping: facts
@@ -88,6 +90,9 @@ class Engine:
         self._memo: dict = {}
         self._memo_epoch = -1
         self.compiler = Compiler(self)
+        # Bodies run on the machine whose progress is data (vm.py, issue 13); `umpire explain` keeps the
+        # generator executor (compile.py) for now, and UMPIRE_VM=0 selects it everywhere while both exist.
+        self.vm = Lowering(self) if os.environ.get("UMPIRE_VM") != "0" and not explain else None
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
         self._steps: dict[tuple[str, str], Any] = {}  # (phase, step) → its compiled body
@@ -310,6 +315,8 @@ class Engine:
         """A game event (game_start, turn_start, game_end): each hook announced with its citation, then run."""
         for _, _, cite in self._hooks.get(event, []):
             self.trace(cite, f"turn {self.state.turn}: {event.replace('_', ' ')}")
+        if self.vm is not None:
+            return (yield from self.vm.event(event))
         yield from self.hook(event)
 
     def missing_tables(self, needs) -> list[str]:
@@ -327,6 +334,8 @@ class Engine:
         """One step of the sequence of play, as a game and a scenario both play it: named, then run."""
         self.state.step = step.name
         self.trace(step.cite or step.name, f"turn {self.state.turn}, {phase}, {step.name}")
+        if self.vm is not None:
+            return (yield from self.vm.step(phase, step))
         if (phase, step.name) not in self._steps:
             self._steps[phase, step.name] = self.compiler.body(step.body, step.cite)
         yield from self._steps[phase, step.name]({})
@@ -542,13 +551,25 @@ class Procedure:
         self.unmet = engine.missing_tables(decl.needs)
         self.body = None if self.unmet else engine.compiler.body(decl.body, decl.cite)
 
-    def call(self, args: list[tuple[str | None, Any]]) -> Iterator:
+    def check_supplied(self) -> None:
+        """A procedure that needs a table no file supplies stops the run when it is called."""
         if self.unmet:
             raise RuleError(
                 f"procedure '{self.decl.name}' needs the missing table(s) {', '.join(self.unmet)}, which no data file supplies",
                 self.decl.span, self.decl.cite, "run it with a ruleset whose data file supplies the table (a demo data file, or a scenario fixture overlay)",
             )
-        frame = bind_args(self.params, args)
+
+    def bind(self, args: list[tuple[str | None, Any]]) -> dict:
+        return bind_args(self.params, args)
+
+    def call(self, args: list[tuple[str | None, Any]]) -> Iterator:
+        if self.engine.vm is not None:
+            return self.engine.vm.call(self, args)
+        return self._call(args)
+
+    def _call(self, args: list[tuple[str | None, Any]]) -> Iterator:
+        self.check_supplied()
+        frame = self.bind(args)
         if not self.engine.explain:
             yield from self.body(frame)
             return
@@ -590,6 +611,8 @@ class Table:
         return bind_args(self.params, args)
 
     def run(self, env: dict, cite: str) -> Iterator:
+        if self.engine.vm is not None:
+            return (yield from self.engine.vm.table_run(self, env, cite))
         if self.engine.explain:
             shown = ", ".join(_brief(env.get(p)) for p in self.params)
             return (yield from _within(self.engine, f"table {self.decl.name}({shown}) [{self.decl.cite}]", self._run(env, cite)))

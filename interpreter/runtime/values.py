@@ -101,6 +101,9 @@ class Die(int):
         obj.history = history
         return obj
 
+    def __deepcopy__(self, memo) -> Die:
+        return self  # a face never changes (a reroll puts a new Die in its place)
+
 
 class Pool(list):
     """The dice of one roll statement; a reroll replaces one die in place."""

@@ -1,0 +1,693 @@
+"""The machine whose progress is data (issue 13): a stack of frames instead of nested generators.
+
+A running body (a step, a procedure, a table's row, a hook) is a `CodeFrame`: the body's
+instructions, where it stands (`pc`), its local values and its open loops. Work that waits
+in the middle of Python (a table's roll, an elimination whose hooks run, a reroll window) is
+a frame too, whose stage is a field. A `Process` is the stack; `send(answer)` runs it to its
+next request (a roll or a decision) exactly as a generator would, so the driver drives both
+alike, and the trace is the same line for line.
+
+What is here: bodies lowered to flat instructions (`Lowering`): statements that never wait
+run as the compiler's closures; `if`, `for`, `repeat` and `stop` are jumps and cursors;
+`roll` and `choose` suspend; `call` and `lookup` push frames. A position (the game state and
+the stack) can be copied (`Position.of`, `restore`): a deep copy that shares the compiled code.
+Not yet: comparing and saving a position (frames hold the compiler's closures and live unit
+objects, not ids), and `umpire explain` (which keeps the generator executor). Every run uses
+this machine unless UMPIRE_VM=0 (the generators, kept while both exist).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from ..ir import citations
+from ..ir import nodes as n
+from ..limits import MAX_PROCEDURE_DEPTH
+from .compile import MAX_REPEAT
+from .guards import over_budget, procedure_too_deep
+from .requests import ChoiceRequest, RollRequest, RuleError
+from .values import Die, Pool, Unit, show
+
+_DONE = object()  # a frame has finished
+_PUSHED = object()  # an instruction pushed a frame: the process runs it next
+
+
+class _Stop(Exception):
+    """'stop' with no 'repeat' open in any frame (the checker prevents it)."""
+
+
+# ───────────────────────────── frames ─────────────────────────────
+
+
+class Frame:
+    """What the process stack holds; `advance` runs it until it waits, pushes, or ends."""
+
+    def advance(self, proc: Process) -> Any:
+        raise NotImplementedError
+
+    def resume(self, proc: Process, answer: Any) -> Any:
+        return None
+
+    def finish(self, proc: Process) -> None:
+        """The frame has ended: hand its result to whoever waits for it."""
+
+    def abandon(self, proc: Process) -> None:
+        """A 'stop' unwinds through the frame: undo what it holds open."""
+        self.finish(proc)
+
+
+class CodeFrame(Frame):
+    __slots__ = ("code", "pc", "env", "loops", "done", "asked")
+
+    def __init__(self, code: Code, env: dict, done=None):
+        self.code, self.pc, self.env, self.loops, self.done, self.asked = code, 0, env, [], done, None
+
+    def advance(self, proc: Process) -> Any:
+        ops, engine = self.code.ops, proc.engine
+        while self.pc < len(ops):
+            op = ops[self.pc]
+            self.pc += 1
+            engine.epoch += 1
+            if op.counts:
+                engine.steps += 1  # the run's step budget: a rule that never ends stops here
+                if engine.steps > engine.max_steps:
+                    raise over_budget(engine.max_steps, op.span, op.cite)
+            r = op.run(proc, self)
+            if r is not None:
+                return r
+        return _DONE
+
+    def resume(self, proc: Process, answer: Any) -> Any:
+        return self.code.ops[self.pc - 1].resume(proc, self, answer)
+
+    def finish(self, proc: Process) -> None:
+        if self.done is not None:
+            self.done(proc)
+
+    def abandon(self, proc: Process) -> None:
+        for loop in reversed(self.loops):
+            if loop[0] == "together":
+                proc.engine.deferred.pop()
+        self.finish(proc)
+
+
+class Process:
+    """A running body and everything it called, as a stack of frames; driven like a generator."""
+
+    def __init__(self, engine, frame: Frame):
+        self.engine = engine
+        self.stack: list[Frame] = [frame]
+        self.waiting = False
+        self.result: Any = None
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self.send(None)
+
+    def send(self, answer: Any) -> Any:
+        if self.waiting:
+            self.waiting = False
+            r = self.stack[-1].resume(self, answer)
+            if r is not None and r is not _PUSHED:
+                self.waiting = True
+                return r
+        while self.stack:
+            top = self.stack[-1]
+            r = top.advance(self)
+            if r is _DONE:
+                self.stack.pop()
+                top.finish(self)
+            elif r is not _PUSHED and r is not None:
+                self.waiting = True
+                return r
+        raise StopIteration(self.result)
+
+    def push(self, frame: Frame) -> Any:
+        self.stack.append(frame)
+        return _PUSHED
+
+    def stop(self) -> None:
+        """'stop': leave the innermost open 'repeat', whichever frame it is in."""
+        while self.stack:
+            top = self.stack[-1]
+            if isinstance(top, CodeFrame) and any(loop[0] == "repeat" for loop in top.loops):
+                while top.loops[-1][0] != "repeat":
+                    if top.loops.pop()[0] == "together":
+                        self.engine.deferred.pop()
+                top.pc = top.loops.pop()[2]
+                return
+            self.stack.pop()
+            top.abandon(self)
+        raise _Stop()
+
+
+@dataclass
+class Position:
+    """A game in progress as data: the state, the stack of the process running, and what the
+    engine holds open for it (eliminations held back, the depth of calls, the steps taken).
+
+    `of` copies them out of a running engine and process; `restore` puts a copy back, so a
+    position can be tried many ways. The copy shares what never changes in a game: the
+    compiled code and tables, the functions and the dice already rolled."""
+
+    state: Any
+    stack: list
+    waiting: bool
+    deferred: list
+    depth: int
+    steps: int
+
+    @classmethod
+    def of(cls, engine, proc: Process) -> Position:
+        here = cls(engine.state, proc.stack, proc.waiting, engine.deferred, engine.depth, engine.steps)
+        return copy.deepcopy(here, _shared(engine))
+
+    def restore(self, engine, proc: Process) -> None:
+        mine = copy.deepcopy(self, _shared(engine))
+        engine.state, proc.stack, proc.waiting = mine.state, mine.stack, mine.waiting
+        engine.deferred, engine.depth, engine.steps = mine.deferred, mine.depth, mine.steps
+        engine.epoch += 1  # cached function values belong to the position that was left
+
+
+def _shared(engine) -> dict:
+    """The deep copy's memo, seeded with what a position refers to but never changes."""
+    memo: dict = {id(engine): engine, id(engine.sym): engine.sym}
+    for table in engine._tables.values():
+        memo[id(table)] = table
+    return memo
+
+
+# ───────────────────────────── instructions ─────────────────────────────
+
+
+class Op:
+    """One instruction; `counts` when it begins a statement (the step budget, as the generators count)."""
+
+    counts = True
+
+    def __deepcopy__(self, memo) -> Op:
+        return self  # code is shared by every copy of a position
+
+    def __init__(self, s=None):
+        self.span = s.span if s is not None else None
+        self.cite = s.cite if s is not None else None
+
+    def run(self, proc: Process, frame: CodeFrame) -> Any:
+        raise NotImplementedError
+
+    def resume(self, proc: Process, frame: CodeFrame, answer: Any) -> Any:
+        return None
+
+
+class Do(Op):
+    """A statement that never waits, run by the compiler's own closure."""
+
+    def __init__(self, s, fn):
+        super().__init__(s)
+        self.fn = fn
+
+    def run(self, proc, frame):
+        for _ in self.fn(frame.env):
+            raise RuleError("internal: a statement that cannot wait asked for something", self.span)
+
+
+class Test(Op):
+    def __init__(self, s, test, orelse: int = -1):
+        super().__init__(s)
+        self.test, self.orelse = test, orelse
+
+    def run(self, proc, frame):
+        if not self.test(frame.env):
+            frame.pc = self.orelse
+
+
+class Jump(Op):
+    counts = False
+
+    def __init__(self, to: int = -1):
+        super().__init__()
+        self.to = to
+
+    def run(self, proc, frame):
+        frame.pc = self.to
+
+
+class ForStart(Op):
+    def __init__(self, s, iterable):
+        super().__init__(s)
+        self.iterable = iterable
+
+    def run(self, proc, frame):
+        seq = self.iterable(frame.env)
+        if not isinstance(seq, (list, tuple, dict)):
+            raise RuleError(f"cannot go through {show(seq)}: it is not a list", self.span)
+        frame.loops.append(["for", list(seq), 0])
+
+
+class ForNext(Op):
+    counts = False
+
+    def __init__(self, var: str, end: int = -1):
+        super().__init__()
+        self.var, self.end = var, end
+
+    def run(self, proc, frame):
+        loop = frame.loops[-1]
+        if loop[2] < len(loop[1]):
+            frame.env[self.var] = loop[1][loop[2]]
+            loop[2] += 1
+        else:
+            frame.loops.pop()
+            frame.pc = self.end
+
+
+class RepeatStart(Op):
+    def __init__(self, s, end: int = -1):
+        super().__init__(s)
+        self.end = end
+
+    def run(self, proc, frame):
+        frame.loops.append(["repeat", 0, self.end])
+
+
+class RepeatNext(Op):
+    counts = False
+
+    def __init__(self, s):
+        super().__init__(s)
+
+    def run(self, proc, frame):
+        loop = frame.loops[-1]
+        if loop[1] >= MAX_REPEAT:
+            raise RuleError(f"this 'repeat' ran {MAX_REPEAT} times without reaching a 'stop'", self.span)
+        loop[1] += 1
+
+
+class Stop(Op):
+    def run(self, proc, frame):
+        proc.stop()
+
+
+class Roll(Op):
+    def __init__(self, s, ask, receive):
+        super().__init__(s)
+        self.ask, self.receive = ask, receive
+
+    def run(self, proc, frame):
+        req = self.ask(frame.env)
+        if not req.count:
+            self.receive(frame.env, req, [])
+            return None
+        frame.asked = req
+        return req
+
+    def resume(self, proc, frame, answer):
+        req, frame.asked = frame.asked, None
+        self.receive(frame.env, req, answer)
+
+
+class Choose(Op):
+    def __init__(self, s, ask):
+        super().__init__(s)
+        self.ask, self.name = ask, s.name
+
+    def run(self, proc, frame):
+        return self.ask(frame.env)
+
+    def resume(self, proc, frame, answer):
+        frame.env[self.name] = answer
+
+
+class Call(Op):
+    def __init__(self, s, args):
+        super().__init__(s)
+        self.proc, self.args = s.proc, args
+
+    def run(self, proc, frame):
+        engine = proc.engine
+        procedure = engine.procedure(self.proc)
+        if engine.depth >= MAX_PROCEDURE_DEPTH:
+            raise procedure_too_deep(self.proc, procedure.decl.cite, self.span)
+        values = [(k, fn(frame.env)) for k, fn in self.args]
+        procedure.check_supplied()
+        engine.depth += 1
+        return proc.push(CodeFrame(engine.vm.code_of(procedure), procedure.bind(values), _leave_call))
+
+
+def _leave_call(proc: Process) -> None:
+    proc.engine.depth -= 1
+
+
+class Lookup(Op):
+    def __init__(self, s, args):
+        super().__init__(s)
+        self.table, self.args, self.name = s.table, args, s.name
+
+    def run(self, proc, frame):
+        table = proc.engine.table(self.table)
+        values = table.bind([(k, fn(frame.env)) for k, fn in self.args])
+        return proc.push(TableFrame(table, values, self.cite, (frame.env, self.name)))
+
+
+class Eliminate(Op):
+    def __init__(self, s, units, because):
+        super().__init__(s)
+        self.units, self.because = units, because
+
+    def run(self, proc, frame):
+        engine = proc.engine
+        units = engine.as_units(self.units(frame.env), self.span)
+        return proc.push(EliminateFrame(units, self.because(frame.env), self.cite))
+
+
+class Reroll(Op):
+    def __init__(self, s, pools, order, spend):
+        super().__init__(s)
+        self.pools, self.order, self.spend, self.side_var = pools, order, spend, s.side_var
+
+    def run(self, proc, frame):
+        engine, span = proc.engine, self.span
+        sides = _as_list(self.order(frame.env), "the order of a reroll window", span)
+        for side in sides:
+            engine.require_side(side, span)
+        pool_list = _as_list(self.pools(frame.env), "the dice of a reroll window", span)
+        return proc.push(RerollFrame(pool_list, sides, (self.spend, dict(frame.env), self.side_var), self.cite, span))
+
+
+class Together(Op):
+    """'simultaneously': eliminations inside wait until the block ends (`TogetherEnd`)."""
+
+    def run(self, proc, frame):
+        proc.engine.deferred.append([])
+        frame.loops.append(["together"])
+
+
+class TogetherEnd(Op):
+    counts = False
+
+    def run(self, proc, frame):
+        frame.loops.pop()
+        queued = proc.engine.deferred.pop()
+        if queued:
+            return proc.push(QueuedEliminations(queued))
+
+
+def _as_list(v, what, span) -> list:
+    if not isinstance(v, (list, tuple)):
+        raise RuleError(f"{what} must be a list, not {show(v)}", span)
+    return list(v)
+
+
+# ───────────────────────────── frames of engine work that waits ─────────────────────────────
+
+
+class TableFrame(Frame):
+    """A table read: roll (suspends), modifiers, the row, then the row's effect and its result's."""
+
+    def __init__(self, table, env: dict, cite, result_to: tuple[dict, str] | None = None):
+        self.table, self.env, self.cite, self.result_to = table, env, cite, result_to
+        self.stage, self.result = "roll", None
+
+    def advance(self, proc):
+        t = self.table
+        if self.stage == "roll":
+            self.column, self.heading = t._column(self.env)
+            if self.column is None:
+                return _DONE
+            d = t.decl
+            self.stage = "rolled"
+            return RollRequest(t._count(self.env), t.die.low, t.die.high, t.die.name, d.name, d.roll_cite or self.cite, d.span)
+        if self.stage == "row":
+            self.stage = "declared"
+            return proc.push(CodeFrame(self.effect, dict(self.env)))
+        if self.stage == "declared" and self.declared is not None:
+            self.stage = "end"
+            return proc.push(CodeFrame(self.declared, dict(self.env)))
+        return _DONE
+
+    def resume(self, proc, faces):
+        t, d, eng = self.table, self.table.decl, proc.engine
+        raw = sum(faces)
+        total, mods = t._modified(raw, self.env)
+        index = t._index(total)
+        if index is None:
+            eng.trace(d.beyond_cite, f"{d.name}: {self.heading}roll {raw}{mods} = {total}, beyond the table: no effect")
+            self.stage = "end"
+            return None
+        row = next((r for r in d.rows if r.low <= index <= r.high), None)
+        if row is None:
+            raise RuleError(f"{d.name} has no row for {index}", d.span)
+        shown = f"{total}" + (f" (read as {index} [{d.beyond_cite}])" if index != total else "")
+        result = row.cells[self.column] if row.cells else row.result
+        declared = next((r for r in d.results if r.name == result), None)
+        named = row.label or (declared.label if declared else None) or result
+        eng.trace(row.cite, f"{d.name}: {self.heading}roll {raw}{mods} = {shown} -> {named}")
+        eng.state.facts[f"{d.name} result"] = result
+        vm = eng.vm
+        self.effect = vm.block(("row", d.name, row.low, row.high), row.effect)
+        self.declared = vm.block(("result", d.name, result), declared.effect) if declared is not None else None
+        self.result, self.stage = result, "row"
+        return None
+
+    def finish(self, proc):
+        if self.result_to is not None:  # the lookup's variable, in the frame that looked up
+            env, name = self.result_to
+            env[name] = self.result
+        else:
+            proc.result = self.result
+
+
+class EliminateFrame(Frame):
+    """Units eliminated one after another, each one's `on eliminated` hooks run before the next."""
+
+    def __init__(self, units: list, because, cite):
+        self.units, self.because, self.cite, self.i, self.hooked = list(units), because, cite, 0, None
+
+    def advance(self, proc):
+        eng = proc.engine
+        if self.hooked is not None:  # its hooks have run: what it carried stays where it was
+            u, self.hooked = self.hooked, None
+            for c in list(u.cargo):
+                eng._detach(c)
+                eng.trace(self.cite, f"{c} was aboard {u}; no rule removes it, so it stays in {c.location}", "move")
+        if self.i == 0 and eng.deferred:
+            eng.deferred[-1].append((self.units, self.because, self.cite))
+            return _DONE
+        while self.i < len(self.units):
+            u = self.units[self.i]
+            self.i += 1
+            if u.location is None or u.location.is_box:
+                continue  # already gone (for instance as cargo of a unit eliminated first)
+            why = f" ({self.because})" if self.because else ""
+            eng.trace(self.cite, f"{u} is eliminated{why}", "eliminate")
+            eng._detach(u)
+            u.location = None
+            self.hooked = u
+            hooks = eng.vm.hook_frames("eliminated", u)
+            if hooks:
+                proc.stack.extend(reversed(hooks))
+                return _PUSHED
+            return self.advance(proc)
+        return _DONE
+
+
+class QueuedEliminations(Frame):
+    """The eliminations a 'simultaneously' block held back, carried out in order at its end."""
+
+    def __init__(self, queued: list):
+        self.queued, self.i = queued, 0
+
+    def advance(self, proc):
+        if self.i >= len(self.queued):
+            return _DONE
+        units, because, when = self.queued[self.i]
+        self.i += 1
+        return proc.push(EliminateFrame(units, because, when))
+
+
+class RerollFrame(Frame):
+    """Sides in order may each spend a unit to void one die and reroll it, until all pass."""
+
+    def __init__(self, pools: list, sides: list, spend: tuple, cite, span):
+        self.pools, self.sides, self.spend, self.cite, self.span = pools, sides, spend, cite, span
+        self.passes, self.i, self.spent, self.stage, self.voided = 0, 0, [], "ask", None
+
+    def spendable(self, side) -> list:
+        """What a side may spend: the window's expression with the side bound (its env is a copy)."""
+        spend, local, side_var = self.spend
+        local[side_var] = side
+        return [u for u in _as_list(spend(local), "what a side may spend", self.span) if isinstance(u, Unit)]
+
+    def advance(self, proc):
+        if self.stage == "reroll":  # the spent unit is eliminated: roll the voided die again
+            self.stage = "rerolled"
+            pool, k, old = self.voided
+            die_name, low, high = pool.die
+            return RollRequest(1, low, high, die_name, f"reroll of {pool.label} die {k + 1}", self.cite, self.span)
+        while self.passes < len(self.sides):
+            side = self.sides[self.i % len(self.sides)]
+            self.i += 1
+            can_spend = [u for u in self.spendable(side) if u.location is not None and not u.location.is_box and u.id not in self.spent]
+            options = [(p, k) for p in self.pools if isinstance(p, Pool) for k in range(len(p))]
+            if not can_spend or not options:
+                self.passes += 1
+                continue
+            self.side, self.can_spend, self.stage = side, can_spend, "asked"
+            return ChoiceRequest(chooser=side, name="reroll", mode="reroll", options=options, cite=self.cite, span=self.span,
+                                 optional=True, prompt="spend a unit to void one die and reroll it", spend={side: can_spend})
+        return _DONE
+
+    def resume(self, proc, answer):
+        eng = proc.engine
+        if self.stage == "rerolled":
+            pool, k, old = self.voided
+            face = answer[0]
+            pool[k] = Die(face, pool.label, old.history + (int(old),))
+            eng.trace(self.cite, f"reroll of {pool.label} die {k + 1}: {int(old)} -> {face}; {pool.label} is now {show(pool)}", "reroll")
+            self.stage = "ask"
+            return None
+        if answer is None:
+            self.passes += 1
+            eng.trace(self.cite, f"{self.side} passes (may spend {', '.join(map(str, self.can_spend))})", "reroll")
+            self.stage = "ask"
+            return None
+        self.passes = 0
+        (pool, k), unit = answer
+        self.spent.append(unit.id)
+        old = pool[k]
+        eng.trace(self.cite, f"{self.side} spends {unit} to void {pool.label} die {k + 1} ({int(old)})", "reroll")
+        self.voided, self.stage = (pool, k, old), "reroll"
+        return proc.push(EliminateFrame([unit], "expended", self.cite))
+
+
+# ───────────────────────────── lowering ─────────────────────────────
+
+
+class Code:
+    """A body as flat instructions."""
+
+    __slots__ = ("name", "ops")
+
+    def __init__(self, name, ops: list[Op]):
+        self.name, self.ops = name, ops
+
+    def __deepcopy__(self, memo) -> Code:
+        return self
+
+
+class Lowering:
+    """Bodies to instructions, one method per statement kind that waits or steers (`l_` + kind);
+    every other statement runs as the compiler's closure."""
+
+    def __init__(self, engine):
+        self.engine = engine
+        self.comp = engine.compiler
+        self.codes: dict[Any, Code] = {}
+
+    # ── entry points: a Process the driver runs like a generator ──
+    def call(self, procedure, args) -> Process:
+        procedure.check_supplied()
+        return Process(self.engine, CodeFrame(self.code_of(procedure), procedure.bind(args)))
+
+    def table_run(self, table, env: dict, cite) -> Process:
+        return Process(self.engine, TableFrame(table, env, cite))
+
+    def step(self, phase: str, step: n.StepDecl) -> Process:
+        return Process(self.engine, CodeFrame(self.block(("step", phase, step.name), step.body, step.cite), {}))
+
+    def event(self, event: str) -> Process:
+        proc = Process(self.engine, None)
+        proc.stack = list(reversed(self.hook_frames(event)))
+        return proc
+
+    # ── code ──
+    def block(self, key, stmts, cite=None) -> Code:
+        """The code of a body, lowered once; its statements run under their effective citations."""
+        code = self.codes.get(key)
+        if code is None:
+            ops: list[Op] = []
+            self.emit(citations.effective(stmts, cite) if cite is not None else stmts, ops)
+            code = self.codes[key] = Code(key, ops)
+        return code
+
+    def code_of(self, procedure) -> Code:
+        return self.block(("procedure", procedure.decl.name), procedure.decl.body, procedure.decl.cite)
+
+    def hook_frames(self, event: str, subject: Any = None) -> list[CodeFrame]:
+        frames = []
+        for i, h in enumerate(h for h in self.engine.sym.hooks if h.event == event):
+            code = self.block(("hook", event, i), h.body, h.cite)
+            frames.append(CodeFrame(code, {h.var: subject} if h.var else {}))
+        return frames
+
+    # ── statements ──
+    def emit(self, stmts, ops: list[Op]) -> None:
+        for s in stmts:
+            lower = getattr(self, "l_" + s.kind, None)
+            if lower is None:
+                ops.append(Do(s, self.comp.stmt(s)))
+            else:
+                lower(s, ops)
+
+    def l_if(self, s: n.If, ops):
+        test = Test(s, self.comp.expr(s.test))
+        ops.append(test)
+        self.emit(s.body, ops)
+        if s.orelse:
+            jump = Jump()
+            ops.append(jump)
+            test.orelse = len(ops)
+            self.emit(s.orelse, ops)
+            jump.to = len(ops)
+        else:
+            test.orelse = len(ops)
+
+    def l_for(self, s: n.ForEach, ops):
+        ops.append(ForStart(s, self.comp.expr(s.iterable)))
+        step = ForNext(s.var)
+        top = len(ops)
+        ops.append(step)
+        self.emit(s.body, ops)
+        ops.append(Jump(top))
+        step.end = len(ops)
+
+    def l_repeat(self, s: n.Repeat, ops):
+        start = RepeatStart(s)
+        ops.append(start)
+        top = len(ops)
+        ops.append(RepeatNext(s))
+        self.emit(s.body, ops)
+        ops.append(Jump(top))
+        start.end = len(ops)
+
+    def l_stop(self, s: n.Stop, ops):
+        ops.append(Stop(s))
+
+    def l_roll(self, s: n.Roll, ops):
+        ops.append(Roll(s, *self.comp.roll_parts(s, s.cite)))
+
+    def l_choose(self, s: n.Choose, ops):
+        ops.append(Choose(s, self.comp.choice(s, s.cite)))
+
+    def l_call(self, s: n.CallStmt, ops):
+        ops.append(Call(s, [(a.name, self.comp.expr(a.value)) for a in s.args]))
+
+    def l_lookup(self, s: n.Lookup, ops):
+        self.engine.table(s.table)  # an unknown table is an error at lowering, as the generators have it
+        ops.append(Lookup(s, [(a.name, self.comp.expr(a.value)) for a in s.args]))
+
+    def l_eliminate(self, s: n.Eliminate, ops):
+        because = self.comp.expr(s.because) if s.because is not None else (lambda env: None)
+        ops.append(Eliminate(s, self.comp.expr(s.units), because))
+
+    def l_reroll(self, s: n.Reroll, ops):
+        ops.append(Reroll(s, self.comp.expr(s.pools), self.comp.expr(s.order), self.comp.expr(s.spend)))
+
+    def l_simultaneously(self, s: n.Simultaneously, ops):
+        ops.append(Together(s))
+        self.emit(s.body, ops)
+        ops.append(TogetherEnd())

@@ -1,0 +1,108 @@
+"""The machine whose progress is data (runtime/vm.py, issue 13).
+
+Every scenario's reviewed trace is produced by the machine (tests/test_scenarios.py); here:
+the generator executor it replaces still gives the same traces where it is used (explain,
+UMPIRE_VM=0), and a position copied in the middle of a combat goes on exactly as the game it
+was copied from, however many times it is restored.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter.load import load_scenario, load_scenario_rules
+from interpreter.runtime.engine import Engine
+from interpreter.runtime.requests import RollRequest
+from interpreter.runtime.scenario import run_scenario, run_target
+from interpreter.runtime.setup import Setup
+from interpreter.runtime.vm import Position, Process
+from interpreter.syntax.diagnostics import Sources
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Scenarios that reach every kind of frame: tables, calls, hooks on elimination, reroll windows,
+# 'simultaneously', 'repeat'/'stop', a whole step, a departure from the rules.
+BOTH_WAYS = ["eop_land_3018", "eop_naval_3119", "case_naval_deception_rerolls", "eop_combat_step", "eop_strict_d4",
+             "case_admin_fortunes_of_war_demo", "ex17_naval_combat"]
+
+
+def _load(stem: str):
+    path = next((ROOT / "scenarios").rglob(f"{stem}.scenario"))
+    sources = Sources()
+    scenario = load_scenario(str(path.relative_to(ROOT)), sources)
+    loaded = load_scenario_rules(scenario, sources)
+    assert not loaded.errors
+    return scenario, loaded.symbols, sources
+
+
+@pytest.mark.parametrize("stem", BOTH_WAYS)
+def test_the_generators_and_the_machine_narrate_alike(stem, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    scenario, sym, sources = _load(stem)
+    machine = run_scenario(scenario, sym, sources)
+    monkeypatch.setenv("UMPIRE_VM", "0")
+    generators = run_scenario(scenario, sym, sources)
+    assert machine.ok and generators.ok
+    assert machine.lines == generators.lines
+
+
+def _started(monkeypatch):
+    """The Leogane land combat set up, its process made, and the engine that runs it."""
+    monkeypatch.chdir(ROOT)
+    scenario, sym, sources = _load("eop_land_3018")
+    engine = Engine(sym, sources)
+    Setup(engine, scenario).run()
+    proc = run_target(engine, scenario)
+    assert isinstance(proc, Process)
+    return engine, proc
+
+
+def _play_on(engine, proc: Process, rng: random.Random, answer=None) -> tuple[list[str], dict]:
+    """Run to the end, rolling dice from rng and taking the first option of every decision."""
+    start = len(engine.events)
+    try:
+        while True:
+            req = proc.send(answer)
+            if isinstance(req, RollRequest):
+                answer = [rng.randint(req.low, req.high) for _ in range(req.count)]
+            else:
+                answer = req.options[0] if req.mode == "one" and req.options else ([] if req.mode != "one" else None)
+    except StopIteration:
+        pass
+    return [e.line() for e in engine.events[start:]], dict(engine.state.facts)
+
+
+def _to_the_second_roll(engine, proc: Process):
+    req = proc.send(None)
+    assert isinstance(req, RollRequest)
+    req = proc.send([3] * req.count)
+    assert isinstance(req, RollRequest), "the combat rolls again"
+    return req
+
+
+def test_a_position_copied_mid_combat_goes_on_as_the_game_it_was_copied_from(monkeypatch):
+    engine, proc = _started(monkeypatch)
+    req = _to_the_second_roll(engine, proc)
+    position = Position.of(engine, proc)
+    faces = [6] * req.count
+    original = _play_on(engine, proc, random.Random(7), faces)
+    assert original[0], "the combat went on after the copy"
+    for _ in range(2):  # restored twice: playing a copy does not change the position it came from
+        position.restore(engine, proc)
+        assert _play_on(engine, proc, random.Random(7), faces) == original
+
+
+def test_a_copy_is_independent_of_the_game_it_was_taken_from(monkeypatch):
+    engine, proc = _started(monkeypatch)
+    _to_the_second_roll(engine, proc)
+    position = Position.of(engine, proc)
+    units = sorted((u.id, u.location.id if u.location else None) for u in position.state.units.values())
+    _play_on(engine, proc, random.Random(1), [1] * 20)
+    assert sorted((u.id, u.location.id if u.location else None) for u in position.state.units.values()) == units
+    position.restore(engine, proc)
+    assert engine.state is not position.state and engine.state.units.keys() == position.state.units.keys()
+    ship = next(iter(engine.state.units.values()))
+    assert ship is not position.state.units[ship.id]
