@@ -20,6 +20,8 @@ from ..syntax.diagnostics import Span
 from .builtins import implementations
 from .compile import Compiler, as_number, unit_attr
 from .guards import function_too_deep, over_budget, python_too_deep
+from .labels import brief as _brief
+from .labels import call_label, hook_label, table_label
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .state import GameState, Track
 from .values import MISSING, Die, Place, Pool, Unit, show
@@ -90,9 +92,10 @@ class Engine:
         self._memo: dict = {}
         self._memo_epoch = -1
         self.compiler = Compiler(self)
-        # Bodies run on the machine whose progress is data (vm.py, issue 13); `umpire explain` keeps the
-        # generator executor (compile.py) for now, and UMPIRE_VM=0 selects it everywhere while both exist.
-        self.vm = Lowering(self) if os.environ.get("UMPIRE_VM") != "0" and not explain else None
+        # Bodies run on the machine whose progress is data (vm.py, issue 13); UMPIRE_VM=0 selects the
+        # generator executor (compile.py) while both exist.
+        self.vm = Lowering(self) if os.environ.get("UMPIRE_VM") != "0" else None
+        self.process = None  # the machine's process running or waiting (where explain's lines come from)
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
         self._steps: dict[tuple[str, str], Any] = {}  # (phase, step) → its compiled body
@@ -132,8 +135,11 @@ class Engine:
     # ── trace ──
     def trace(self, cite: n.Citation | str, text: str, kind: str = "event") -> None:
         if self.explain:
-            where = self.statements[-1] if self.statements else None
-            self.events.append(Event(cite, text, kind, where, tuple(self.within), tuple(self.consulted)))
+            if self.vm is not None:
+                where, within = self.process.where() if self.process is not None else (None, ())
+            else:
+                where, within = (self.statements[-1] if self.statements else None), tuple(self.within)
+            self.events.append(Event(cite, text, kind, where, within, tuple(self.consulted)))
             self.consulted.clear()
             return
         self.events.append(Event(cite, text, kind))
@@ -307,8 +313,7 @@ class Engine:
         for var, body, cite in self._hooks.get(event, []):
             run = body({var: subject} if var else {})
             if self.explain:
-                label = f"on {event}({show(subject) if var else ''}) [{cite}]"
-                run = _within(self, label, run)
+                run = _within(self, hook_label(event, var, subject, cite), run)
             yield from run
 
     def game_event(self, event: str) -> Iterator:
@@ -573,8 +578,7 @@ class Procedure:
         if not self.engine.explain:
             yield from self.body(frame)
             return
-        shown = ", ".join(_brief(frame.get(p)) for p in self.params)
-        yield from _within(self.engine, f"{self.decl.name}({shown}) [{self.decl.cite or self.decl.name}]", self.body(frame))
+        yield from _within(self.engine, call_label(self.decl, frame, self.params), self.body(frame))
 
 
 def _within(engine: Engine, label: str, body: Iterator) -> Iterator:
@@ -584,11 +588,6 @@ def _within(engine: Engine, label: str, body: Iterator) -> Iterator:
         return (yield from body)
     finally:
         engine.within.pop()
-
-
-def _brief(value: Any, width: int = 40) -> str:
-    text = show(value)
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 class Table:
@@ -614,8 +613,7 @@ class Table:
         if self.engine.vm is not None:
             return (yield from self.engine.vm.table_run(self, env, cite))
         if self.engine.explain:
-            shown = ", ".join(_brief(env.get(p)) for p in self.params)
-            return (yield from _within(self.engine, f"table {self.decl.name}({shown}) [{self.decl.cite}]", self._run(env, cite)))
+            return (yield from _within(self.engine, table_label(self.decl, env, self.params), self._run(env, cite)))
         return (yield from self._run(env, cite))
 
     def _run(self, env: dict, cite: str) -> Iterator:

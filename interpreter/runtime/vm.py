@@ -27,6 +27,7 @@ from ..ir import nodes as n
 from ..limits import MAX_PROCEDURE_DEPTH
 from .compile import MAX_REPEAT
 from .guards import over_budget, procedure_too_deep
+from .labels import call_label, hook_label, table_label
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .values import Die, Pool, Unit, show
 
@@ -42,7 +43,12 @@ class _Stop(Exception):
 
 
 class Frame:
-    """What the process stack holds; `advance` runs it until it waits, pushes, or ends."""
+    """What the process stack holds; `advance` runs it until it waits, pushes, or ends.
+
+    `label` names the call a frame is, for `umpire explain` (``fire(ES1) [9.1]``; None for a
+    frame that is not a call of its own, such as a table row's effect)."""
+
+    label: str | None = None
 
     def advance(self, proc: Process) -> Any:
         raise NotImplementedError
@@ -59,10 +65,10 @@ class Frame:
 
 
 class CodeFrame(Frame):
-    __slots__ = ("code", "pc", "env", "loops", "done", "asked")
+    __slots__ = ("code", "pc", "env", "loops", "done", "asked", "label")
 
-    def __init__(self, code: Code, env: dict, done=None):
-        self.code, self.pc, self.env, self.loops, self.done, self.asked = code, 0, env, [], done, None
+    def __init__(self, code: Code, env: dict, done=None, label: str | None = None):
+        self.code, self.pc, self.env, self.loops, self.done, self.asked, self.label = code, 0, env, [], done, None, label
 
     def advance(self, proc: Process) -> Any:
         ops, engine = self.code.ops, proc.engine
@@ -109,6 +115,20 @@ class Process:
         return self.send(None)
 
     def send(self, answer: Any) -> Any:
+        self.engine.process = self  # the process a trace line is written by (`where` for explain)
+        try:
+            return self._send(answer)
+        except BaseException:
+            self.engine.process = None
+            raise
+
+    def where(self) -> tuple[Any, tuple[str, ...]]:
+        """For `umpire explain`: the statement running (the innermost instruction begun) and the
+        calls it runs in, outermost first."""
+        span = next((f.code.ops[f.pc - 1].span for f in reversed(self.stack) if isinstance(f, CodeFrame) and f.pc), None)
+        return span, tuple(f.label for f in self.stack if f.label is not None)
+
+    def _send(self, answer: Any) -> Any:
         if self.waiting:
             self.waiting = False
             r = self.stack[-1].resume(self, answer)
@@ -335,7 +355,7 @@ class Call(Op):
         values = [(k, fn(frame.env)) for k, fn in self.args]
         procedure.check_supplied()
         engine.depth += 1
-        return proc.push(CodeFrame(engine.vm.code_of(procedure), procedure.bind(values), _leave_call))
+        return proc.push(engine.vm.procedure_frame(procedure, values, _leave_call))
 
 
 def _leave_call(proc: Process) -> None:
@@ -350,7 +370,7 @@ class Lookup(Op):
     def run(self, proc, frame):
         table = proc.engine.table(self.table)
         values = table.bind([(k, fn(frame.env)) for k, fn in self.args])
-        return proc.push(TableFrame(table, values, self.cite, (frame.env, self.name)))
+        return proc.push(proc.engine.vm.table_frame(table, values, self.cite, (frame.env, self.name)))
 
 
 class Eliminate(Op):
@@ -387,6 +407,8 @@ class Together(Op):
 
 
 class TogetherEnd(Op):
+    """The end of 'simultaneously': what it held back is eliminated (still within its statement)."""
+
     counts = False
 
     def run(self, proc, frame):
@@ -591,10 +613,21 @@ class Lowering:
     # ── entry points: a Process the driver runs like a generator ──
     def call(self, procedure, args) -> Process:
         procedure.check_supplied()
-        return Process(self.engine, CodeFrame(self.code_of(procedure), procedure.bind(args)))
+        return Process(self.engine, self.procedure_frame(procedure, args))
 
     def table_run(self, table, env: dict, cite) -> Process:
-        return Process(self.engine, TableFrame(table, env, cite))
+        return Process(self.engine, self.table_frame(table, env, cite))
+
+    def procedure_frame(self, procedure, args, done=None) -> CodeFrame:
+        env = procedure.bind(args)
+        label = call_label(procedure.decl, env, procedure.params) if self.engine.explain else None
+        return CodeFrame(self.code_of(procedure), env, done, label)
+
+    def table_frame(self, table, env: dict, cite, result_to=None) -> TableFrame:
+        frame = TableFrame(table, env, cite, result_to)
+        if self.engine.explain:
+            frame.label = table_label(table.decl, env, table.params)
+        return frame
 
     def step(self, phase: str, step: n.StepDecl) -> Process:
         return Process(self.engine, CodeFrame(self.block(("step", phase, step.name), step.body, step.cite), {}))
@@ -621,7 +654,8 @@ class Lowering:
         frames = []
         for i, h in enumerate(h for h in self.engine.sym.hooks if h.event == event):
             code = self.block(("hook", event, i), h.body, h.cite)
-            frames.append(CodeFrame(code, {h.var: subject} if h.var else {}))
+            label = hook_label(event, h.var, subject, h.cite or "hook") if self.engine.explain else None
+            frames.append(CodeFrame(code, {h.var: subject} if h.var else {}, None, label))
         return frames
 
     # ── statements ──
@@ -690,4 +724,4 @@ class Lowering:
     def l_simultaneously(self, s: n.Simultaneously, ops):
         ops.append(Together(s))
         self.emit(s.body, ops)
-        ops.append(TogetherEnd())
+        ops.append(TogetherEnd(s))
