@@ -1,34 +1,32 @@
-"""Lowering: IR expressions become Python closures, statements become generators.
+"""Lowering: IR expressions become Python closures, and so do the statements that never wait.
 
 This is the "plain fast data" stage of the design: pydantic nodes are read once, here,
-and the executor then only calls closures. A statement's closure is a generator that
-yields a RollRequest or ChoiceRequest whenever it needs the outside world, and
-receives the answer; that is what makes every procedure resumable.
+and the executor then only calls closures. A statement that never waits is one closure of
+the frame's locals; the statements that wait or steer (roll, choose, if, for, call …) are
+lowered to instructions by the machine (vm.py), which takes their halves from here
+(`roll_parts`, `choice`) so both read the rules the same way.
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-from ..ir import citations
 from ..ir import nodes as n
-from ..limits import MAX_LIST, MAX_PROCEDURE_DEPTH
-from .guards import check_int, check_list, check_string, over_budget, procedure_too_deep, python_too_deep
+from ..limits import MAX_LIST
+from .guards import check_int, check_list, check_string
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .values import MISSING, Die, Pool, Unit, X, show
 
 Env = dict
 ExprFn = Callable[[Env], Any]
-StmtFn = Callable[[Env], Iterator]
+StmtFn = Callable[[Env], None]
 
 MAX_POOL = 10_000  # no board game rolls more; a guard against runaway rules
 MAX_REPEAT = 10_000  # rounds of one 'repeat' before it is taken for a runaway loop
 
 
-class _Stop(Exception):
-    """Raised by 'stop', caught by the innermost 'repeat'."""
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
 _ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -57,14 +55,8 @@ def as_number(v: Any) -> Any:
 
 
 def effect(action: Callable[[Env], None]) -> StmtFn:
-    """A statement that never waits for dice or a decision, as a generator like every other."""
-
-    def run(env):
-        action(env)
-        return
-        yield
-
-    return run
+    """A statement that never waits for dice or a decision: a function of the frame's locals."""
+    return action
 
 
 class Compiler:
@@ -332,48 +324,14 @@ class Compiler:
 
     # ───────────────────────── statements ─────────────────────────
 
-    def body(self, stmts, cite: n.Citation | None) -> StmtFn:
-        """A construct's body (a procedure's, a row's, a step's …): each statement runs under the
-        citation `citations.effective` gives it, its own or the nearest one written around it."""
-        return self.block(citations.effective(stmts, cite))
-
-    def block(self, stmts) -> StmtFn:
-        fns = [(self.stmt(s), s.span, s.cite) for s in stmts]
-        engine = self.engine
-
-        def block(env):
-            # A statement may change the state: cached function values end at its edges.
-            for fn, span, here in fns:
-                engine.epoch += 1
-                engine.steps += 1  # the run's step budget: a rule that never ends stops here
-                if engine.steps > engine.max_steps:
-                    raise over_budget(engine.max_steps, span, here)
-                try:
-                    yield from fn(env)
-                finally:
-                    engine.epoch += 1
-
-        return block
-
     def stmt(self, s) -> StmtFn:
-        here = s.cite
-        outer, self.cite = self.cite, here
+        """A statement that never waits, as one function of the frame's locals (the machine, vm.py,
+        runs every other kind itself). Its expressions carry its citation into their limit errors."""
+        outer, self.cite = self.cite, s.cite
         try:
-            fn = getattr(self, "s_" + s.kind)(s, here)
+            return getattr(self, "s_" + s.kind)(s, s.cite)
         finally:
             self.cite = outer
-        if not self.engine.explain:
-            return fn
-        engine, span = self.engine, s.span
-
-        def explained(env):  # the statements running, innermost last, for `umpire explain`
-            engine.statements.append(span)
-            try:
-                return (yield from fn(env))
-            finally:
-                engine.statements.pop()
-
-        return explained
 
     def s_let(self, s: n.Let, cite: str) -> StmtFn:
         value, name = self.expr(s.value), s.name
@@ -437,59 +395,6 @@ class Compiler:
 
         return effect(adjust_var)
 
-    def s_if(self, s: n.If, cite: str) -> StmtFn:
-        test, body, orelse = self.expr(s.test), self.block(s.body), self.block(s.orelse)
-
-        def if_(env):
-            if test(env):
-                yield from body(env)
-            else:
-                yield from orelse(env)
-
-        return if_
-
-    def s_for(self, s: n.ForEach, cite: str) -> StmtFn:
-        iterable, var, body, span = self.expr(s.iterable), s.var, self.block(s.body), s.span
-
-        def for_(env):
-            seq = iterable(env)
-            if not isinstance(seq, (list, tuple, dict)):
-                raise RuleError(f"cannot go through {show(seq)}: it is not a list", span)
-            for item in list(seq):
-                env[var] = item
-                yield from body(env)
-
-        return for_
-
-    def s_repeat(self, s: n.Repeat, cite: str) -> StmtFn:
-        body, span = self.block(s.body), s.span
-
-        def repeat(env):
-            for _ in range(MAX_REPEAT):
-                try:
-                    yield from body(env)
-                except _Stop:
-                    return
-            raise RuleError(f"this 'repeat' ran {MAX_REPEAT} times without reaching a 'stop'", span)
-
-        return repeat
-
-    def s_stop(self, s: n.Stop, cite: str) -> StmtFn:
-        def stop(env):
-            raise _Stop()
-            yield
-
-        return stop
-
-    def s_roll(self, s: n.Roll, cite: str) -> StmtFn:
-        ask, receive = self.roll_parts(s, cite)
-
-        def roll(env):
-            req = ask(env)
-            receive(env, req, (yield req) if req.count else [])
-
-        return roll
-
     def roll_parts(self, s: n.Roll, cite: str) -> tuple[Callable[[Env], RollRequest], Callable[[Env, RollRequest, list], None]]:
         """A roll statement in two halves, the request and what its faces do, so that both executors
         (these generators, and the machine whose progress is data) share them."""
@@ -523,14 +428,6 @@ class Compiler:
             base, key = self.target_label(target.obj) if isinstance(target.obj, (n.Var, n.Index)) else (lambda env: "?"), self.expr(target.key)
             return lambda env: f"{base(env)}[{show(key(env))}]"
         return lambda env: target.name
-
-    def s_choose(self, s: n.Choose, cite: str) -> StmtFn:
-        ask, name = self.choice(s, cite), s.name
-
-        def choose(env):
-            env[name] = yield ask(env)
-
-        return choose
 
     def choice(self, s: n.Choose, cite: str) -> Callable[[Env], ChoiceRequest]:
         """The request of a choose statement (its answer is stored under the decision's name)."""
@@ -592,26 +489,6 @@ class Compiler:
 
         return explain
 
-    def s_lookup(self, s: n.Lookup, cite: str) -> StmtFn:
-        table = self.engine.table(s.table)
-        args = [(a.name, self.expr(a.value)) for a in s.args]
-        name = s.name
-
-        def lookup(env):
-            values = table.bind([(k, fn(env)) for k, fn in args])
-            env[name] = yield from table.run(values, cite)
-
-        return lookup
-
-    def s_eliminate(self, s: n.Eliminate, cite: str) -> StmtFn:
-        units, engine, span = self.expr(s.units), self.engine, s.span
-        because = self.expr(s.because) if s.because is not None else (lambda env: None)
-
-        def eliminate(env):
-            yield from engine.eliminate(engine.as_units(units(env), span), because(env), cite)
-
-        return eliminate
-
     def s_move(self, s: n.Move, cite: str) -> StmtFn:
         units, to, engine, span = self.expr(s.units), self.expr(s.to), self.engine, s.span
 
@@ -631,62 +508,6 @@ class Compiler:
         text, engine = self.expr(s.text), self.engine
 
         return effect(lambda env: engine.trace(cite, text(env)))
-
-    def s_call(self, s: n.CallStmt, cite: str) -> StmtFn:
-        engine = self.engine
-        proc_name = s.proc
-        args = [(a.name, self.expr(a.value)) for a in s.args]
-
-        span = s.span
-
-        def call(env):
-            proc = engine.procedure(proc_name)
-            decl = proc.decl
-            if engine.depth >= MAX_PROCEDURE_DEPTH:
-                raise procedure_too_deep(proc_name, decl.cite, span)
-            engine.depth += 1
-            try:
-                yield from proc.call([(k, fn(env)) for k, fn in args])
-            except RecursionError:  # Python's stack, before the limit: deep expressions in every call
-                raise python_too_deep(proc_name, decl.cite, span) from None
-            finally:
-                engine.depth -= 1
-
-        return call
-
-    def s_reroll(self, s: n.Reroll, cite: str) -> StmtFn:
-        pools, order, spend, side_var, engine = self.expr(s.pools), self.expr(s.order), self.expr(s.spend), s.side_var, self.engine
-
-        span = s.span
-
-        def reroll(env):
-            sides = as_list(order(env), "the order of a reroll window", span)
-            for side in sides:
-                engine.require_side(side, span)
-            pool_list = as_list(pools(env), "the dice of a reroll window", span)
-            local = dict(env)
-
-            def spendable(side):
-                local[side_var] = side
-                return [u for u in as_list(spend(local), "what a side may spend", span) if isinstance(u, Unit)]
-
-            yield from engine.reroll_window(pool_list, sides, spendable, cite, span)
-
-        return reroll
-
-    def s_simultaneously(self, s: n.Simultaneously, cite: str) -> StmtFn:
-        body, engine = self.block(s.body), self.engine
-
-        def simultaneously(env):
-            engine.deferred.append([])
-            try:
-                yield from body(env)
-            finally:
-                queued = engine.deferred.pop()
-            for units, because, when in queued:
-                yield from engine.eliminate(units, because, when)
-
-        return simultaneously
 
     def s_record(self, s: n.Record, cite: str) -> StmtFn:
         key, value, engine = self.expr(s.key), self.expr(s.value), self.engine

@@ -7,7 +7,6 @@ event it emits carries the rule citation of the statement that produced it.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -21,11 +20,10 @@ from .builtins import implementations
 from .compile import Compiler, as_number, unit_attr
 from .guards import function_too_deep, over_budget, python_too_deep
 from .labels import brief as _brief
-from .labels import call_label, hook_label, table_label
-from .requests import ChoiceRequest, RollRequest, RuleError
+from .requests import RuleError
 from .state import GameState, Track
-from .values import MISSING, Die, Place, Pool, Unit, show
-from .vm import Lowering
+from .values import MISSING, Place, Unit, show
+from .vm import Lowering, Process
 
 # Trace levels. The narration a player reads holds what happens in the game: steps, moves,
 # dice and tables, losses, tracks, what the rules say. The detail adds the bookkeeping: facts
@@ -70,8 +68,6 @@ class Engine:
         # functions consulted; the compiler adds that bookkeeping only when asked, so plain runs
         # pay nothing for it.
         self.explain = explain
-        self.statements: list[Span] = []
-        self.within: list[str] = []
         self.consulted: list[str] = []
         self.state = GameState()
         self.events: list[Event] = []
@@ -92,17 +88,11 @@ class Engine:
         self._memo: dict = {}
         self._memo_epoch = -1
         self.compiler = Compiler(self)
-        # Bodies run on the machine whose progress is data (vm.py, issue 13); UMPIRE_VM=0 selects the
-        # generator executor (compile.py) while both exist.
-        self.vm = Lowering(self) if os.environ.get("UMPIRE_VM") != "0" else None
+        self.vm = Lowering(self)  # every body runs on the machine whose progress is data (vm.py)
         self.process = None  # the machine's process running or waiting (where explain's lines come from)
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
-        self._steps: dict[tuple[str, str], Any] = {}  # (phase, step) → its compiled body
         self._builtins = implementations(self)
-        self._hooks = {h.event: [] for h in sym.hooks}
-        for h in sym.hooks:
-            self._hooks[h.event].append((h.var, self.compiler.body(h.body, h.cite), h.cite or "hook"))
         self._init_state()
 
     def reset(self) -> None:
@@ -135,10 +125,7 @@ class Engine:
     # ── trace ──
     def trace(self, cite: n.Citation | str, text: str, kind: str = "event") -> None:
         if self.explain:
-            if self.vm is not None:
-                where, within = self.process.where() if self.process is not None else (None, ())
-            else:
-                where, within = (self.statements[-1] if self.statements else None), tuple(self.within)
+            where, within = self.process.where() if self.process is not None else (None, ())
             self.events.append(Event(cite, text, kind, where, within, tuple(self.consulted)))
             self.consulted.clear()
             return
@@ -308,21 +295,12 @@ class Engine:
         if units:
             self.trace(cite, f"{', '.join(map(str, units))} {'embarks' if len(units) == 1 else 'embark'} aboard {carrier}", "move")
 
-    def hook(self, event: str, subject: Any = None) -> Iterator:
-        """Run every `on EVENT` hook of the ruleset, in declaration order."""
-        for var, body, cite in self._hooks.get(event, []):
-            run = body({var: subject} if var else {})
-            if self.explain:
-                run = _within(self, hook_label(event, var, subject, cite), run)
-            yield from run
-
-    def game_event(self, event: str) -> Iterator:
+    def game_event(self, event: str) -> Process:
         """A game event (game_start, turn_start, game_end): each hook announced with its citation, then run."""
-        for _, _, cite in self._hooks.get(event, []):
-            self.trace(cite, f"turn {self.state.turn}: {event.replace('_', ' ')}")
-        if self.vm is not None:
-            return (yield from self.vm.event(event))
-        yield from self.hook(event)
+        for h in self.sym.hooks:
+            if h.event == event:
+                self.trace(h.cite or "hook", f"turn {self.state.turn}: {event.replace('_', ' ')}")
+        return self.vm.event(event)
 
     def missing_tables(self, needs) -> list[str]:
         """The tables a step or procedure `needs` that no file supplies (the rulebook does not print them)."""
@@ -339,11 +317,7 @@ class Engine:
         """One step of the sequence of play, as a game and a scenario both play it: named, then run."""
         self.state.step = step.name
         self.trace(step.cite or step.name, f"turn {self.state.turn}, {phase}, {step.name}")
-        if self.vm is not None:
-            return (yield from self.vm.step(phase, step))
-        if (phase, step.name) not in self._steps:
-            self._steps[phase, step.name] = self.compiler.body(step.body, step.cite)
-        yield from self._steps[phase, step.name]({})
+        return (yield from self.vm.step(phase, step))
 
     def first_step(self) -> tuple[str, str] | None:
         """(phase, step) of the first step of every turn: where `turn_start` hooks run."""
@@ -352,55 +326,6 @@ class Engine:
             for step in phase.steps:
                 return phase.name, step.name
         return None
-
-    def eliminate(self, units: list[Unit], because: str | None, cite: str) -> Iterator:
-        if self.deferred:
-            self.deferred[-1].append((units, because, cite))
-            return
-        for u in list(units):
-            if u.location is None or u.location.is_box:
-                continue  # already gone (for instance as cargo of a unit eliminated first)
-            why = f" ({because})" if because else ""
-            self.trace(cite, f"{u} is eliminated{why}", "eliminate")
-            self._detach(u)
-            u.location = None
-            yield from self.hook("eliminated", u)
-            for c in list(u.cargo):
-                self._detach(c)
-                self.trace(cite, f"{c} was aboard {u}; no rule removes it, so it stays in {c.location}", "move")
-
-    def reroll_window(self, pools: list, sides: list, spendable, cite: str, span: Span) -> Iterator:
-        """Sides in order may each spend a unit to void one die and reroll it, until all pass."""
-        passes = 0
-        i = 0
-        spent: set[int] = set()  # inside 'simultaneously' a spent unit stays until the block ends
-        while passes < len(sides):
-            side = sides[i % len(sides)]
-            i += 1
-            can_spend = [u for u in spendable(side) if u.location is not None and not u.location.is_box and id(u) not in spent]
-            options = [(p, k) for p in pools if isinstance(p, Pool) for k in range(len(p))]
-            if not can_spend or not options:
-                passes += 1
-                continue
-            req = ChoiceRequest(
-                chooser=side, name="reroll", mode="reroll", options=options, cite=cite, span=span, optional=True,
-                prompt="spend a unit to void one die and reroll it", spend={side: can_spend},
-            )
-            answer = yield req
-            if answer is None:
-                passes += 1
-                self.trace(cite, f"{side} passes (may spend {', '.join(map(str, can_spend))})", "reroll")
-                continue
-            passes = 0
-            (pool, k), unit = answer
-            spent.add(id(unit))
-            old = pool[k]
-            self.trace(cite, f"{side} spends {unit} to void {pool.label} die {k + 1} ({int(old)})", "reroll")
-            yield from self.eliminate([unit], "expended", cite)
-            die_name, low, high = pool.die
-            face = (yield RollRequest(1, low, high, die_name, f"reroll of {pool.label} die {k + 1}", cite, span))[0]
-            pool[k] = Die(face, pool.label, old.history + (int(old),))
-            self.trace(cite, f"reroll of {pool.label} die {k + 1}: {int(old)} -> {face}; {pool.label} is now {show(pool)}", "reroll")
 
     # ── procedures, functions, tables ──
     def procedure(self, name: str) -> Procedure:
@@ -489,8 +414,7 @@ class Engine:
         """Check the ruleset's invariants against the position; failures are traced, not fatal."""
         self.state.facts.setdefault("rule checks failed", 0)
         for inv in self.sym.invariants:
-            body = self.compiler.body(inv.body, inv.cite)
-            for _ in body({}):
+            for _ in self.vm.invariant(inv):
                 raise RuleError(f"invariant '{inv.name}' may not roll dice or ask for decisions", inv.span)
 
 
@@ -551,10 +475,9 @@ class Procedure:
         self.decl = decl
         self.engine = engine
         self.params = [p.name for p in decl.params]
-        # A procedure that needs a table no data file supplies is never compiled (its lookups
+        # A procedure that needs a table no data file supplies is never lowered (its lookups
         # have nothing to read); calling it stops the run with the reason.
         self.unmet = engine.missing_tables(decl.needs)
-        self.body = None if self.unmet else engine.compiler.body(decl.body, decl.cite)
 
     def check_supplied(self) -> None:
         """A procedure that needs a table no file supplies stops the run when it is called."""
@@ -567,27 +490,9 @@ class Procedure:
     def bind(self, args: list[tuple[str | None, Any]]) -> dict:
         return bind_args(self.params, args)
 
-    def call(self, args: list[tuple[str | None, Any]]) -> Iterator:
-        if self.engine.vm is not None:
-            return self.engine.vm.call(self, args)
-        return self._call(args)
-
-    def _call(self, args: list[tuple[str | None, Any]]) -> Iterator:
-        self.check_supplied()
-        frame = self.bind(args)
-        if not self.engine.explain:
-            yield from self.body(frame)
-            return
-        yield from _within(self.engine, call_label(self.decl, frame, self.params), self.body(frame))
-
-
-def _within(engine: Engine, label: str, body: Iterator) -> Iterator:
-    """Run body with label on the explaining engine's stack of calls."""
-    engine.within.append(label)
-    try:
-        return (yield from body)
-    finally:
-        engine.within.pop()
+    def call(self, args: list[tuple[str | None, Any]]) -> Process:
+        """The procedure run from its start (a scenario's `run`): a process the driver runs."""
+        return self.engine.vm.call(self, args)
 
 
 class Table:
@@ -600,50 +505,18 @@ class Table:
         comp = engine.compiler
         self.die = engine.sym.dice[decl.die]
         self.modifiers = [(m, comp.expr(m.value), comp.expr(m.when) if m.when is not None else None) for m in decl.modifiers]
-        self.rows = [(r, comp.block(r.effect)) for r in decl.rows]
         self.low = min(r.low for r in decl.rows)
         self.high = max(r.high for r in decl.rows)
-        self.results = {r.name: (r, comp.block(r.effect)) for r in decl.results}
         self.columns = Columns(engine, decl) if decl.columns is not None else None
 
     def bind(self, args: list[tuple[str | None, Any]]) -> dict:
         return bind_args(self.params, args)
 
-    def run(self, env: dict, cite: str) -> Iterator:
-        if self.engine.vm is not None:
-            return (yield from self.engine.vm.table_run(self, env, cite))
-        if self.engine.explain:
-            return (yield from _within(self.engine, table_label(self.decl, env, self.params), self._run(env, cite)))
-        return (yield from self._run(env, cite))
+    def run(self, env: dict, cite) -> Process:
+        """The table read from the start (a scenario's `run`): a process the driver runs (vm.TableFrame)."""
+        return self.engine.vm.table_run(self, env, cite)
 
-    def _run(self, env: dict, cite: str) -> Iterator:
-        """Find the column, roll, modify, read the row (or the policy beyond the rows), run its effect."""
-        d, eng = self.decl, self.engine
-        column, heading = self._column(env)
-        if column is None:
-            return None
-        faces = yield RollRequest(self._count(env), self.die.low, self.die.high, self.die.name, d.name, d.roll_cite or cite, d.span)
-        raw = sum(faces)
-        total, mods = self._modified(raw, env)
-        index = self._index(total)
-        if index is None:
-            eng.trace(d.beyond_cite, f"{d.name}: {heading}roll {raw}{mods} = {total}, beyond the table: no effect")
-            return None
-        row, effect = next(((r, e) for r, e in self.rows if r.low <= index <= r.high), (None, None))
-        if row is None:
-            raise RuleError(f"{d.name} has no row for {index}", d.span)
-        shown = f"{total}" + (f" (read as {index} [{d.beyond_cite}])" if index != total else "")
-        result = row.cells[column] if row.cells else row.result
-        declared, declared_effect = self.results.get(result, (None, None))
-        named = row.label or (declared.label if declared else None) or result
-        eng.trace(row.cite, f"{d.name}: {heading}roll {raw}{mods} = {shown} -> {named}")
-        eng.state.facts[f"{d.name} result"] = result
-        yield from effect(dict(env))
-        if declared_effect is not None:
-            yield from declared_effect(dict(env))
-        return result
-
-    def _column(self, env: dict) -> tuple[int | None, str]:
+    def column(self, env: dict) -> tuple[int | None, str]:
         """The column a column table reads (None: beyond the columns, traced) and its heading; 0 for a plain table."""
         d = self.decl
         if self.columns is None:
@@ -655,7 +528,7 @@ class Table:
             self.engine.state.facts[f"{d.name} column"] = d.columns.headers[column].label
         return column, heading
 
-    def _count(self, env: dict) -> int:
+    def count(self, env: dict) -> int:
         """How many dice: the printed count, or the parameter that holds it ('roll dice d6')."""
         d = self.decl
         if d.count_param is None:
@@ -665,7 +538,7 @@ class Table:
             raise RuleError(f"{d.name} rolls {d.count_param} = {show(count)} dice: the number of dice must be 1 or more", d.die_span)
         return count
 
-    def _modified(self, raw: int, env: dict) -> tuple[int, str]:
+    def modified(self, raw: int, env: dict) -> tuple[int, str]:
         """The roll with every modifier that holds, and the trace's account of them."""
         total, applied = raw, []
         for m, value, when in self.modifiers:
@@ -677,7 +550,7 @@ class Table:
                 applied.append(f"{m.name} {v:+d} [{m.cite}]")
         return total, (f" {' '.join(applied)}" if applied else "")
 
-    def _index(self, total: int) -> int | None:
+    def index(self, total: int) -> int | None:
         """The row a modified roll reads: itself, clamped, or None (no effect) as the table's policy says."""
         d = self.decl
         if self.low <= total <= self.high:

@@ -7,13 +7,13 @@ a frame too, whose stage is a field. A `Process` is the stack; `send(answer)` ru
 next request (a roll or a decision) exactly as a generator would, so the driver drives both
 alike, and the trace is the same line for line.
 
-What is here: bodies lowered to flat instructions (`Lowering`): statements that never wait
-run as the compiler's closures; `if`, `for`, `repeat` and `stop` are jumps and cursors;
-`roll` and `choose` suspend; `call` and `lookup` push frames. A position (the game state and
-the stack) can be copied (`Position.of`, `restore`): a deep copy that shares the compiled code.
-Not yet: comparing and saving a position (frames hold the compiler's closures and live unit
-objects, not ids), and `umpire explain` (which keeps the generator executor). Every run uses
-this machine unless UMPIRE_VM=0 (the generators, kept while both exist).
+Bodies are lowered to flat instructions (`Lowering`, one `l_` method per statement kind that
+waits or steers): statements that never wait run as the compiler's closures (`Do`); `if`,
+`for`, `repeat` and `stop` are jumps and cursors; `roll` and `choose` suspend; `call` and
+`lookup` push frames. `umpire explain` reads its statement and calls from the frames
+(`Process.where`). A position (the game state and the stack) can be copied (`Position.of`,
+`restore`): a deep copy that shares the compiled code. Not yet: comparing and saving a
+position (frames hold the compiler's closures and live unit objects, not ids).
 """
 
 from __future__ import annotations
@@ -224,15 +224,14 @@ class Op:
 
 
 class Do(Op):
-    """A statement that never waits, run by the compiler's own closure."""
+    """A statement that never waits, run by the compiler's closure of it."""
 
     def __init__(self, s, fn):
         super().__init__(s)
         self.fn = fn
 
     def run(self, proc, frame):
-        for _ in self.fn(frame.env):
-            raise RuleError("internal: a statement that cannot wait asked for something", self.span)
+        self.fn(frame.env)
 
 
 class Test(Op):
@@ -437,12 +436,12 @@ class TableFrame(Frame):
     def advance(self, proc):
         t = self.table
         if self.stage == "roll":
-            self.column, self.heading = t._column(self.env)
+            self.column, self.heading = t.column(self.env)
             if self.column is None:
                 return _DONE
             d = t.decl
             self.stage = "rolled"
-            return RollRequest(t._count(self.env), t.die.low, t.die.high, t.die.name, d.name, d.roll_cite or self.cite, d.span)
+            return RollRequest(t.count(self.env), t.die.low, t.die.high, t.die.name, d.name, d.roll_cite or self.cite, d.span)
         if self.stage == "row":
             self.stage = "declared"
             return proc.push(CodeFrame(self.effect, dict(self.env)))
@@ -454,8 +453,8 @@ class TableFrame(Frame):
     def resume(self, proc, faces):
         t, d, eng = self.table, self.table.decl, proc.engine
         raw = sum(faces)
-        total, mods = t._modified(raw, self.env)
-        index = t._index(total)
+        total, mods = t.modified(raw, self.env)
+        index = t.index(total)
         if index is None:
             eng.trace(d.beyond_cite, f"{d.name}: {self.heading}roll {raw}{mods} = {total}, beyond the table: no effect")
             self.stage = "end"
@@ -632,6 +631,9 @@ class Lowering:
     def step(self, phase: str, step: n.StepDecl) -> Process:
         return Process(self.engine, CodeFrame(self.block(("step", phase, step.name), step.body, step.cite), {}))
 
+    def invariant(self, inv: n.InvariantDecl) -> Process:
+        return Process(self.engine, CodeFrame(self.block(("invariant", inv.name), inv.body, inv.cite), {}))
+
     def event(self, event: str) -> Process:
         proc = Process(self.engine, None)
         proc.stack = list(reversed(self.hook_frames(event)))
@@ -660,12 +662,17 @@ class Lowering:
 
     # ── statements ──
     def emit(self, stmts, ops: list[Op]) -> None:
+        comp = self.comp
         for s in stmts:
             lower = getattr(self, "l_" + s.kind, None)
             if lower is None:
-                ops.append(Do(s, self.comp.stmt(s)))
-            else:
+                ops.append(Do(s, comp.stmt(s)))
+                continue
+            outer, comp.cite = comp.cite, s.cite  # its expressions carry its citation into their limit errors
+            try:
                 lower(s, ops)
+            finally:
+                comp.cite = outer
 
     def l_if(self, s: n.If, ops):
         test = Test(s, self.comp.expr(s.test))
