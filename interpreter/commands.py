@@ -12,14 +12,16 @@ import json
 import os
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import files
-from .check.scenario import check_scenario
-from .ir import nodes as n
+from . import cache, files
 from .load import demo_path, header_file, load_overlay, load_rules, load_scenario, load_scenario_rules, rules_path_for
-from .overlay.apply import missing_notes, summary_lines
 from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render, render_all
+
+# The IR, the checker, the overlays and the runtime are imported by the functions that use them:
+# `umpire check` of files the cache has seen (cache.py) needs none of them.
+if TYPE_CHECKING:
+    from .ir import nodes as n
 
 
 def dispatch(args: argparse.Namespace) -> int:
@@ -38,6 +40,8 @@ def dispatch(args: argparse.Namespace) -> int:
         from .coverage import cmd_coverage
 
         return cmd_coverage(args.ruleset, args.sections, args.missing)
+    from .ir import nodes as n
+
     print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
     return 0
 
@@ -49,7 +53,8 @@ def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -
         try:
             kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
             check = _check_scenario if kind is files.SCENARIO else _check_rules if kind is files.RULES else _check_overlay
-            diags, summary = check(path, sources, list(overlays))
+            # The verdict on a file is kept by the cache with the files it read (cache.py).
+            diags, summary = cache.through(("check", path, list(overlays)), sources, check, path, sources, list(overlays))
         except UmpireError as err:
             diags, summary = err.diagnostics, []
         shown = [d for d in diags if d.severity == "error" or not quiet]
@@ -67,6 +72,9 @@ def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -
 
 
 def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
+    from .check.scenario import check_scenario
+    from .overlay.apply import summary_lines
+
     loaded = load_rules(path, sources, overlays=overlays)
     game = loaded.symbols.game
     if loaded.errors or game is None or not (game.demo_data or game.errata or game.scenarios):
@@ -102,6 +110,8 @@ def _analysis(loaded, diags: list[Diagnostic]) -> tuple[list[Diagnostic], list[s
 
 
 def _missing_summary(loaded) -> list[str]:
+    from .overlay.apply import missing_notes
+
     sym = loaded.symbols
     lines = []
     for m in sym.missing.values():
@@ -123,9 +133,12 @@ def _missing_summary(loaded) -> list[str]:
 def _load_scenario_and_rules(path: str, sources: Sources, overlays: list[str] = (), with_errata: bool = False):
     """The scenario, its ruleset amended by the overlays the scenario names and then ``overlays``, and every
     diagnostic of both."""
+    from .check.scenario import check_scenario
+
     scenario = load_scenario(path, sources)
     rules = rules_path_for(scenario)
     if not os.path.exists(rules):
+        cache.note_absent(rules)  # a checked verdict kept by the cache holds until the file appears
         missing = Diagnostic("error", f"the ruleset '{scenario.uses}' does not exist (looked for {rules})", scenario.uses_span)
         return scenario, None, [missing]
     loaded = load_scenario_rules(scenario, sources, overlays, with_errata=with_errata)
@@ -135,6 +148,8 @@ def _load_scenario_and_rules(path: str, sources: Sources, overlays: list[str] = 
 
 
 def _check_scenario(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
+    from .overlay.apply import summary_lines
+
     scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays)
     return diags, summary_lines(loaded.overlays) if loaded is not None else []
 
@@ -142,6 +157,8 @@ def _check_scenario(path: str, sources: Sources, overlays: list[str] = ()) -> tu
 def _check_overlay(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
     """An overlay file, applied to the ruleset it amends as 'play' reads it: with the demo data and the
     game's errata (unless it is the errata), then the other overlays given, then this one."""
+    from .overlay.apply import summary_lines
+
     overlay = load_overlay(path, sources)
     rules = files.resolve_reference(overlay.amends, path, files.RULES, overlay.amends_span, "amends")
     if not os.path.exists(rules):
@@ -424,6 +441,8 @@ def _play_root(resume) -> str:
 
 def _game_to_play(path: str, sources: Sources, overlays, errata: bool, choice: str | None):
     """The set-up (a scenario, the demo set-up or a named scenario) and the checked ruleset to play."""
+    from .check.scenario import check_scenario
+
     if path.endswith(".scenario"):
         scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays, with_errata=errata)
     else:
