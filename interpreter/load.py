@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -124,12 +125,10 @@ def load_scenario_rules(scenario: n.Scenario, sources: Sources, overlays: Sequen
 def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:
     """The declarations of one file, each include replaced by the declarations it names."""
     from .ir import nodes as n
-    from .ir.build import build
-    from .syntax.parse import parse
 
     text = read(path, sources)
     out: list = []
-    for decl in build(parse(text, path, "rules_file"), path).decls:
+    for decl in _built(text, path, "rules_file").decls:
         if not isinstance(decl, n.IncludeDecl):
             out.append(decl)
             continue
@@ -143,6 +142,17 @@ def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:
     return out
 
 
+@functools.lru_cache(maxsize=32)
+def _built(text: str, path: str, start: str):
+    """A file's text parsed and built into its IR (a rules file's declarations, a scenario), kept
+    for the rest of the process: the IR is immutable, and `umpire check` reads a ruleset twice (as
+    written, then as played: with its demo data and errata), the scenarios of a game share a map."""
+    from .ir.build import build
+    from .syntax.parse import parse
+
+    return build(parse(text, path, start), path)
+
+
 def load_scenario(path: str, sources: Sources, chain: tuple[str, ...] = ()) -> n.Scenario:
     """Parse a scenario file and the files it takes places from; from the cache (cache.py) when
     none of them has changed."""
@@ -153,11 +163,8 @@ def load_scenario(path: str, sources: Sources, chain: tuple[str, ...] = ()) -> n
 
 
 def _load_scenario(path: str, sources: Sources, chain: tuple[str, ...]) -> n.Scenario:
-    from .ir.build import build
-    from .syntax.parse import parse
-
     text = read(path, sources)
-    scenario = build(parse(text, path, "scenario_file"), path)
+    scenario = _built(text, path, "scenario_file")
     return _with_shared_places(scenario, sources, (*chain, os.path.normpath(path))) if scenario.places_from else scenario
 
 

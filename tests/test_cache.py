@@ -1,7 +1,7 @@
 """The cache of loads (interpreter/cache.py): a hit gives exactly what a miss gives, and is never stale.
 
 Each test has a cache folder of its own (UMPIRE_CACHE in a temporary folder). Whether a load was
-served from the cache is told by the parser: a hit parses nothing.
+served from the cache is told by the loader: a hit neither reads nor checks anything itself.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import trace_of
 
-import interpreter.syntax.parse as parsing
-from interpreter import cache
+from interpreter import cache, load
 from interpreter.cli import main
 from interpreter.load import load_rules, load_scenario, load_scenario_rules
 from interpreter.runtime.scenario import run_scenario
@@ -36,16 +35,22 @@ def folder(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture
-def parsed(monkeypatch) -> list[str]:
-    """The files the parser reads from now on (none when every load is a hit)."""
+def misses(monkeypatch) -> list[str]:
+    """The loads that miss the cache from now on: the rules files and scenarios loaded by reading
+    and checking them (none when every load is a hit)."""
     calls: list[str] = []
-    real = parsing.parse
+    rules, scenario = load._load_rules, load._load_scenario
 
-    def counting(text, path, start="rules_file"):
+    def load_rules_counted(path, *args):
         calls.append(path)
-        return real(text, path, start)
+        return rules(path, *args)
 
-    monkeypatch.setattr(parsing, "parse", counting)
+    def load_scenario_counted(path, *args):
+        calls.append(path)
+        return scenario(path, *args)
+
+    monkeypatch.setattr(load, "_load_rules", load_rules_counted)
+    monkeypatch.setattr(load, "_load_scenario", load_scenario_counted)
     return calls
 
 
@@ -65,11 +70,11 @@ def twice(path: str, **options):
 
 @pytest.mark.parametrize("path", RULESETS)
 @pytest.mark.parametrize("options", [{}, {"with_demo": True, "with_errata": True}], ids=["plain", "as-played"])
-def test_a_hit_gives_what_the_miss_gave(path, options, folder, parsed, monkeypatch):
+def test_a_hit_gives_what_the_miss_gave(path, options, folder, misses, monkeypatch):
     monkeypatch.chdir(ROOT)
     (miss, miss_sources), (hit, hit_sources) = twice(path, **options)
-    assert entries(folder) and parsed, "the first load parses and is kept"
-    assert parsed.count(path) == 1, "the second load is served from the cache"
+    assert entries(folder) and misses, "the first load reads and checks, and is kept"
+    assert misses.count(path) == 1, "the second load is served from the cache"
     assert shown(hit, hit_sources) == shown(miss, miss_sources)
     assert hit.symbols == miss.symbols
     assert hit.ruleset == miss.ruleset and hit.base == miss.base
@@ -89,11 +94,11 @@ def broken_copy(tmp_path: Path) -> Path:
     return tmp_path / "rulesets" / "jenkins_ear.rules"
 
 
-def test_a_file_with_errors_renders_the_same_from_the_cache(tmp_path, folder, parsed, capsys):
+def test_a_file_with_errors_renders_the_same_from_the_cache(tmp_path, folder, misses, capsys):
     path = str(broken_copy(tmp_path))
     (miss, miss_sources), (hit, hit_sources) = twice(path)
     assert miss.errors, "the copy has an error"
-    assert len(parsed) == len(set(parsed)), "the second load is served from the cache"
+    assert len(misses) == len(set(misses)), "the second load is served from the cache"
     assert shown(hit, hit_sources) == shown(miss, miss_sources)
     outputs = []
     for _ in range(2):  # umpire check keeps its verdict: the same output, the same exit code
@@ -102,7 +107,7 @@ def test_a_file_with_errors_renders_the_same_from_the_cache(tmp_path, folder, pa
     assert outputs[0][0] == 1 and "error: unknown unit class 'navel'" in outputs[0][1].err
 
 
-def test_editing_an_included_file_is_a_miss(tmp_path, folder, parsed, capsys):
+def test_editing_an_included_file_is_a_miss(tmp_path, folder, misses, capsys):
     shutil.copytree(ROOT / "rulesets", tmp_path / "rulesets")
     path = str(tmp_path / "rulesets" / "jenkins_ear.rules")
     part = tmp_path / "rulesets" / "jenkins_ear" / "economy.rules"
@@ -110,16 +115,16 @@ def test_editing_an_included_file_is_a_miss(tmp_path, folder, parsed, capsys):
     assert main(["check", path]) == 0
     clean = capsys.readouterr()
     part.write_text(text + BROKEN, encoding="utf-8")
-    parsed.clear()
+    misses.clear()
     assert main(["check", path]) == 1, "the edit is seen"
-    assert str(part) in parsed
+    assert path in misses
     assert f"{part}:" in capsys.readouterr().err
     part.write_text(text, encoding="utf-8")
     assert main(["check", path]) == 0
     assert capsys.readouterr() == clean, "the file as it was: the first verdict again"
 
 
-def test_a_corrupt_truncated_or_foreign_entry_is_a_miss(folder, parsed, monkeypatch):
+def test_a_corrupt_truncated_or_foreign_entry_is_a_miss(folder, misses, monkeypatch):
     monkeypatch.chdir(ROOT)
     path = RULESETS[0]
     miss_sources = Sources()
@@ -130,32 +135,32 @@ def test_a_corrupt_truncated_or_foreign_entry_is_a_miss(folder, parsed, monkeypa
                good[:-10] + b"\x00" * 10, good[:-1000] + bytes(b ^ 1 for b in good[-1000:])]
     for data in damaged:
         entry.write_bytes(data)
-        parsed.clear()
+        misses.clear()
         sources = Sources()
         loaded = load_rules(path, sources)
-        assert path in parsed, "a damaged entry is a miss"
+        assert path in misses, "a damaged entry is a miss"
         assert loaded.symbols == miss.symbols and shown(loaded, sources) == shown(miss, miss_sources)
     entry.chmod(0o666)  # another user could have written it: not read
-    parsed.clear()
+    misses.clear()
     load_rules(path, Sources())
-    assert path in parsed
+    assert path in misses
     assert stat.S_IMODE(entries(folder)[0].stat().st_mode) == 0o600, "written again, for this user only"
 
 
-def test_a_change_to_umpire_s_code_is_a_miss_that_replaces_the_entry(folder, parsed, monkeypatch):
+def test_a_change_to_umpire_s_code_is_a_miss_that_replaces_the_entry(folder, misses, monkeypatch):
     monkeypatch.chdir(ROOT)
     load_rules(RULESETS[0], Sources())
     monkeypatch.setattr(cache, "code_version", lambda: "another version of umpire")
-    parsed.clear()
+    misses.clear()
     load_rules(RULESETS[0], Sources())
-    assert RULESETS[0] in parsed
+    assert RULESETS[0] in misses
     assert len(entries(folder)) == 1, "one entry per request: the old one is replaced"
-    parsed.clear()
+    misses.clear()
     load_rules(RULESETS[0], Sources())
-    assert not parsed
+    assert not misses
 
 
-def test_a_folder_others_may_enter_is_not_used(tmp_path, monkeypatch, parsed):
+def test_a_folder_others_may_enter_is_not_used(tmp_path, monkeypatch, misses):
     where = tmp_path / "shared"
     where.mkdir(mode=0o755)
     where.chmod(0o755)
@@ -163,17 +168,17 @@ def test_a_folder_others_may_enter_is_not_used(tmp_path, monkeypatch, parsed):
     monkeypatch.chdir(ROOT)
     twice(RULESETS[0])
     assert not list(where.iterdir())
-    assert parsed.count(RULESETS[0]) == 2
+    assert misses.count(RULESETS[0]) == 2
 
 
-def test_off_writes_nothing(tmp_path, monkeypatch, parsed):
+def test_off_writes_nothing(tmp_path, monkeypatch, misses):
     monkeypatch.setenv("UMPIRE_CACHE", "off")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.chdir(ROOT)
     twice(RULESETS[0])
     assert main(["check", RULESETS[0]]) == 0
-    assert parsed.count(RULESETS[0]) > 2
+    assert misses.count(RULESETS[0]) > 2
     assert not list(tmp_path.iterdir())
 
 
@@ -205,14 +210,14 @@ def test_a_file_that_appears_is_a_miss(tmp_path, folder, capsys):
 
 @pytest.mark.parametrize("scenario", ["scenarios/jenkins_ear/eop_land_3018.scenario",
                                       "scenarios/guerra_a_muerte/case_build_royalist.scenario"])
-def test_a_scenario_run_through_the_cache_gives_its_trace(scenario, folder, parsed, monkeypatch):
+def test_a_scenario_run_through_the_cache_gives_its_trace(scenario, folder, misses, monkeypatch):
     monkeypatch.chdir(ROOT)
     for hit in (False, True):
-        parsed.clear()
+        misses.clear()
         sources = Sources()
         loaded_scenario = load_scenario(scenario, sources)
         loaded = load_scenario_rules(loaded_scenario, sources)
-        assert bool(parsed) is not hit
+        assert bool(misses) is not hit
         outcome = run_scenario(loaded_scenario, loaded.symbols, sources)
         assert "\n".join(outcome.lines) + "\n" == trace_of(ROOT / scenario).read_text(encoding="utf-8")
 
