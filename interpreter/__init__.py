@@ -10,8 +10,10 @@ The pipeline runs one way; read the folders in this order:
     overlay/   errata and house rules: their IR, then their application to a copy of the IR
     runtime/   lowering to closures (compile.py), the engine, built-ins, dice, agents, the
                driver, a position's set-up and geometry, scenarios, whole games, odds
-    load.py    the front end in one call (read → parse → IR → overlays → check), used by
-    cli.py     the commands; coverage.py (umpire coverage), saves.py (saved games)
+    load.py    the front end in one call (read → parse → IR → overlays → check), its results
+               kept by cache.py (keyed by the content of every file read), used by
+    cli.py     the command line (the arguments), commands.py (what each command does);
+               coverage.py (umpire coverage), saves.py (saved games)
 
 Beside it: lang.py (the built-ins and attributes the language declares), limits.py (every
 limit of a file and a run), files.py (what a file may read: the sandbox).

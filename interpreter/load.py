@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from . import files
-from .check.resolve import check_ruleset
-from .check.symbols import Symbols
-from .ir import nodes as n
-from .ir.build import build
-from .overlay.apply import AppliedOverlay, apply_overlays
-from .overlay.ir import Overlay, build_overlay
+from . import cache, files
 from .syntax.diagnostics import Diagnostic, Sources, UmpireError
-from .syntax.parse import parse
+
+# The IR, the parser, the builder, the checker and the overlays are imported by the loads that
+# run them: a load served from the cache (cache.py) needs none of them.
+if TYPE_CHECKING:
+    from .check.symbols import Symbols
+    from .ir import nodes as n
+    from .overlay.apply import AppliedOverlay
+    from .overlay.ir import Overlay
 
 
 @dataclass
@@ -31,8 +34,11 @@ class Loaded:
 
 
 def read(path: str, sources: Sources) -> str:
-    """The text of a file, kept in ``sources``; only a regular file of bounded size is read (files.py)."""
-    return files.read_checked(path, sources)
+    """The text of a file, kept in ``sources``; only a regular file of bounded size is read (files.py).
+    The cache (cache.py) notes every file read, to key the load's entry by their content."""
+    text = files.read_checked(path, sources)
+    cache.note_read(path, text)
+    return text
 
 
 def load_rules(path: str, sources: Sources, with_demo: bool = False, overlays: Sequence[str] = (),
@@ -45,12 +51,18 @@ def load_rules(path: str, sources: Sources, with_demo: bool = False, overlays: S
     (overlay files: errata, house rules) are applied in order (``after`` in an overlay's
     header reorders them); the checker runs on the amended ruleset. This is the one entry
     point of every command that reads a ruleset with overlays (check, run, play, odds).
+    The result comes from the cache (cache.py) when no file it was made from has changed.
     """
     with files.entry(path):
-        return _load_rules(path, sources, with_demo, overlays, with_errata)
+        request = ("rules", path, with_demo, list(overlays), with_errata)
+        return cache.through(request, sources, _load_rules, path, sources, with_demo, overlays, with_errata)
 
 
 def _load_rules(path: str, sources: Sources, with_demo: bool, overlays: Sequence[str], with_errata: bool) -> Loaded:
+    from .check.resolve import check_ruleset
+    from .ir import nodes as n
+    from .overlay.apply import apply_overlays
+
     decls = _read_rules(path, sources, chain=())
     game = next((d for d in decls if isinstance(d, n.Game)), None)
     if with_demo and game is not None and game.demo_data:
@@ -81,6 +93,9 @@ def _load_rules(path: str, sources: Sources, with_demo: bool, overlays: Sequence
 
 def load_overlay(path: str, sources: Sources) -> Overlay:
     """Parse an overlay file (errata, house rules) into its IR; syntax errors raise."""
+    from .overlay.ir import build_overlay
+    from .syntax.parse import parse
+
     with files.entry(path):
         text = read(path, sources)
     return build_overlay(parse(text, path, "overlay_file"), path)
@@ -109,9 +124,11 @@ def load_scenario_rules(scenario: n.Scenario, sources: Sources, overlays: Sequen
 
 def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:
     """The declarations of one file, each include replaced by the declarations it names."""
+    from .ir import nodes as n
+
     text = read(path, sources)
     out: list = []
-    for decl in build(parse(text, path, "rules_file"), path).decls:
+    for decl in _built(text, path, "rules_file").decls:
         if not isinstance(decl, n.IncludeDecl):
             out.append(decl)
             continue
@@ -125,11 +142,30 @@ def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:
     return out
 
 
+@functools.lru_cache(maxsize=32)
+def _built(text: str, path: str, start: str):
+    """A file's text parsed and built into its IR (a rules file's declarations, a scenario), kept
+    for the rest of the process: the IR is immutable, and `umpire check` reads a ruleset twice (as
+    written, then as played: with its demo data and errata), the scenarios of a game share a map."""
+    from .ir.build import build
+    from .syntax.parse import parse
+
+    return build(parse(text, path, start), path)
+
+
 def load_scenario(path: str, sources: Sources, chain: tuple[str, ...] = ()) -> n.Scenario:
+    """Parse a scenario file and the files it takes places from; from the cache (cache.py) when
+    none of them has changed."""
     with files.entry(path):
-        text = read(path, sources)
-        scenario = build(parse(text, path, "scenario_file"), path)
-        return _with_shared_places(scenario, sources, (*chain, os.path.normpath(path))) if scenario.places_from else scenario
+        if chain:
+            return _load_scenario(path, sources, chain)
+        return cache.through(("scenario", path), sources, _load_scenario, path, sources, chain)
+
+
+def _load_scenario(path: str, sources: Sources, chain: tuple[str, ...]) -> n.Scenario:
+    text = read(path, sources)
+    scenario = _built(text, path, "scenario_file")
+    return _with_shared_places(scenario, sources, (*chain, os.path.normpath(path))) if scenario.places_from else scenario
 
 
 def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str, ...]) -> n.Scenario:

@@ -3,10 +3,17 @@
 A game's scenario has its reviewed trace beside it, ``scenarios/<game>/traces/<stem>.trace``
 (``ScenarioTrace``); the toy game's traces stay in ``tests/__snapshots__/test_language/``
 (``TraceSnapshot``).
+
+The suite has a cache of loads of its own (interpreter/cache.py): a fresh folder for the session,
+removed at its end, so that it neither reads nor fills the user's cache (``UMPIRE_CACHE=off``
+in the environment runs the suite with the cache off).
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +22,19 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
 
 ROOT = Path(__file__).resolve().parent.parent
+_CACHE: list[str] = []  # the session's cache folder, once made
+
+
+def pytest_configure(config) -> None:
+    """The session's own cache of loads, set before any test module is imported."""
+    if os.environ.get("UMPIRE_CACHE", "").strip().lower() != "off":
+        _CACHE.append(tempfile.mkdtemp(prefix="umpire-cache-"))  # mode 0700, as the cache asks
+        os.environ["UMPIRE_CACHE"] = _CACHE[-1]
+
+
+def pytest_unconfigure(config) -> None:
+    for folder in _CACHE:
+        shutil.rmtree(folder, ignore_errors=True)
 SCENARIOS = ROOT / "scenarios"
 TRACE_TEST = "test_scenario"  # the test that asserts every scenario's trace (tests/test_scenarios.py)
 

@@ -16,7 +16,7 @@ from ..syntax.diagnostics import Span
 
 
 class Node(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     span: Span
 
 
@@ -50,7 +50,7 @@ class IntLit(Node):
 
 
 class StrPart(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     text: str | None = None
     expr: Expr | None = None
 
@@ -102,7 +102,7 @@ class Index(Node):
 
 
 class Arg(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     name: str | None = None
     value: Expr
     span: Span
@@ -180,7 +180,7 @@ class ListLit(Node):
 
 
 class MapEntry(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     key: Expr
     value: Expr
 
@@ -725,7 +725,7 @@ Decl = Annotated[
 class Ruleset(BaseModel):
     """A whole rules file, in source order."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     file: str
     decls: tuple[Decl, ...]
 
@@ -781,7 +781,7 @@ class ScriptedDie(Node):
 
 
 class AnswerItem(BaseModel):
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     name: str
     die: int | None = None
 
@@ -864,6 +864,7 @@ class Scenario(Cited):
     stops_cite: Citation | None = None
 
 
-# Forward references (Expr, Stmt) are resolved once, by the top-level models that hold them.
-for _model in (StrPart, Attr, Ruleset, Scenario):
-    _model.model_rebuild()
+# Every model is built lazily (``defer_build``): pydantic makes a model's validator the first
+# time one is constructed, not at import. Importing the IR is then cheap, which is what a command
+# that never builds a node pays for (a ruleset served from the cache: unpickling does not
+# validate); forward references (Expr, Stmt) are resolved at that first construction.

@@ -445,8 +445,7 @@ class OverlayBuilder(Builder):
                            cite=_cite(c))
 
 
-for _model in (Overlay,):
-    _model.model_rebuild()
+# Overlay nodes are IR nodes: built lazily, at their first construction (ir/nodes.py).
 
 
 def build_overlay(tree, file: str) -> Overlay:

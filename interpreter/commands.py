@@ -1,0 +1,497 @@
+"""What each command of the ``umpire`` command line does (cli.py reads the arguments).
+
+Every failure reaches the user as a diagnostic (file:line:col, the source line, a
+caret, a hint) and an exit code, never as a Python traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import cache, files
+from .load import demo_path, header_file, load_overlay, load_rules, load_scenario, load_scenario_rules, rules_path_for
+from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render, render_all
+
+# The IR, the checker, the overlays and the runtime are imported by the functions that use them:
+# `umpire check` of files the cache has seen (cache.py) needs none of them.
+if TYPE_CHECKING:
+    from .ir import nodes as n
+
+
+def dispatch(args: argparse.Namespace) -> int:
+    if args.command == "check":
+        return cmd_check(args.files, args.quiet, args.overlays)
+    if args.command == "run":
+        return cmd_run(args.scenario, args.overlays, args.detail)
+    if args.command == "explain":
+        return cmd_explain(args.scenario, args.at, args.overlays)
+    if args.command == "odds":
+        return cmd_odds(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays)
+    if args.command == "play":
+        return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
+                        not args.no_errata, args.scenario, args.detail, args.force)
+    if args.command == "coverage":
+        from .coverage import cmd_coverage
+
+        return cmd_coverage(args.ruleset, args.sections, args.missing)
+    from .ir import nodes as n
+
+    print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
+    return 0
+
+
+def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -> int:
+    failed = False
+    for path in paths:
+        sources = Sources()
+        try:
+            kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
+            check = _check_scenario if kind is files.SCENARIO else _check_rules if kind is files.RULES else _check_overlay
+            # The verdict on a file is kept by the cache with the files it read (cache.py).
+            diags, summary = cache.through(("check", path, list(overlays)), sources, check, path, sources, list(overlays))
+        except UmpireError as err:
+            diags, summary = err.diagnostics, []
+        shown = [d for d in diags if d.severity == "error" or not quiet]
+        for d in shown:
+            print(render(d, sources), file=sys.stderr if d.severity == "error" else sys.stdout)
+        errors = sum(1 for d in diags if d.severity == "error")
+        notes = sum(1 for d in diags if d.severity == "note")
+        warnings = len(diags) - errors - notes
+        failed |= errors > 0
+        if not quiet:
+            for line in summary:
+                print(line)
+            print(f"{path}: {errors} error(s), {warnings} warning(s)" + (f", {notes} note(s)" if notes else ""))
+    return 1 if failed else 0
+
+
+def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
+    from .check.scenario import check_scenario
+    from .overlay.apply import summary_lines
+
+    loaded = load_rules(path, sources, overlays=overlays)
+    game = loaded.symbols.game
+    if loaded.errors or game is None or not (game.demo_data or game.errata or game.scenarios):
+        found, lines = _analysis(loaded, loaded.diagnostics)
+        return loaded.diagnostics + found, _missing_summary(loaded) + summary_lines(loaded.overlays) + lines
+    # The ruleset names demo data or errata: check it with them as well (as 'play' reads it), and its demo set-up.
+    with_demo = load_rules(path, sources, with_demo=True, with_errata=True, overlays=overlays)
+    seen = {(d.span.file, d.span.line, d.span.col, d.message) for d in loaded.diagnostics}
+    diags = loaded.diagnostics + [d for d in with_demo.diagnostics if (d.span.file, d.span.line, d.span.col, d.message) not in seen]
+    summary = _missing_summary(with_demo) + summary_lines(with_demo.overlays)
+    if game.demo_data:
+        summary.append(f"demo data: {demo_path(game.span.file, game.demo_data)} (stands in for what the rulebook does not print)")
+    if game.demo_setup and not with_demo.errors:
+        setup_path = header_file(game, game.demo_setup, files.SCENARIO, "demo setup")
+        scenario = load_scenario(setup_path, sources)
+        diags += check_scenario(scenario, with_demo.symbols)
+        summary.append(f"demo set-up: {setup_path}")
+    for listed in game.scenarios if not with_demo.errors else ():
+        setup_path = header_file(game, listed.file, files.SCENARIO, "scenario")
+        diags += check_scenario(load_scenario(setup_path, sources), with_demo.symbols)
+        summary.append(f"scenario {listed.name}: {setup_path} (umpire play --scenario {listed.name})")
+    found, lines = _analysis(with_demo, diags)
+    return diags + found, summary + lines
+
+
+def _analysis(loaded, diags: list[Diagnostic]) -> tuple[list[Diagnostic], list[str]]:
+    """Static analysis (table ranges, reachability, unused names), only for a ruleset that checks clean."""
+    if any(d.severity == "error" for d in diags):
+        return [], []
+    from .check.analysis import analyse
+
+    return analyse(loaded.symbols)
+
+
+def _missing_summary(loaded) -> list[str]:
+    from .overlay.apply import missing_notes
+
+    sym = loaded.symbols
+    lines = []
+    for m in sym.missing.values():
+        line = f"missing {m.what} '{m.name}': {m.description}" + (f" [{m.cite}]" if m.cite else "")
+        supplied = sym.tables.get(m.name) if m.what == "table" else None
+        if supplied is not None:
+            line += f"; supplied by {supplied.span.file}:{supplied.span.line}, not the published data"
+        for note in missing_notes(loaded.overlays).get(m.name, []):
+            line += f"; amended by {note}"
+        lines.append(line)
+    unknown = [
+        f"{c.name}.{v.name}" for c in sym.counters.values() for v in c.values if v.value == "?"
+    ]
+    if unknown:
+        lines.append(f"missing printed values ({len(unknown)}): {', '.join(unknown)}")
+    return lines
+
+
+def _load_scenario_and_rules(path: str, sources: Sources, overlays: list[str] = (), with_errata: bool = False):
+    """The scenario, its ruleset amended by the overlays the scenario names and then ``overlays``, and every
+    diagnostic of both."""
+    from .check.scenario import check_scenario
+
+    scenario = load_scenario(path, sources)
+    rules = rules_path_for(scenario)
+    if not os.path.exists(rules):
+        cache.note_absent(rules)  # a checked verdict kept by the cache holds until the file appears
+        missing = Diagnostic("error", f"the ruleset '{scenario.uses}' does not exist (looked for {rules})", scenario.uses_span)
+        return scenario, None, [missing]
+    loaded = load_scenario_rules(scenario, sources, overlays, with_errata=with_errata)
+    if loaded.errors:
+        return scenario, loaded, loaded.errors
+    return scenario, loaded, check_scenario(scenario, loaded.symbols)
+
+
+def _check_scenario(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
+    from .overlay.apply import summary_lines
+
+    scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays)
+    return diags, summary_lines(loaded.overlays) if loaded is not None else []
+
+
+def _check_overlay(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
+    """An overlay file, applied to the ruleset it amends as 'play' reads it: with the demo data and the
+    game's errata (unless it is the errata), then the other overlays given, then this one."""
+    from .overlay.apply import summary_lines
+
+    overlay = load_overlay(path, sources)
+    rules = files.resolve_reference(overlay.amends, path, files.RULES, overlay.amends_span, "amends")
+    if not os.path.exists(rules):
+        raise UmpireError([Diagnostic("error", f"the ruleset '{overlay.amends}' does not exist (looked for {rules})",
+                                      overlay.amends_span)])
+    loaded = load_rules(rules, sources, with_demo=True, with_errata=True, overlays=[*overlays, path])
+    reading = ""
+    if loaded.errors:
+        # A scenario's fixture overlay amends the ruleset as scenarios read it, without the demo data
+        # (it may supply a table the demo data also supplies): when the demo data alone is what it
+        # clashes with, it is checked without it and reported so. A clash with the errata stays an error.
+        plain = load_rules(rules, sources, with_errata=True, overlays=[*overlays, path])
+        if not plain.errors:
+            clash = "; ".join(d.message for d in loaded.errors)
+            loaded, reading = plain, f" as scenarios read it (not with the demo data, as 'play' would: {clash})"
+    mine = [o for o in loaded.overlays if os.path.normpath(o.file) == os.path.normpath(path)]
+    return loaded.diagnostics, summary_lines(mine) + [f"applied to {rules}{reading}" + (
+        f" with {', '.join(o.name for o in loaded.overlays if o not in mine)}" if len(loaded.overlays) > len(mine) else "")]
+
+
+def _stop_on_errors(diags: list[Diagnostic]) -> None:
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise UmpireError(errors)
+
+
+def _ready_scenario(path: str, sources: Sources, overlays: list[str]):
+    """The scenario and its checked ruleset, or None once the errors are printed."""
+    try:
+        scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays)
+        _stop_on_errors(diags)
+    except UmpireError as err:
+        print(render_all(err.diagnostics, sources), file=sys.stderr)
+        return None
+    return scenario, loaded
+
+
+def _finish(outcome, sources: Sources) -> int:
+    """Exit 1, with the error rendered, when the run stopped on one."""
+    if outcome.error is not None:
+        print(render(outcome.error, sources), file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_run(path: str, overlays: list[str] = (), detail: bool = False) -> int:
+    from .runtime.scenario import run_scenario
+
+    sources = Sources()
+    ready = _ready_scenario(path, sources, overlays)
+    if ready is None:
+        return 1
+    scenario, loaded = ready
+    outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail)
+    print("\n".join(outcome.lines))
+    return _finish(outcome, sources) or (0 if outcome.ok else 1)
+
+
+def cmd_explain(path: str, at: str | None, overlays: list[str] = ()) -> int:
+    from .runtime.explain import explain_lines
+    from .runtime.scenario import run_scenario
+
+    sources = Sources()
+    ready = _ready_scenario(path, sources, overlays)
+    if ready is None:
+        return 1
+    scenario, loaded = ready
+    outcome = run_scenario(scenario, loaded.symbols, sources, explain=True)
+    print(f"explain: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""))
+    lines = explain_lines(outcome.events, sources, at)
+    if at is not None and not lines:
+        print(f"umpire: error: no event matches '{at}' (the trace has {len(outcome.events)} events)", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    return _finish(outcome, sources)
+
+
+def cmd_odds(path: str, facts: list[str] | None, policy: str, mc_runs: int | None, seed: int, limit: int,
+             overlays: list[str] = ()) -> int:
+    from .runtime.odds import OddsError, exact_odds, monte_carlo, report
+
+    sources = Sources()
+    ready = _ready_scenario(path, sources, overlays)
+    if ready is None:
+        return 1
+    scenario, loaded = ready
+    print(f"odds: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""))
+    print(f"ruleset: {scenario.uses}")
+
+    def progress(runs: int, waiting: int) -> None:
+        print(f"... {runs} dice paths run, {waiting} waiting", file=sys.stderr, flush=True)
+
+    try:
+        odds = exact_odds(scenario, loaded.symbols, sources, facts, policy, limit, progress)
+        mc = monte_carlo(scenario, loaded.symbols, sources, odds.names, mc_runs, seed, policy) if mc_runs else None
+    except OddsError as err:
+        print(render(Diagnostic("error", err.message, err.span or scenario.span, err.hint), sources), file=sys.stderr)
+        return 1
+    if facts:
+        never = [f for f in facts if all(key[odds.names.index(f)] is None for key in odds.outcomes)]
+        for f in never:
+            print(f"umpire: warning: the run never records '{f}'", file=sys.stderr)
+    print("\n".join(report(odds, mc)))
+    return 0
+
+
+@dataclass
+class _PlayArgs:
+    """What `umpire play` plays and how: the command line's options, a loaded save's where it gives them."""
+
+    path: str | None
+    seed: int
+    kinds: list[str]
+    overlays: list[str]
+    errata: bool
+    choice: str | None
+    save: str | None
+    stop_after: int | None
+    force: bool
+    detail: bool
+    load: str | None
+    resume: Any  # the loaded save (saves.Resume), or None
+
+
+def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, stop_after: int | None = None,
+             load: str | None = None, overlays: list[str] = (), errata: bool = True, choice: str | None = None,
+             detail: bool = False, force: bool = False) -> int:
+    from . import saves
+    from .runtime.play import AGENT_KINDS
+
+    try:
+        resume = _read_save(load, AGENT_KINDS) if load else None
+        if save is not None:
+            saves.check_target(save, force)
+    except saves.SaveError as err:
+        named = "" if not load or save else f"{load!r}: " if "\0" in load else f"{load}: "
+        print(f"umpire: error: {named}{err.message}", file=sys.stderr)
+        return 1
+    except UmpireError as err:
+        print(f"umpire: error: {load}: {err.diagnostics[0].message}", file=sys.stderr)
+        return 1
+    if resume is not None:
+        args = _PlayArgs(resume.file, resume.seed, list(resume.agents), resume.overlays, resume.errata, resume.scenario,
+                         save, stop_after, force, detail, load, resume)
+    else:
+        args = _PlayArgs(path, seed, [k.strip() for k in agents.split(",") if k.strip()], overlays, errata, choice,
+                         save, stop_after, force, detail, load, None)
+    problem = _play_problem(args, agents, AGENT_KINDS)
+    if problem:
+        print(f"umpire: error: {problem}", file=sys.stderr)
+        return 1
+    with _save_scope(args):
+        return _play(args)
+
+
+def _read_save(load: str, agent_kinds: tuple[str, ...]):
+    """The saved game to resume, its game files checked as command-line files."""
+    from . import saves
+
+    resume = saves.read(load, agent_kinds)
+    # The game files a save names are read as if named on the command line, but only as the
+    # kinds of file they must be (docs/safety.md): a save never makes umpire quote another file.
+    files.command_line_file(resume.file, "a save's 'file' names", (files.RULES, files.SCENARIO))
+    for overlay in resume.overlays:
+        files.command_line_file(overlay, "a save's 'overlays' name", (files.OVERLAY,))
+    return resume
+
+
+def _play_problem(args: _PlayArgs, agents: str, agent_kinds: tuple[str, ...]) -> str | None:
+    """What makes the options unplayable, before any file is read."""
+    bad = [k for k in args.kinds if k not in agent_kinds]
+    if not args.kinds or bad:
+        return f"unknown agent '{bad[0] if bad else agents}'; use {', '.join(agent_kinds)}"
+    if not args.path:
+        return "name a rules or scenario file to play, or --load a saved game"
+    if args.stop_after is not None and args.save is None:
+        return "--stop-after needs --save FILE (where the position is saved)"
+    if args.stop_after is not None and args.stop_after < 0:
+        return "--stop-after counts decisions: 0 or more"
+    return None
+
+
+def _save_scope(args: _PlayArgs):
+    """A loaded save's game files are read as if named on the command line (their folders become roots)."""
+    resume = args.resume
+    if resume is None:
+        return contextlib.nullcontext()
+    return files.sandbox(files.current().with_files([args.path, *args.overlays], [resume.root] if resume.root else []))
+
+
+def _play(args: _PlayArgs) -> int:
+    from .runtime.play import play
+
+    sources = Sources()
+    ready = _ready_game(args, sources)
+    if ready is None:
+        return 1
+    scenario, loaded, applied = ready
+    resume = args.resume
+    game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=_terminal("human" in args.kinds),
+                stop_after=args.stop_after, resume=resume and {**resume.head, "state": resume.state}, detail=args.detail)
+    _tell_the_rest(game, args.detail)
+    if game.error is not None:
+        print(render(game.error, sources), file=sys.stderr)
+        return 1
+    return _after_the_game(game, args, applied)
+
+
+def _ready_game(args: _PlayArgs, sources: Sources):
+    """The set-up, the checked ruleset and the names of the overlays applied; None once the error is printed."""
+    try:
+        scenario, loaded = _game_to_play(args.path, sources, args.overlays, args.errata, args.choice)
+    except UmpireError as err:
+        print(render_all(err.diagnostics, sources), file=sys.stderr)
+        return None
+    applied = [o.name for o in loaded.overlays]
+    resume = args.resume
+    if resume is not None and "applied" in resume.head and resume.head["applied"] != applied:
+        print(f"umpire: error: {args.load}: field 'errata' or 'overlays': the game was saved with the overlays "
+              f"{resume.head['applied'] or 'none'}; the save as it stands applies {applied or 'none'}", file=sys.stderr)
+        return None
+    return scenario, loaded, applied
+
+
+def _terminal(human: bool):
+    """Prompts on stderr; with a person playing, the narration shown as it happens."""
+    from .runtime.play import Terminal
+
+    return Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr),
+                    narrate=(lambda line: print(line, flush=True)) if human else None)
+
+
+def _tell_the_rest(game, detail: bool) -> None:
+    """What the terminal has not shown yet of the trace (or the narration), and how much detail is left out."""
+    told = game.lines if detail else game.narration
+    if told[game.streamed:]:
+        print("\n".join(told[game.streamed:]))
+    if not detail and len(game.lines) > len(game.narration):
+        print(f"umpire: {len(game.lines) - len(game.narration)} line(s) of detail not shown (facts recorded, states set, "
+              "decisions): --detail shows them", file=sys.stderr)
+
+
+def _after_the_game(game, args: _PlayArgs, applied: list[str]) -> int:
+    """Save the game where it stopped, if it is to be saved: suspended, or ended by a person who names a file."""
+    save = args.save
+    if game.quit is not None:
+        print(f"umpire: the game was ended: {game.quit}", file=sys.stderr)
+        save = save or _ask_where_to_save(args.force)
+    elif args.stop_after is not None and game.save is None:
+        print(f"umpire: error: the game ended before decision {args.stop_after + 1}: there was nothing to save", file=sys.stderr)
+        return 1
+    if game.save is None or save is None:
+        if game.quit is None and save is not None:
+            print(f"umpire: the game ran to its end: nothing was saved in {save}", file=sys.stderr)
+        return 0 if game.quit is None else 1
+    return _write_save(game.save, save, args, applied)
+
+
+def _write_save(data: dict, save: str, args: _PlayArgs, applied: list[str]) -> int:
+    """The save, with the files played as paths from its own folder."""
+    from . import saves
+
+    data["umpire_save"].update(format=saves.FORMAT, file=saves.portable(save, args.path),
+                               root=saves.portable(save, _play_root(args.resume)),
+                               overlays=[saves.portable(save, o) for o in args.overlays],
+                               errata=args.errata, scenario=args.choice or "", applied=applied)
+    try:
+        saves.write(save, data)
+    except OSError as err:
+        print(f"umpire: error: cannot write {save}: {err.strerror or err}", file=sys.stderr)
+        return 1
+    print(f"saved to {save}")
+    return 0
+
+
+def _play_root(resume) -> str:
+    """The folder a save records as the root of its game: the working folder, or the loaded save's root."""
+    return resume.root if resume is not None and resume.root else os.getcwd()
+
+
+def _game_to_play(path: str, sources: Sources, overlays, errata: bool, choice: str | None):
+    """The set-up (a scenario, the demo set-up or a named scenario) and the checked ruleset to play."""
+    from .check.scenario import check_scenario
+
+    if path.endswith(".scenario"):
+        scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays, with_errata=errata)
+    else:
+        scenario, loaded = None, load_rules(path, sources, with_demo=True, with_errata=errata, overlays=overlays)
+        diags = loaded.diagnostics
+        setup = _chosen_setup(loaded.symbols.game, choice) if not loaded.errors else None
+        if setup is not None:
+            scenario = load_scenario(setup, sources)
+            diags = diags + check_scenario(scenario, loaded.symbols)
+    _stop_on_errors(diags)
+    return scenario, loaded
+
+
+def _ask_where_to_save(force: bool) -> str | None:
+    """After a person ends the game: where to save it, asked until a usable name or an empty answer."""
+    from . import saves
+
+    while True:
+        print("save the game? type a file name (.toml), or press Enter not to save", file=sys.stderr)
+        answer = _read_line()
+        if not answer or not answer.strip():
+            print("umpire: not saved", file=sys.stderr)
+            return None
+        try:
+            saves.check_target(answer.strip(), force)
+            return answer.strip()
+        except saves.SaveError as err:
+            print(f"  {err.message}", file=sys.stderr)
+
+
+def _chosen_setup(game: n.Game | None, choice: str | None) -> str | None:
+    """The set-up file to play from: the scenario the header names as `choice`, else the demo set-up."""
+    if game is None:
+        if choice:
+            raise UmpireError([Diagnostic("error", f"no game header names a scenario '{choice}'", NO_SPAN)])
+        return None
+    if choice is None:
+        return header_file(game, game.demo_setup, files.SCENARIO, "demo setup") if game.demo_setup else None
+    for listed in game.scenarios:
+        if listed.name == choice:
+            return header_file(game, listed.file, files.SCENARIO, "scenario")
+    names = [listed.name for listed in game.scenarios]
+    hint = did_you_mean(choice, names) or (f"the game's scenarios are {', '.join(names)}" if names else
+                                            "the game header names no scenario ('scenario NAME \"file\"')")
+    raise UmpireError([Diagnostic("error", f"the game names no scenario '{choice}'", game.span, hint)])
+
+
+def _read_line() -> str | None:
+    try:
+        return input("> ")
+    except EOFError:
+        return None
