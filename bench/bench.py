@@ -169,6 +169,8 @@ def targets_table(wanted: list[str], args, rates: dict[str, tuple[float, float]]
         elif name in commands:
             what, cmd, target, cold = commands[name]
             rows = [targets.command_row(what, cmd, target, args.repeats, cold)]
+        elif name == "copy":
+            rows = [targets.copy_row()]
         else:
             rows = [future[name]] if name in future else []
         for row in rows:
