@@ -8,8 +8,10 @@ The pipeline runs one way; read the folders in this order:
     check/     symbols (pass 1), the checker (names, types, citations, tables), the static
                analysis, the check of a scenario
     overlay/   errata and house rules: their IR, then their application to a copy of the IR
-    runtime/   lowering to closures (compile.py), the engine, built-ins, dice, agents, the
-               driver, a position's set-up and geometry, scenarios, whole games, odds
+    runtime/   expressions and simple statements to closures (compile.py), the machine that
+               runs bodies as frames whose progress is data (vm.py), the engine's effects,
+               built-ins, dice, agents, the driver, a position's set-up and geometry,
+               scenarios, whole games, odds
     load.py    the front end in one call (read → parse → IR → overlays → check), its results
                kept by cache.py (keyed by the content of every file read), used by
     cli.py     the command line (the arguments), commands.py (what each command does);
