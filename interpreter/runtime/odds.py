@@ -47,7 +47,8 @@ POLICIES: dict[str, str] = {
     "first": "the first legal option of every decision; optional decisions declined",
 }
 
-# Runs above this many are refused before starting (the tree is counted as it grows).
+# An enumeration is refused once its tree grows past this many paths (counted as it grows, so a huge one
+# runs until it gets there; an estimate up front is issue 14).
 DEFAULT_LIMIT = 2_000_000
 
 
