@@ -86,3 +86,25 @@ def test_a_copy_is_independent_of_the_game_it_was_taken_from(monkeypatch):
     assert engine.state is not position.state and engine.state.units.keys() == position.state.units.keys()
     ship = next(iter(engine.state.units.values()))
     assert ship is not position.state.units[ship.id]
+
+
+def test_a_position_s_key_names_the_game_not_the_path(monkeypatch):
+    """Equal games give equal keys (however they were reached, however many steps were counted);
+    a different die gives a different key; a key survives a copy and a restore."""
+    keys = []
+    for _ in range(2):
+        engine, proc = _started(monkeypatch)
+        _to_the_second_roll(engine, proc)
+        keys.append(Position.of(engine, proc).key())
+    assert keys[0] == keys[1] and hash(keys[0]) == hash(keys[1])
+    assert " at 0x" not in repr(keys[0]), "no object's address in a key: the same in every process"
+    position = Position.of(engine, proc)
+    engine.steps += 1000
+    assert Position.of(engine, proc).key() == position.key()
+    position.restore(engine, proc)
+    assert Position.of(engine, proc).key() == keys[0]
+
+    other, proc2 = _started(monkeypatch)
+    req = proc2.send(None)
+    proc2.send([4] * req.count)  # the first roll differs
+    assert Position.of(other, proc2).key() != keys[0]

@@ -186,11 +186,69 @@ class Position:
         here = cls(engine.state, proc.stack, proc.waiting, engine.deferred, engine.depth, engine.steps)
         return copy.deepcopy(here, _shared(engine))
 
+    def key(self) -> tuple:
+        """A canonical, hashable account of the position: two paths that reach the same game (the
+        same units where they are with the same values, the same tracks, facts and game values,
+        the same frames at the same instructions with the same locals) give equal keys. The steps
+        taken so far are not part of it (the budget counts work, not the game)."""
+        st = self.state
+        units = tuple(sorted((u.id, u.side, _canon(u.location), _canon(u.carrier), _canon(u.stats), tuple(sorted(u.flags)),
+                              _canon(u.state)) for u in st.units.values()))
+        places = tuple(sorted((p.id, _canon(p.state)) for p in _places(st) if p.state))
+        tracks = tuple(sorted((name, _canon(t.values)) for name, t in st.tracks.items()))
+        game = (_canon(st.globals), _canon(st.facts), st.turn, st.phase, st.step)
+        return units, places, tracks, game, tuple(_canon_frame(f) for f in self.stack), self.waiting, _canon(self.deferred), self.depth
+
     def restore(self, engine, proc: Process) -> None:
         mine = copy.deepcopy(self, _shared(engine))
         engine.state, proc.stack, proc.waiting = mine.state, mine.stack, mine.waiting
         engine.deferred, engine.depth, engine.steps = mine.deferred, mine.depth, mine.steps
         engine.epoch += 1  # cached function values belong to the position that was left
+
+
+def _places(state):
+    yield from state.places.values()
+    for box in state.boxes.values():
+        yield from (box.values() if isinstance(box, dict) else (box,))
+
+
+def _canon_frame(frame: Frame) -> tuple:
+    names = getattr(type(frame), "__slots__", None) or tuple(vars(frame))
+    return (type(frame).__name__,) + tuple((name, _canon(getattr(frame, name, None))) for name in names if name != "label")
+
+
+def _canon(v: Any) -> Any:
+    """A value as a key holds it: units and places by id, dice by face, code and tables by name,
+    containers as sorted tuples; a bool kept apart from the number it equals."""
+    if v is None or isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return ("bool", v)
+    if isinstance(v, int):
+        return int(v)  # a Die reads as its face
+    if isinstance(v, Pool):
+        return ("pool", v.label, tuple(int(d) for d in v))
+    if isinstance(v, Unit):
+        return ("unit", v.id)
+    if isinstance(v, (list, tuple)):
+        return tuple(_canon(x) for x in v)
+    if isinstance(v, dict):
+        return ("map", tuple(sorted(((_canon(k), _canon(x)) for k, x in v.items()), key=repr)))
+    if isinstance(v, (set, frozenset)):
+        return ("set", tuple(sorted((_canon(x) for x in v), key=repr)))
+    if isinstance(v, Code):
+        return ("code", v.name)
+    if isinstance(v, Frame):
+        return _canon_frame(v)
+    place_id = getattr(v, "is_box", None) is not None and getattr(v, "id", None)
+    if place_id:
+        return ("place", place_id)
+    decl = getattr(v, "decl", None)
+    if decl is not None:  # a table or procedure of the compiled rules
+        return (type(v).__name__, decl.name)
+    if callable(v):
+        return ("fn", getattr(v, "__qualname__", repr(v)))
+    return repr(v)  # requests, spans, citations: their text
 
 
 def _shared(engine) -> dict:
