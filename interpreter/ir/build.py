@@ -64,10 +64,6 @@ def _span(file: str, meta: Any) -> Span:
     return Span(file=file, line=meta.line, col=meta.column, end_line=meta.end_line, end_col=meta.end_column)
 
 
-def _tok_span(file: str, tok: Token) -> Span:
-    return Span(file=file, line=tok.line, col=tok.column, end_line=tok.end_line, end_col=tok.end_column)
-
-
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 

@@ -24,8 +24,6 @@ ExprFn = Callable[[Env], Any]
 StmtFn = Callable[[Env], None]
 
 MAX_POOL = 10_000  # no board game rolls more; a guard against runaway rules
-MAX_REPEAT = 10_000  # rounds of one 'repeat' before it is taken for a runaway loop
-
 
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
@@ -52,11 +50,6 @@ def as_list(v: Any, what: str, span) -> list:
 def as_number(v: Any) -> Any:
     """A pool of dice used as a number is the total of its dice (a 2d6 roll reads as its sum)."""
     return sum(int(d) for d in v) if isinstance(v, Pool) else v
-
-
-def effect(action: Callable[[Env], None]) -> StmtFn:
-    """A statement that never waits for dice or a decision: a function of the frame's locals."""
-    return action
 
 
 class Compiler:
@@ -340,13 +333,13 @@ class Compiler:
         def let(env):
             env[name] = value(env)
 
-        return effect(let)
+        return let
 
     def s_set(self, s: n.SetStmt, cite: str) -> StmtFn:
         value = self.expr(s.value)
         assign = self.assigner(s.target, cite)
 
-        return effect(lambda env: assign(env, value(env)))
+        return lambda env: assign(env, value(env))
 
     def assigner(self, target, cite: str) -> Callable[[Env, Any], None]:
         engine = self.engine
@@ -380,11 +373,11 @@ class Compiler:
         if isinstance(target, n.Index) and isinstance(target.obj, n.Var) and target.obj.name in self.sym.tracks:
             track, side = target.obj.name, self.expr(target.key)
 
-            return effect(lambda env: engine.adjust_track(track, side(env), by(env), cite, span))
+            return lambda env: engine.adjust_track(track, side(env), by(env), cite, span)
         if isinstance(target, n.Var) and target.name in self.sym.tracks:
             track = target.name
 
-            return effect(lambda env: engine.adjust_track(track, None, by(env), cite, span))
+            return lambda env: engine.adjust_track(track, None, by(env), cite, span)
         name = target.name
 
         def adjust_var(env):
@@ -393,7 +386,7 @@ class Compiler:
                 raise RuleError(f"cannot adjust {show(old)} by {show(step)}: both must be numbers", span)
             env[name] = check_int(old + step, span, cite)
 
-        return effect(adjust_var)
+        return adjust_var
 
     def roll_parts(self, s: n.Roll, cite: str) -> tuple[Callable[[Env], RollRequest], Callable[[Env, RollRequest, list], None]]:
         """A roll statement in two halves, the request and what its faces do, so that both executors
@@ -492,27 +485,27 @@ class Compiler:
     def s_move(self, s: n.Move, cite: str) -> StmtFn:
         units, to, engine, span = self.expr(s.units), self.expr(s.to), self.engine, s.span
 
-        return effect(lambda env: engine.move(engine.as_units(units(env), span), to(env), cite, span))
+        return lambda env: engine.move(engine.as_units(units(env), span), to(env), cite, span)
 
     def s_embark(self, s: n.Embark, cite: str) -> StmtFn:
         units, carrier, engine, span = self.expr(s.units), self.expr(s.carrier), self.engine, s.span
 
-        return effect(lambda env: engine.embark(engine.as_units(units(env), span), carrier(env), cite, span))
+        return lambda env: engine.embark(engine.as_units(units(env), span), carrier(env), cite, span)
 
     def s_change_side(self, s: n.ChangeSide, cite: str) -> StmtFn:
         units, side, engine, span = self.expr(s.units), self.expr(s.side), self.engine, s.span
 
-        return effect(lambda env: engine.change_side(engine.as_units(units(env), span), side(env), cite, span))
+        return lambda env: engine.change_side(engine.as_units(units(env), span), side(env), cite, span)
 
     def s_say(self, s: n.Say, cite: str) -> StmtFn:
         text, engine = self.expr(s.text), self.engine
 
-        return effect(lambda env: engine.trace(cite, text(env)))
+        return lambda env: engine.trace(cite, text(env))
 
     def s_record(self, s: n.Record, cite: str) -> StmtFn:
         key, value, engine = self.expr(s.key), self.expr(s.value), self.engine
 
-        return effect(lambda env: engine.record(key(env), value(env), cite))
+        return lambda env: engine.record(key(env), value(env), cite)
 
     def s_ensure(self, s: n.Ensure, cite: str) -> StmtFn:
         test, message, engine = self.expr(s.test), self.expr(s.message), self.engine
@@ -521,7 +514,7 @@ class Compiler:
             if not test(env):
                 engine.violation(message(env), cite)
 
-        return effect(ensure)
+        return ensure
 
 
 _UNSET = object()

@@ -168,12 +168,6 @@ class _Trial:
         return self.facts is not None and all(name in facts for name in self.facts)
 
 
-def _measured(facts: dict[str, Any], names: list[str] | None) -> tuple[list[str], tuple]:
-    if names is None:
-        names = sorted(k for k in facts if k not in ("departures", "rule checks failed"))
-    return names, tuple(facts.get(name) for name in names)
-
-
 def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None = None,
                policy: str = "first", limit: int = DEFAULT_LIMIT,
                progress: Callable[[int, int], None] | None = None) -> Odds:

@@ -25,12 +25,12 @@ from typing import Any
 from ..ir import citations
 from ..ir import nodes as n
 from ..limits import MAX_PROCEDURE_DEPTH
-from .compile import MAX_REPEAT
 from .guards import over_budget, procedure_too_deep
 from .labels import call_label, hook_label, table_label
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .values import Die, Pool, Unit, show
 
+MAX_REPEAT = 10_000  # rounds of one 'repeat' before it is taken for a runaway loop
 _DONE = object()  # a frame has finished
 _PUSHED = object()  # an instruction pushed a frame: the process runs it next
 
