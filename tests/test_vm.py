@@ -12,10 +12,11 @@ from pathlib import Path
 
 from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.engine import Engine
+from interpreter.runtime.position import Position
 from interpreter.runtime.requests import RollRequest
 from interpreter.runtime.scenario import run_target
 from interpreter.runtime.setup import Setup
-from interpreter.runtime.vm import Position, Process
+from interpreter.runtime.vm import Process
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,13 +80,15 @@ def test_a_copy_is_independent_of_the_game_it_was_taken_from(monkeypatch):
     engine, proc = _started(monkeypatch)
     _to_the_second_roll(engine, proc)
     position = Position.of(engine, proc)
-    units = sorted((u.id, u.location.id if u.location else None) for u in position.state.units.values())
+    where = sorted((u.id, u.location.id if u.location else None) for u in engine.state.units.values())
+    records = [(u.id, loc) for u, _, loc, *_ in position.units]
+    key = position.key()
     _play_on(engine, proc, random.Random(1), [1] * 20)
-    assert sorted((u.id, u.location.id if u.location else None) for u in position.state.units.values()) == units
+    assert sorted((u.id, u.location.id if u.location else None) for u in engine.state.units.values()) != where
+    assert [(u.id, loc) for u, _, loc, *_ in position.units] == records and position.key() == key
     position.restore(engine, proc)
-    assert engine.state is not position.state and engine.state.units.keys() == position.state.units.keys()
-    ship = next(iter(engine.state.units.values()))
-    assert ship is not position.state.units[ship.id]
+    assert sorted((u.id, u.location.id if u.location else None) for u in engine.state.units.values()) == where
+    assert Position.of(engine, proc).key() == key
 
 
 def test_a_position_s_key_names_the_game_not_the_path(monkeypatch):

@@ -18,12 +18,11 @@ position (frames hold the compiler's closures and live unit objects, not ids).
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass
 from typing import Any
 
 from ..ir import citations
 from ..ir import nodes as n
+from ..ir.visit import descendants
 from ..limits import MAX_PROCEDURE_DEPTH
 from .guards import over_budget, procedure_too_deep
 from .labels import call_label, hook_label, table_label
@@ -165,100 +164,6 @@ class Process:
         raise _Stop()
 
 
-@dataclass
-class Position:
-    """A game in progress as data: the state, the stack of the process running, and what the
-    engine holds open for it (eliminations held back, the depth of calls, the steps taken).
-
-    `of` copies them out of a running engine and process; `restore` puts a copy back, so a
-    position can be tried many ways. The copy shares what never changes in a game: the
-    compiled code and tables, the functions and the dice already rolled."""
-
-    state: Any
-    stack: list
-    waiting: bool
-    deferred: list
-    depth: int
-    steps: int
-
-    @classmethod
-    def of(cls, engine, proc: Process) -> Position:
-        here = cls(engine.state, proc.stack, proc.waiting, engine.deferred, engine.depth, engine.steps)
-        return copy.deepcopy(here, _shared(engine))
-
-    def key(self) -> tuple:
-        """A canonical, hashable account of the position: two paths that reach the same game (the
-        same units where they are with the same values, the same tracks, facts and game values,
-        the same frames at the same instructions with the same locals) give equal keys. The steps
-        taken so far are not part of it (the budget counts work, not the game)."""
-        st = self.state
-        units = tuple(sorted((u.id, u.side, _canon(u.location), _canon(u.carrier), _canon(u.stats), tuple(sorted(u.flags)),
-                              _canon(u.state)) for u in st.units.values()))
-        places = tuple(sorted((p.id, _canon(p.state)) for p in _places(st) if p.state))
-        tracks = tuple(sorted((name, _canon(t.values)) for name, t in st.tracks.items()))
-        game = (_canon(st.globals), _canon(st.facts), st.turn, st.phase, st.step)
-        return units, places, tracks, game, tuple(_canon_frame(f) for f in self.stack), self.waiting, _canon(self.deferred), self.depth
-
-    def restore(self, engine, proc: Process) -> None:
-        mine = copy.deepcopy(self, _shared(engine))
-        engine.state, proc.stack, proc.waiting = mine.state, mine.stack, mine.waiting
-        engine.deferred, engine.depth, engine.steps = mine.deferred, mine.depth, mine.steps
-        engine.epoch += 1  # cached function values belong to the position that was left
-
-
-def _places(state):
-    yield from state.places.values()
-    for box in state.boxes.values():
-        yield from (box.values() if isinstance(box, dict) else (box,))
-
-
-def _canon_frame(frame: Frame) -> tuple:
-    names = getattr(type(frame), "__slots__", None) or tuple(vars(frame))
-    return (type(frame).__name__,) + tuple((name, _canon(getattr(frame, name, None))) for name in names if name != "label")
-
-
-def _canon(v: Any) -> Any:
-    """A value as a key holds it: units and places by id, dice by face, code and tables by name,
-    containers as sorted tuples; a bool kept apart from the number it equals."""
-    if v is None or isinstance(v, str):
-        return v
-    if isinstance(v, bool):
-        return ("bool", v)
-    if isinstance(v, int):
-        return int(v)  # a Die reads as its face
-    if isinstance(v, Pool):
-        return ("pool", v.label, tuple(int(d) for d in v))
-    if isinstance(v, Unit):
-        return ("unit", v.id)
-    if isinstance(v, (list, tuple)):
-        return tuple(_canon(x) for x in v)
-    if isinstance(v, dict):
-        return ("map", tuple(sorted(((_canon(k), _canon(x)) for k, x in v.items()), key=repr)))
-    if isinstance(v, (set, frozenset)):
-        return ("set", tuple(sorted((_canon(x) for x in v), key=repr)))
-    if isinstance(v, Code):
-        return ("code", v.name)
-    if isinstance(v, Frame):
-        return _canon_frame(v)
-    place_id = getattr(v, "is_box", None) is not None and getattr(v, "id", None)
-    if place_id:
-        return ("place", place_id)
-    decl = getattr(v, "decl", None)
-    if decl is not None:  # a table or procedure of the compiled rules
-        return (type(v).__name__, decl.name)
-    if callable(v):
-        return ("fn", getattr(v, "__qualname__", repr(v)))
-    return repr(v)  # requests, spans, citations: their text
-
-
-def _shared(engine) -> dict:
-    """The deep copy's memo, seeded with what a position refers to but never changes."""
-    memo: dict = {id(engine): engine, id(engine.sym): engine.sym}
-    for table in engine._tables.values():
-        memo[id(table)] = table
-    return memo
-
-
 # ───────────────────────────── instructions ─────────────────────────────
 
 
@@ -267,10 +172,8 @@ class Op:
 
     counts = True
 
-    def __deepcopy__(self, memo) -> Op:
-        return self  # code is shared by every copy of a position
-
     def __init__(self, s=None):
+        self.node = s  # the statement (liveness reads its names)
         self.span = s.span if s is not None else None
         self.cite = s.cite if s is not None else None
 
@@ -643,19 +546,44 @@ class RerollFrame(Frame):
         return proc.push(EliminateFrame([unit], "expended", self.cite))
 
 
+def _liveness(ops: list[Op]) -> list[frozenset[str]]:
+    """For each instruction, the names any instruction that can run from it on reads.
+
+    Every jump goes forward, or back to the top of the loop it closes, so what can run from an
+    instruction is everything after the top of the outermost loop around it: the names read
+    there are a safe (larger) answer, with no flow analysis. A statement reads every name
+    written in it (a target's included, as `set` looks it up first)."""
+    reads = [frozenset(x.name for x in descendants([op.node]) if isinstance(x, n.Var)) if op.node is not None
+             else frozenset() for op in ops]
+    first = list(range(len(ops)))
+    for i, op in enumerate(ops):
+        if isinstance(op, Jump) and op.to < i:  # a loop: [op.to, i]
+            for k in range(op.to, i + 1):
+                first[k] = min(first[k], op.to)
+    suffix = [frozenset()] * (len(ops) + 1)
+    for i in range(len(ops) - 1, -1, -1):
+        suffix[i] = suffix[i + 1] | reads[i]
+    return [suffix[first[i]] for i in range(len(ops))]
+
+
 # ───────────────────────────── lowering ─────────────────────────────
 
 
 class Code:
     """A body as flat instructions."""
 
-    __slots__ = ("name", "ops")
+    __slots__ = ("name", "ops", "_live")
 
     def __init__(self, name, ops: list[Op]):
-        self.name, self.ops = name, ops
+        self.name, self.ops, self._live = name, ops, None
 
-    def __deepcopy__(self, memo) -> Code:
-        return self
+    def live(self, pc: int) -> frozenset[str]:
+        """The locals an instruction still to run may read, for a frame at `pc` (the instruction
+        begun included: a roll's or a call's, which reads its locals when answered). What the
+        key of a position keeps of a frame's locals."""
+        if self._live is None:
+            self._live = _liveness(self.ops)
+        return self._live[pc - 1] if 0 < pc <= len(self.ops) else self._live[0] if pc == 0 and self.ops else frozenset()
 
 
 class Lowering:
