@@ -108,7 +108,11 @@ def _add_odds(sub) -> None:
     p.add_argument("--policy", default="first", help="how decisions are taken: first (the first legal option)")
     p.add_argument("--monte-carlo", type=int, metavar="N", help="also run the interpreter N times with seeded dice")
     p.add_argument("--seed", type=int, default=1, help="seed of the Monte Carlo runs")
-    p.add_argument("--limit", type=int, default=2_000_000, help="refuse enumerations of more dice paths than this")
+    p.add_argument("--limit", type=int, default=2_000_000,
+                   help="refuse enumerations that send on more outcomes than this (with --replay: run more dice paths)")
+    p.add_argument("--replay", action="store_true",
+                   help="replay the run from its set-up for every dice path instead of branching and merging positions "
+                        "(slow; a cross-check)")
     _with_option(p)
     _allow_option(p)
 

@@ -32,7 +32,8 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "explain":
         return cmd_explain(args.scenario, args.at, args.overlays)
     if args.command == "odds":
-        return cmd_odds(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays)
+        return cmd_odds(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays,
+                        args.replay)
     if args.command == "play":
         return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
                         not args.no_errata, args.scenario, args.detail, args.force)
@@ -237,8 +238,8 @@ def cmd_explain(path: str, at: str | None, overlays: list[str] = ()) -> int:
 
 
 def cmd_odds(path: str, facts: list[str] | None, policy: str, mc_runs: int | None, seed: int, limit: int,
-             overlays: list[str] = ()) -> int:
-    from .runtime.odds import OddsError, exact_odds, monte_carlo, report
+             overlays: list[str] = (), replay: bool = False) -> int:
+    from .runtime.odds import OddsError, exact_odds, monte_carlo, replay_odds, report
 
     sources = Sources()
     ready = _ready_scenario(path, sources, overlays)
@@ -248,11 +249,11 @@ def cmd_odds(path: str, facts: list[str] | None, policy: str, mc_runs: int | Non
     print(f"odds: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""))
     print(f"ruleset: {scenario.uses}")
 
-    def progress(runs: int, waiting: int) -> None:
-        print(f"... {runs} dice paths run, {waiting} waiting", file=sys.stderr, flush=True)
-
     try:
-        odds = exact_odds(scenario, loaded.symbols, sources, facts, policy, limit, progress)
+        if replay:
+            odds = replay_odds(scenario, loaded.symbols, sources, facts, policy, limit, _replay_progress())
+        else:
+            odds = exact_odds(scenario, loaded.symbols, sources, facts, policy, limit, _progress_bar())
         mc = monte_carlo(scenario, loaded.symbols, sources, odds.names, mc_runs, seed, policy) if mc_runs else None
     except OddsError as err:
         print(render(Diagnostic("error", err.message, err.span or scenario.span, err.hint), sources), file=sys.stderr)
@@ -263,6 +264,27 @@ def cmd_odds(path: str, facts: list[str] | None, policy: str, mc_runs: int | Non
             print(f"umpire: warning: the run never records '{f}'", file=sys.stderr)
     print("\n".join(report(odds, mc)))
     return 0
+
+
+def _progress_bar():
+    """A bar per roll on a terminal (positions times outcomes, as they are sent on); nothing when
+    stderr is not a terminal, so logs and pipes stay clean."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return lambda roll, total: tqdm(total=total, desc=f"roll {roll}", unit=" outcomes", leave=False,
+                                    file=sys.stderr, mininterval=0.25)
+
+
+def _replay_progress():
+    if not sys.stderr.isatty():
+        return None
+
+    def progress(runs: int, waiting: int) -> None:
+        print(f"... {runs} dice paths run, {waiting} waiting", file=sys.stderr, flush=True)
+
+    return progress
 
 
 @dataclass

@@ -15,7 +15,7 @@ import icepool
 
 from interpreter.cli import main
 from interpreter.load import load_rules, load_scenario, rules_path_for
-from interpreter.runtime.odds import exact_odds, monte_carlo
+from interpreter.runtime.odds import exact_odds, monte_carlo, replay_odds
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,6 +61,47 @@ def test_pools_match_icepool(tmp_path):
     assert odds.runs == math.comb(4 + 5, 5) * math.comb(3 + 5, 5)  # multisets of 4d6 times multisets of 3d6
     assert odds.marginal(0) == as_dict(4 @ icepool.d6.map(lambda x: 1 if x <= 2 else 0))
     assert odds.marginal(1) == as_dict(3 @ icepool.d6)
+
+
+SPENT = """
+game spent "Spent dice" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [2.0]
+}
+procedure volley() [3.0] {
+  roll first = 3 d6 [3.1]
+  let hits = count([d for d in first where d >= 5]) [3.1]
+  roll second = 2 d6 [3.2]
+  record "hits" = hits + count([d for d in second where d >= 5]) [3.2]
+}
+"""
+
+
+def test_positions_that_differ_only_in_spent_dice_are_merged(tmp_path):
+    """After the first roll is counted its dice are never read again: the positions waiting for the
+    second roll are one per count of hits (0..3), not one per multiset of 3d6 (56); the answer is
+    the one the replay of every path gives, and the paths are counted as the replay counts them."""
+    (tmp_path / "spent.rules").write_text(SPENT)
+    (tmp_path / "volley.scenario").write_text(VOLLEY.replace("pools.rules", "spent.rules"))
+    loaded = load(str(tmp_path / "volley.scenario"))
+    odds, replayed = exact_odds(*loaded), replay_odds(*loaded)
+    assert odds.positions == 1 + 4
+    assert odds.outcomes == replayed.outcomes and odds.names == replayed.names == ["hits"]
+    assert odds.runs == replayed.runs == math.comb(3 + 5, 5) * math.comb(2 + 5, 5)
+    assert odds.marginal(0) == as_dict(5 @ icepool.d6.map(lambda x: 1 if x >= 5 else 0))
+
+
+def test_branching_and_replaying_give_the_same_odds_for_the_example_combats(monkeypatch):
+    """The two enumerations share the engine but not the positions, keys or liveness: equal
+    distributions, path counts and facts on a table read, a naval combat and a whole game step."""
+    monkeypatch.chdir(ROOT)
+    cases = [("scenarios/jenkins_ear/case_table_perilous_storm_and_admiral.scenario", None),
+             ("scenarios/jenkins_ear/tc_9_1b_la_guaira.scenario", ["3624 naval hits english", "3624 naval hits spanish"])]
+    for path, facts in cases:
+        loaded = load(path)
+        odds, replayed = exact_odds(*loaded, facts=facts), replay_odds(*loaded, facts=facts)
+        assert (odds.outcomes, odds.names, odds.runs, odds.cut) == (replayed.outcomes, replayed.names, replayed.runs, replayed.cut), path
+        assert odds.total == 1 and odds.positions < odds.runs
 
 
 def test_a_path_stops_once_the_measured_facts_are_known(tmp_path):

@@ -315,9 +315,13 @@ class Engine:
 
     def run_step(self, phase: str, step: n.StepDecl) -> Iterator:
         """One step of the sequence of play, as a game and a scenario both play it: named, then run."""
+        return (yield from self.start_step(phase, step))
+
+    def start_step(self, phase: str, step: n.StepDecl) -> Process:
+        """A step named in the trace, and the process that runs it."""
         self.state.step = step.name
         self.trace(step.cite or step.name, f"turn {self.state.turn}, {phase}, {step.name}")
-        return (yield from self.vm.step(phase, step))
+        return self.vm.step(phase, step)
 
     def first_step(self) -> tuple[str, str] | None:
         """(phase, step) of the first step of every turn: where `turn_start` hooks run."""

@@ -2,11 +2,13 @@
 
 There is no separate odds code per game: the scenario's position is set up and its
 ``run`` target executed by the same engine as ``umpire run`` and ``umpire play``; only the
-dice provider differs. The enumerated provider answers each roll with one of its possible
-outcomes and remembers the others; the run is then replayed from the start for each of
-them (generators cannot be copied, replaying is cheap and keeps the engine simple), so
-every path through the dice is run exactly once, with its exact probability as a
-fraction.
+dice differ. Two ways to enumerate, giving the same answer (the tests compare them):
+
+- by branching (the default, runtime/branching.py): at each roll the game's position is
+  taken, every outcome sent on from it, and positions that come out equal are merged, so the
+  work is positions times outcomes;
+- by replaying (``--replay``): the run is replayed from its set-up for every dice path, each
+  run exactly once with its exact probability; slow, and independent of positions and keys.
 
 Two reductions keep the tree small, both stated in the output:
 - the dice of one roll (a pool, `roll x = 9 d6`) are enumerated as multisets, sorted, each
@@ -35,11 +37,12 @@ from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..syntax.diagnostics import Sources
 from .agents import Agent, FirstLegalAgent
+from .branching import Bar, Brancher, Cut, enumerate_positions
 from .dice import DiceProvider, SeededDice
 from .driver import Runner
 from .engine import Engine
 from .requests import RollRequest, RuleError, ScriptError
-from .scenario import run_target
+from .scenario import run_target, target_parts
 from .setup import Setup
 from .values import show
 
@@ -47,13 +50,9 @@ POLICIES: dict[str, str] = {
     "first": "the first legal option of every decision; optional decisions declined",
 }
 
-# An enumeration is refused once its tree grows past this many paths (counted as it grows, so a huge one
-# runs until it gets there; an estimate up front is issue 14).
+# An enumeration is refused once it has sent on this many outcomes (by branching) or run this many paths
+# (by replaying), counted as it grows, so a huge one runs until it gets there; an estimate up front is issue 14.
 DEFAULT_LIMIT = 2_000_000
-
-
-class _Cut(Exception):
-    """Raised by the engine's `on_record` as soon as every measured fact is known."""
 
 
 class OddsError(Exception):
@@ -110,11 +109,12 @@ class EnumeratedDice(DiceProvider):
 class Odds:
     names: list[str]                      # what is measured, in order
     outcomes: dict[tuple, Fraction]       # one value per name -> exact probability
-    runs: int = 0                         # paths run (leaves of the tree)
+    runs: int = 0                         # dice paths (leaves of the tree)
     cut: int = 0                          # paths stopped early, once every fact was known
     seconds: float = 0.0
     policy: str = "first"
     notes: list[str] = field(default_factory=list)
+    positions: int | None = None          # positions that waited for dice, after merging (by branching)
 
     @property
     def total(self) -> Fraction:
@@ -148,7 +148,7 @@ class _Trial:
 
     def _stop_when_known(self) -> None:
         if self.known():
-            raise _Cut
+            raise Cut
 
     def run(self, dice: DiceProvider, policy: str) -> tuple[dict[str, Any], bool]:
         """Run once; the facts measured and whether the run was cut."""
@@ -159,7 +159,7 @@ class _Trial:
         cut = False
         try:
             runner.run(run_target(engine, self.sc))
-        except _Cut:
+        except Cut:
             cut = True
         return dict(engine.state.facts), cut
 
@@ -169,9 +169,59 @@ class _Trial:
 
 
 def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None = None,
-               policy: str = "first", limit: int = DEFAULT_LIMIT,
-               progress: Callable[[int, int], None] | None = None) -> Odds:
-    """The exact distribution of ``facts`` (or of every fact the run records) over all dice."""
+               policy: str = "first", limit: int = DEFAULT_LIMIT, bar: Bar | None = None) -> Odds:
+    """The exact distribution of ``facts`` (or of every fact any path records) over all dice, by
+    branching at each roll and merging equal positions."""
+    trial = _Trial(sc, sym, sources, facts)
+    started = time.perf_counter()
+    engine = trial.engine
+    engine.reset()
+    Setup(engine, sc).run()
+    brancher = Brancher(engine, target_parts(engine, sc), Runner(engine, _NoDice(), _agents(sym, policy)))
+    try:
+        ended, positions = enumerate_positions(brancher, roll_outcomes, limit, bar)
+    except (RuleError, ScriptError) as err:
+        raise _failed(err, brancher.path) from err
+    except OverflowError as err:
+        raise OddsError(f"more than {limit} outcomes sent on from the positions waiting for dice: the enumeration is too large",
+                        "measure fewer facts (--fact), or start the scenario closer to the roll") from err
+    names = facts if facts is not None else sorted({k for e in ended for k in e.facts} - _NOT_MEASURED)
+    outcomes: dict[tuple, Fraction] = {}
+    for e in ended:
+        key = tuple(e.facts.get(name) for name in names)
+        outcomes[key] = outcomes.get(key, Fraction(0)) + e.probability
+    odds = Odds(names, outcomes, sum(e.paths for e in ended), sum(e.paths for e in ended if e.cut),
+                time.perf_counter() - started, policy, positions=positions)
+    odds.notes.extend(_notes(facts))
+    odds.notes.append(f"positions are merged when equal: {positions} waited for dice, "
+                      f"{brancher.work} outcomes sent on from them")
+    return odds
+
+
+_NOT_MEASURED = {"departures", "rule checks failed"}
+
+
+class _NoDice(DiceProvider):
+    def roll(self, req: RollRequest) -> list[int]:
+        raise AssertionError("branching answers every roll itself")
+
+
+def _notes(facts: list[str] | None) -> list[str]:
+    notes = ["the dice of one roll are enumerated as a multiset: the rules read a pool by its faces"]
+    if facts:
+        notes.append("a path stops as soon as every measured fact is recorded")
+    return notes
+
+
+def _failed(err: RuleError | ScriptError, path: tuple[int, ...]) -> OddsError:
+    hint = (f"{err.hint}; or " if err.hint else "") + "measure only facts recorded before this point (--fact)"
+    return OddsError(f"{err.message} (on the dice path {'/'.join(map(str, path)) or '(first roll)'})", hint, err.span)
+
+
+def replay_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None = None,
+                policy: str = "first", limit: int = DEFAULT_LIMIT,
+                progress: Callable[[int, int], None] | None = None) -> Odds:
+    """The same distribution by replaying the run from its set-up for every dice path."""
     trial = _Trial(sc, sym, sources, facts)
     started = time.perf_counter()
     outcomes: dict[tuple, Fraction] = {}
@@ -184,12 +234,11 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
         try:
             recorded, was_cut = trial.run(dice, policy)
         except (RuleError, ScriptError) as err:
-            hint = (f"{err.hint}; or " if err.hint else "") + "measure only facts recorded before this point (--fact)"
-            raise OddsError(f"{err.message} (on the dice path {_path_text(dice)})", hint, err.span) from err
+            raise _failed(err, tuple(dice.path[: dice.depth])) from err
         runs += 1
         cut += was_cut
         if names is None:
-            names = sorted(k for k in recorded if k not in ("departures", "rule checks failed"))
+            names = sorted(k for k in recorded if k not in _NOT_MEASURED)
         key = tuple(recorded.get(name) for name in names)
         outcomes[key] = outcomes.get(key, Fraction(0)) + dice.probability
         if runs > limit:
@@ -198,14 +247,9 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
         if progress and runs % 5000 == 0:
             progress(runs, len(pending))
     odds = Odds(names or [], outcomes, runs, cut, time.perf_counter() - started, policy)
-    odds.notes.append("the dice of one roll are enumerated as a multiset: the rules read a pool by its faces")
-    if facts:
-        odds.notes.append("a path stops as soon as every measured fact is recorded")
+    odds.notes.extend(_notes(facts))
+    odds.notes.append("every dice path replayed from the set-up")
     return odds
-
-
-def _path_text(dice: EnumeratedDice) -> str:
-    return "/".join(map(str, dice.path[: dice.depth])) or "(first roll)"
 
 
 def monte_carlo(sc: n.Scenario, sym: Symbols, sources: Sources, names: list[str], runs: int, seed: int = 1,

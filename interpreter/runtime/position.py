@@ -128,13 +128,13 @@ class Position:
         keys. Left out: the steps taken (the budget counts work, not the game), the trace, and a
         frame's locals that no instruction still to run reads (a spent roll does not keep two
         positions apart: `Code.live`)."""
-        units = tuple(sorted((u.id, side, _canon(loc), _canon(carrier), _canon(cargo), _canon(state))
+        units = tuple(sorted((u.id, side, canon(loc), canon(carrier), canon(cargo), canon(state))
                              for u, side, loc, carrier, cargo, state in self.units))
-        places = tuple(sorted((p.id, _canon(s)) for p, s in self.places.items()))
-        tracks = tuple(sorted((name, _canon(v)) for name, v in self.tracks.items()))
-        game = (_canon(self.globals), _canon(self.facts), self.clock)
+        places = tuple(sorted((p.id, canon(s)) for p, s in self.places.items()))
+        tracks = tuple(sorted((name, canon(v)) for name, v in self.tracks.items()))
+        game = (canon(self.globals), canon(self.facts), self.clock)
         stack = tuple(_canon_frame(f) for f in self.stack)
-        return units, places, tracks, game, stack, self.waiting, _canon(self.deferred), self.depth
+        return units, places, tracks, game, stack, self.waiting, canon(self.deferred), self.depth
 
 
 def _places(state):
@@ -147,17 +147,17 @@ def _canon_frame(frame: Frame) -> tuple:
     if isinstance(frame, CodeFrame):
         env = frame.env
         live = frame.code.live(frame.pc)
-        locals_ = tuple(sorted((k, _canon(v)) for k, v in env.items() if k in live))
-        return ("code", frame.code.name, frame.pc, locals_, _canon(frame.loops), _canon(frame.asked),
-                _canon(frame.done))
+        locals_ = tuple(sorted((k, canon(v)) for k, v in env.items() if k in live))
+        return ("code", frame.code.name, frame.pc, locals_, canon(frame.loops), canon(frame.asked),
+                canon(frame.done))
     fields = vars(frame)
     if isinstance(frame, TableFrame) and frame.result_to is not None:
         # the lookup's variable is in the caller's locals, which its own frame's key holds
         fields = {**fields, "result_to": frame.result_to[1]}
-    return (type(frame).__name__,) + tuple((name, _canon(v)) for name, v in fields.items() if name != "label")
+    return (type(frame).__name__,) + tuple((name, canon(v)) for name, v in fields.items() if name != "label")
 
 
-def _canon(v: Any) -> Any:
+def canon(v: Any) -> Any:
     """A value as a key holds it: units and places by id, dice by face, code and tables by name,
     containers as sorted tuples; a bool kept apart from the number it equals."""
     if v is None or isinstance(v, str):
@@ -171,11 +171,11 @@ def _canon(v: Any) -> Any:
     if isinstance(v, Unit):
         return ("unit", v.id)
     if isinstance(v, (list, tuple)):
-        return tuple(_canon(x) for x in v)
+        return tuple(canon(x) for x in v)
     if isinstance(v, dict):
-        return ("map", tuple(sorted(((_canon(k), _canon(x)) for k, x in v.items()), key=repr)))
+        return ("map", tuple(sorted(((canon(k), canon(x)) for k, x in v.items()), key=repr)))
     if isinstance(v, (set, frozenset)):
-        return ("set", tuple(sorted((_canon(x) for x in v), key=repr)))
+        return ("set", tuple(sorted((canon(x) for x in v), key=repr)))
     if isinstance(v, Code):
         return ("code", v.name)
     if isinstance(v, Frame):

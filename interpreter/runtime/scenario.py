@@ -6,6 +6,7 @@ built by setup.py, checked before it runs by check/scenario.py; the map's grid b
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..check.symbols import Symbols
@@ -19,6 +20,7 @@ from .engine import Engine, Event
 from .requests import RuleError, ScriptError
 from .setup import Setup
 from .values import show
+from .vm import Process
 
 
 @dataclass
@@ -147,17 +149,32 @@ def _scripted_agents(sc: n.Scenario, sym: Symbols) -> dict:
 
 
 def run_target(engine: Engine, sc: n.Scenario):
+    """The scenario's `run` target, driven like a generator: one process, or steps in turn."""
+    parts = target_parts(engine, sc)
+    return parts[0]() if len(parts) == 1 else _in_turn(parts)
+
+
+def _in_turn(parts: list[Callable[[], Process]]):
+    for part in parts:
+        yield from part()
+
+
+def target_parts(engine: Engine, sc: n.Scenario) -> list[Callable[[], Process]]:
+    """The `run` target as processes run one after another, each made when the one before has
+    ended (exact odds branch inside each): a procedure or a table read is one; named steps are
+    the turn's start (when the first is the turn's first step) and then each step."""
     run = sc.run
     if run.step is not None:
-        return _run_steps(engine, sc, (run.step, *run.more_steps))
+        return _step_parts(engine, sc, (run.step, *run.more_steps))
     args = [(a.name, engine.compiler.expr(a.value)({})) for a in run.args]
     if run.proc in engine.sym.tables:
         table = engine.table(run.proc)
-        return table.run(table.bind(args), table.decl.cite)
-    return engine.procedure(run.proc).call(args)
+        return [lambda: table.run(table.bind(args), table.decl.cite)]
+    procedure = engine.procedure(run.proc)
+    return [lambda: procedure.call(args)]
 
 
-def _run_steps(engine: Engine, sc: n.Scenario, names: tuple[str, ...]):
+def _step_parts(engine: Engine, sc: n.Scenario, names: tuple[str, ...]) -> list[Callable[[], Process]]:
     """The named steps of the scenario's phase, one after the other."""
     phase, run = sc.at.phase, sc.run
     steps = []
@@ -173,10 +190,8 @@ def _run_steps(engine: Engine, sc: n.Scenario, names: tuple[str, ...]):
         steps.append(step)
     # A turn begins with its first step: playing that step plays the turn's start as the game does.
     # (A scenario's position replaces the set-up, so `game_start` hooks never run here.)
-    if (phase, names[0]) == engine.first_step():
-        yield from engine.game_event("turn_start")
-    for step in steps:
-        yield from engine.run_step(phase, step)
+    parts = [lambda: engine.game_event("turn_start")] if (phase, names[0]) == engine.first_step() else []
+    return parts + [lambda step=step: engine.start_step(phase, step) for step in steps]
 
 
 def _source_text(sources: Sources, span: Span) -> str:
