@@ -11,9 +11,8 @@ Bodies are lowered to flat instructions (`Lowering`, one `l_` method per stateme
 waits or steers): statements that never wait run as the compiler's closures (`Do`); `if`,
 `for`, `repeat` and `stop` are jumps and cursors; `roll` and `choose` suspend; `call` and
 `lookup` push frames. `umpire explain` reads its statement and calls from the frames
-(`Process.where`). A position (the game state and the stack) can be copied (`Position.of`,
-`restore`): a deep copy that shares the compiled code. Not yet: comparing and saving a
-position (frames hold the compiler's closures and live unit objects, not ids).
+(`Process.where`). A position (the game state and this stack) is read out and put back by
+runtime/position.py; `Code.live` tells its key which locals an instruction still to run reads.
 """
 
 from __future__ import annotations
