@@ -47,6 +47,13 @@ class Battle:
         """Dice paths the engine enumerates: the multisets of each side's pool (both facts known after both rolls)."""
         return math.comb(self.english[0] + 5, 5) * math.comb(self.spanish[0] + 5, 5)
 
+    @property
+    def outcomes(self) -> int:
+        """Outcomes the engine's branching sends on: the English multisets from the one position at the
+        English roll, then each Spanish multiset from each position at the Spanish roll (the combat
+        reads both pools after both rolls, so no two of those positions are equal)."""
+        return math.comb(self.english[0] + 5, 5) * (1 + math.comb(self.spanish[0] + 5, 5))
+
 
 BATTLES = (
     Battle("odds-3018", "exact odds, Leogane land combat, 9 v 2 dice", "scenarios/jenkins_ear/eop_land_3018.scenario",
@@ -129,7 +136,8 @@ def timed(fn, repeats: int = 5) -> tuple[float, object]:
 class EngineOdds:
     status: str = "failed"              # done | stopped | refused | failed
     seconds: float = 0.0                # the enumeration (exact_odds), or how long it ran before it was stopped
-    runs: int = 0                       # dice paths run (at the last progress report when stopped)
+    runs: int = 0                       # dice paths (when done)
+    sent: int = 0                       # outcomes sent on (at the last progress report when stopped)
     load: float = 0.0                   # the worker's loading of the scenario and rules
     dice: tuple = ()                    # the dice counts of one seeded run: the position gives what it should
     message: str = ""
@@ -180,7 +188,7 @@ def _read_line(words: list[str], result: EngineOdds) -> str:
     elif head == "loaded":
         result.load = float(words[1])
     elif head == "progress":
-        result.runs = int(words[1])
+        result.sent = int(words[1])
     elif head == "outcome":
         result.outcomes[(int(words[1]), int(words[2]))] = Fraction(int(words[3]), int(words[4]))
     elif head == "done":
@@ -206,11 +214,8 @@ def worker(scenario_path: str) -> None:
     print("start", flush=True)
     started = time.perf_counter()
 
-    def progress(runs: int, waiting: int) -> None:
-        print(f"progress {runs} {waiting} {time.perf_counter() - started:.3f}", flush=True)
-
-    try:
-        odds = exact_odds(sc, sym, sources, list(FACTS), progress=progress)
+    try:  # stopped by the cap, not by the limit
+        odds = exact_odds(sc, sym, sources, list(FACTS), limit=10**15, bar=_ProgressLines(started).bar)
     except OddsError as err:
         print(f"refused {time.perf_counter() - started:.3f} {err.message}", flush=True)
         return
@@ -218,6 +223,25 @@ def worker(scenario_path: str) -> None:
     for (e, s), p in odds.outcomes.items():
         print(f"outcome {e} {s} {p.numerator} {p.denominator}")
     print(f"done {odds.runs} {seconds:.4f}", flush=True)
+
+
+class _ProgressLines:
+    """exact_odds' bar as lines the parent reads: outcomes sent on so far, every 5,000."""
+
+    def __init__(self, started: float):
+        self.started, self.sent, self.said = started, 0, 0
+
+    def bar(self, roll: int, total: int):
+        return self
+
+    def update(self, n: int) -> None:
+        self.sent += n
+        if self.sent - self.said >= 5000:
+            self.said = self.sent
+            print(f"progress {self.sent} {time.perf_counter() - self.started:.3f}", flush=True)
+
+    def close(self) -> None:
+        pass
 
 
 if __name__ == "__main__":

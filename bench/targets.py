@@ -112,11 +112,12 @@ def _engine_odds_text(battle, got, cap: float, notes: list[str]) -> tuple[str, f
 def _progress(battle, got) -> str:
     if got.status != "stopped":
         return ""
-    if not got.runs:
-        return f"; stopped before its first progress report (5,000 paths): under {5000 / got.seconds:,.0f} paths/s"
-    per_s = got.runs / got.seconds
-    return (f"; stopped after at least {got.runs:,} paths ({per_s:,.0f} paths/s: all of them would take about "
-            f"{seconds(battle.paths / per_s)})")
+    if not got.sent:
+        return (f"; stopped before its first progress report (5,000 outcomes sent on): under {5000 / got.seconds:,.0f} "
+                f"outcomes/s")
+    per_s = got.sent / got.seconds
+    return (f"; stopped after at least {got.sent:,} of its {battle.outcomes:,} outcomes sent on ({per_s:,.0f}/s: "
+            f"all of them would take about {seconds(battle.outcomes / per_s)})")
 
 
 # ── whole games, in process, as `umpire play RULES --seed S --agents random,random` plays them ──
