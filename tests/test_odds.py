@@ -167,3 +167,21 @@ def test_a_rule_that_fails_on_some_path_is_reported_with_the_path(capsys, monkey
     err = capsys.readouterr().err
     assert "OGLE's cost value is not printed" in err and "on the dice path" in err
     assert "--fact" in err
+
+
+def test_the_command_replays_on_request_and_prints_no_progress_off_a_terminal(capsys, monkeypatch):
+    """`--replay` gives the same lines as branching but for how it enumerated; standard error (not
+    a terminal here) stays empty: no bar, no progress lines."""
+    monkeypatch.chdir(ROOT)
+    path = "scenarios/jenkins_ear/case_table_perilous_storm_and_admiral.scenario"
+    assert main(["odds", path]) == 0
+    branched = capsys.readouterr()
+    assert main(["odds", path, "--replay"]) == 0
+    replayed = capsys.readouterr()
+    assert branched.err == replayed.err == ""
+
+    def results(out: str) -> list[str]:
+        return [line for line in out.splitlines() if not line.startswith("enumeration:")]
+
+    assert results(branched.out) == results(replayed.out)
+    assert "positions are merged when equal" in branched.out and "every dice path replayed" in replayed.out
