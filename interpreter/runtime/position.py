@@ -154,7 +154,7 @@ def _canon_frame(frame: Frame) -> tuple:
     if isinstance(frame, TableFrame) and frame.result_to is not None:
         # the lookup's variable is in the caller's locals, which its own frame's key holds
         fields = {**fields, "result_to": frame.result_to[1]}
-    return (type(frame).__name__,) + tuple((name, canon(v)) for name, v in fields.items() if name != "label")
+    return (type(frame).__name__,) + tuple((name, canon(v)) for name, v in sorted(fields.items()) if name != "label")
 
 
 def canon(v: Any) -> Any:

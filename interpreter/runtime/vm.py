@@ -634,6 +634,38 @@ class Lowering:
             code = self.codes[key] = Code(key, ops)
         return code
 
+    def code_named(self, name: tuple) -> Code | None:
+        """The code a frame names (a saved position names code by its key): lowered now if it has
+        not been yet; None for a name this ruleset has no body for."""
+        found = self.codes.get(name)
+        if found is not None:
+            return found
+        kind, rest, sym = name[0] if name else None, name[1:], self.engine.sym
+        if kind == "procedure" and len(rest) == 1 and rest[0] in sym.procedures:
+            return self.code_of(self.engine.procedure(rest[0]))
+        if kind == "step" and len(rest) == 2 and tuple(rest) in sym.steps():
+            step = sym.steps()[tuple(rest)]
+            return self.block(name, step.body, step.cite)
+        if kind == "invariant" and len(rest) == 1:
+            inv = next((i for i in sym.invariants if i.name == rest[0]), None)
+            return self.block(name, inv.body, inv.cite) if inv is not None else None
+        if kind == "hook" and len(rest) == 2:
+            hooks = [h for h in sym.hooks if h.event == rest[0]]
+            i = rest[1]
+            return self.block(name, hooks[i].body, hooks[i].cite) if isinstance(i, int) and 0 <= i < len(hooks) else None
+        if kind in ("row", "result") and rest and rest[0] in sym.tables:
+            return self._table_code(name, self.engine.table(rest[0]).decl)
+        return None
+
+    def _table_code(self, name: tuple, d) -> Code | None:
+        if name[0] == "row" and len(name) == 4:
+            row = next((r for r in d.rows if (r.low, r.high) == (name[2], name[3])), None)
+            return self.block(name, row.effect) if row is not None else None
+        if name[0] == "result" and len(name) == 3:
+            declared = next((r for r in d.results if r.name == name[2]), None)
+            return self.block(name, declared.effect) if declared is not None else None
+        return None
+
     def code_of(self, procedure) -> Code:
         return self.block(("procedure", procedure.decl.name), procedure.decl.body, procedure.decl.cite)
 

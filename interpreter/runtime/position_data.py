@@ -1,0 +1,426 @@
+"""A position as plain data (TOML-able) and back (issue 13), checked field by field on the way in.
+
+`to_data(position)` writes what `Position` holds with every object named: units and places by
+id, code by its key (`("procedure", "land_combat")`), tables by name, citations and spans by
+their fields, dice by face, label and history. Containers a position holds twice (a pool in a
+frame's locals and in a reroll window; the caller's locals a table read writes its result into)
+are written once, with a `ref` number, and referred to after. TOML has no null, no tuples and
+only text keys, so every value that is not a number, a text or a truth value is a small table
+tagged `t` (`{t = "unit", id = "ES1"}`, `{t = "map", ref = 3, items = [[key, value], …]}`).
+
+`from_data(data, engine)` reads it back against an engine set up with the same rules (and
+scenario): every unit, place, code and table it names must exist there, every field must have
+its type, and a wrong one is refused as `PositionError("field 'stack[1].env': …")`, before
+anything is restored. What is read is a `Position` of that engine, which `restore` puts in place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir import nodes as n
+from ..syntax.diagnostics import Span
+from .position import Position, _places
+from .requests import RollRequest
+from .values import MISSING, Die, Place, Pool, Unit, X
+from .vm import Code, CodeFrame, EliminateFrame, Frame, QueuedEliminations, RerollFrame, TableFrame, _leave_call
+
+FORMAT = 1
+_FRAMES = {cls.__name__: cls for cls in (CodeFrame, TableFrame, EliminateFrame, QueuedEliminations, RerollFrame)}
+_ANY = object
+_NAME = (str, type(None))
+# Each kind of frame's fields and what each must be (a field in brackets only once the frame has got that far).
+_FIELDS: dict[type, dict[str, Any]] = {
+    CodeFrame: {"code": Code, "pc": int, "env": dict, "loops": list, "done": _ANY, "asked": (RollRequest, type(None)),
+                "label": _NAME},
+    TableFrame: {"table": _ANY, "env": dict, "cite": _ANY, "result_to": (tuple, type(None)), "stage": str, "result": _ANY,
+                 "[column]": _ANY, "[heading]": _ANY, "[effect]": Code, "[declared]": (Code, type(None)), "[label]": _NAME},
+    EliminateFrame: {"units": list, "because": _ANY, "cite": _ANY, "i": int, "hooked": (Unit, type(None)), "[label]": _NAME},
+    QueuedEliminations: {"queued": list, "i": int, "[label]": _NAME},
+    RerollFrame: {"pools": list, "sides": list, "spend": tuple, "cite": _ANY, "span": _ANY, "passes": int, "i": int,
+                  "spent": list, "stage": str, "voided": _ANY, "[side]": _ANY, "[can_spend]": list, "[label]": _NAME},
+}
+_FUNCTIONS = {"leave_call": _leave_call}  # the engine's own callbacks a frame may hold, by name
+
+
+class PositionError(Exception):
+    def __init__(self, message: str, field: str = ""):
+        super().__init__(f"field '{field}': {message}" if field else message)
+        self.message = str(self)
+
+
+# ───────────────────────────── writing ─────────────────────────────
+
+
+class _Writer:
+    def __init__(self):
+        self.refs: dict[int, int] = {}
+        self.keep: list = []  # what was numbered stays alive, so no id is reused while writing
+
+    def value(self, v: Any) -> Any:
+        if isinstance(v, bool) or isinstance(v, str):
+            return v
+        if isinstance(v, Die):
+            return {"t": "die", "face": int(v), "label": v.label, "history": list(v.history)}
+        if isinstance(v, int):
+            return v
+        simple = self._simple(v)
+        if simple is not None:
+            return simple
+        if id(v) in self.refs:
+            return {"t": "ref", "ref": self.refs[id(v)]}
+        return self._container(v)
+
+    def _simple(self, v: Any) -> dict | None:
+        if v is None:
+            return {"t": "none"}
+        if v is X or v is MISSING:
+            return {"t": "x" if v is X else "missing"}
+        if isinstance(v, Unit):
+            return {"t": "unit", "id": v.id}
+        if isinstance(v, Place):
+            return {"t": "place", "id": v.id}
+        if isinstance(v, Code):
+            return {"t": "code", "name": [self.value(part) for part in v.name]}
+        if isinstance(v, n.Citation):
+            return {"t": "cite", "text": v.text, "section": v.section, "qualifier": v.qualifier, "span": self.value(v.span)}
+        if isinstance(v, Span):
+            return {"t": "span", "file": v.file, "line": v.line, "col": v.col, "end_line": v.end_line, "end_col": v.end_col}
+        if isinstance(v, RollRequest):
+            return {"t": "roll", "count": v.count, "low": v.low, "high": v.high, "die": v.die, "label": v.label,
+                    "cite": self.value(v.cite), "span": self.value(v.span)}
+        if isinstance(v, tuple):
+            return {"t": "tuple", "items": [self.value(x) for x in v]}
+        name = next((k for k, fn in _FUNCTIONS.items() if fn is v), None)
+        if name is not None:
+            return {"t": "fn", "name": name}
+        decl = getattr(v, "decl", None)
+        if decl is not None and hasattr(v, "die"):  # a table of the rules
+            return {"t": "table", "name": decl.name}
+        return None
+
+    def _container(self, v: Any) -> dict:
+        ref = self.refs[id(v)] = len(self.refs) + 1
+        self.keep.append(v)
+        if isinstance(v, Pool):
+            return {"t": "pool", "ref": ref, "label": v.label, "key": self.value(v.key), "die": list(v.die),
+                    "dice": [self.value(d) for d in v]}
+        if isinstance(v, list):
+            return {"t": "list", "ref": ref, "items": [self.value(x) for x in v]}
+        if isinstance(v, dict):
+            return {"t": "map", "ref": ref, "items": [[self.value(k), self.value(x)] for k, x in v.items()]}
+        if isinstance(v, (set, frozenset)):
+            return {"t": "set", "ref": ref, "items": [self.value(x) for x in sorted(v, key=repr)]}
+        if isinstance(v, Frame):
+            return self.frame(v, ref)
+        raise PositionError(f"a {type(v).__name__} cannot be written into a position (a bug of Umpire)")
+
+    def frame(self, f: Frame, ref: int) -> dict:
+        if isinstance(f, CodeFrame):
+            fields = {name: getattr(f, name) for name in CodeFrame.__slots__}
+        else:
+            fields = dict(vars(f))
+        if isinstance(f, RerollFrame):  # its expression is the reroll statement's, found again from the frame below
+            fields["spend"] = f.spend[1:]
+        return {"t": "frame", "ref": ref, "frame": type(f).__name__,
+                "fields": {name: self.value(v) for name, v in fields.items()}}
+
+
+def to_data(pos: Position) -> dict:
+    """The position as a TOML-able table (see the module's account)."""
+    w = _Writer()
+    return {
+        "format": FORMAT,
+        "clock": [w.value(x) for x in pos.clock],
+        "units": [{"id": u.id, "side": w.value(side), "location": w.value(loc), "carrier": w.value(carrier),
+                   "cargo": [c.id for c in cargo], "state": w.value(state)}
+                  for u, side, loc, carrier, cargo, state in pos.units],
+        "places": [{"id": p.id, "state": w.value(state)} for p, state in pos.places.items()],
+        "tracks": [{"name": name, "values": [[w.value(k), v] for k, v in values.items()]} for name, values in pos.tracks.items()],
+        "globals": w.value(pos.globals),
+        "facts": w.value(pos.facts),
+        "stack": [w.value(f) for f in pos.stack],
+        "waiting": pos.waiting,
+        "deferred": w.value(pos.deferred),
+        "depth": pos.depth,
+        "steps": pos.steps,
+    }
+
+
+# ───────────────────────────── reading ─────────────────────────────
+
+
+class _Reader:
+    def __init__(self, engine):
+        self.engine = engine
+        self.at = ""  # the field being read: where a damage no check foresaw is reported
+        st = engine.state
+        self.units = st.units
+        self.places = {p.id: p for p in _places(st)}
+        self.refs: dict[int, Any] = {}
+
+    # ── checks ──
+    def want(self, v: Any, types, field: str, what: str) -> Any:
+        if not isinstance(v, types) or (isinstance(v, bool) and bool not in _as_tuple(types)):
+            raise PositionError(f"expected {what}, found {type(v).__name__}", field)
+        return v
+
+    def table(self, v: Any, field: str, keys: tuple[str, ...]) -> dict:
+        self.want(v, dict, field, "a table")
+        missing = [k for k in keys if k not in v]
+        if missing:
+            raise PositionError(f"'{missing[0]}' is missing", field)
+        return v
+
+    # ── values ──
+    def value(self, v: Any, field: str) -> Any:
+        if isinstance(v, (bool, int, str)):
+            return v
+        self.at = field
+        t = self.table(v, field, ("t",))["t"]
+        method = getattr(self, "v_" + t, None) if isinstance(t, str) and t.isidentifier() else None
+        if method is None:
+            raise PositionError(f"unknown kind of value '{t}'", field + ".t")
+        return method(v, field)
+
+    def v_none(self, v, field):
+        return None
+
+    def v_x(self, v, field):
+        return X
+
+    def v_missing(self, v, field):
+        return MISSING
+
+    def v_die(self, v, field):
+        self.table(v, field, ("face", "label", "history"))
+        history = tuple(self.want(h, int, f"{field}.history", "a face") for h in self.want(v["history"], list, field, "a list"))
+        return Die(self.want(v["face"], int, f"{field}.face", "a face"), self.want(v["label"], str, f"{field}.label", "a text"), history)
+
+    def v_unit(self, v, field):
+        return self.unit(self.table(v, field, ("id",))["id"], f"{field}.id")
+
+    def v_place(self, v, field):
+        return self.place(self.table(v, field, ("id",))["id"], f"{field}.id")
+
+    def v_code(self, v, field):
+        name = tuple(self.value(x, f"{field}.name") for x in self.want(self.table(v, field, ("name",))["name"], list, field, "a list"))
+        code = self.engine.vm.code_named(name)
+        if code is None:
+            raise PositionError(f"these rules have no body named {name!r}", f"{field}.name")
+        return code
+
+    def v_cite(self, v, field):
+        self.table(v, field, ("text", "section", "qualifier", "span"))
+        return n.Citation(text=self.want(v["text"], str, field, "a text"), section=self.want(v["section"], str, field, "a text"),
+                          qualifier=self.want(v["qualifier"], str, field, "a text"), span=self.value(v["span"], f"{field}.span"))
+
+    def v_span(self, v, field):
+        self.table(v, field, ("file", "line", "col", "end_line", "end_col"))
+        return Span(file=self.want(v["file"], str, field, "a text"),
+                    **{k: self.want(v[k], int, f"{field}.{k}", "a number") for k in ("line", "col", "end_line", "end_col")})
+
+    def v_roll(self, v, field):
+        self.table(v, field, ("count", "low", "high", "die", "label", "cite", "span"))
+        nums = [self.want(v[k], int, f"{field}.{k}", "a number") for k in ("count", "low", "high")]
+        return RollRequest(*nums, self.want(v["die"], str, field, "a text"), self.want(v["label"], str, field, "a text"),
+                           self.value(v["cite"], f"{field}.cite"), self.value(v["span"], f"{field}.span"))
+
+    def v_tuple(self, v, field):
+        return tuple(self.items(v, field))
+
+    def v_fn(self, v, field):
+        name = self.table(v, field, ("name",))["name"]
+        if not isinstance(name, str) or name not in _FUNCTIONS:
+            raise PositionError(f"unknown callback '{name}'", f"{field}.name")
+        return _FUNCTIONS[name]
+
+    def v_table(self, v, field):
+        name = self.table(v, field, ("name",))["name"]
+        if not isinstance(name, str) or name not in self.engine.sym.tables:
+            raise PositionError(f"these rules have no table '{name}'", f"{field}.name")
+        return self.engine.table(name)
+
+    def v_ref(self, v, field):
+        ref = self.table(v, field, ("ref",))["ref"]
+        if not isinstance(ref, int) or ref not in self.refs:
+            raise PositionError(f"refers to {ref!r}, which no value before it is", f"{field}.ref")
+        return self.refs[ref]
+
+    def v_pool(self, v, field):
+        self.table(v, field, ("ref", "label", "key", "die", "dice"))
+        die = self.want(v["die"], list, f"{field}.die", "a list")
+        if len(die) != 3 or not isinstance(die[0], str) or not all(isinstance(x, int) for x in die[1:]):
+            raise PositionError("expected [die name, low face, high face]", f"{field}.die")
+        pool = self.define(v, field, Pool([], self.want(v["label"], str, field, "a text"), None, tuple(die)))
+        pool.key = self.value(v["key"], f"{field}.key")
+        for i, d in enumerate(self.want(v["dice"], list, f"{field}.dice", "a list")):
+            pool.append(self.want(self.value(d, f"{field}.dice[{i}]"), Die, f"{field}.dice[{i}]", "a die"))
+        return pool
+
+    def v_list(self, v, field):
+        out = self.define(v, field, [])
+        out.extend(self.items(v, field))
+        return out
+
+    def v_set(self, v, field):
+        return self.define(v, field, set(self.items(v, field)))
+
+    def v_map(self, v, field):
+        out = self.define(v, field, {})
+        for i, pair in enumerate(self.want(v.get("items"), list, f"{field}.items", "a list")):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise PositionError("expected [key, value]", f"{field}.items[{i}]")
+            out[self.value(pair[0], f"{field}.items[{i}]")] = self.value(pair[1], f"{field}.items[{i}]")
+        return out
+
+    def v_frame(self, v, field):
+        self.table(v, field, ("ref", "frame", "fields"))
+        cls = _FRAMES.get(v["frame"]) if isinstance(v["frame"], str) else None
+        if cls is None:
+            raise PositionError(f"unknown kind of frame '{v['frame']}'", f"{field}.frame")
+        frame = self.define(v, field, object.__new__(cls))
+        fields = self.want(v["fields"], dict, f"{field}.fields", "a table")
+        spec = _FIELDS[cls]
+        for name in spec:
+            if not name.startswith("[") and name not in fields:
+                raise PositionError(f"a {v['frame']} needs the field '{name}'", f"{field}.fields")
+        for name, x in fields.items():
+            types = spec.get(name, spec.get(f"[{name}]"))
+            if types is None:
+                raise PositionError(f"a {v['frame']} has no field '{name}'", f"{field}.fields.{name}")
+            value = self.value(x, f"{field}.fields.{name}")
+            if types is not _ANY:
+                self.want(value, types, f"{field}.fields.{name}", f"a {_type_names(types)}")
+            setattr(frame, name, value)
+        return frame
+
+    def items(self, v, field) -> list:
+        return [self.value(x, f"{field}.items[{i}]") for i, x in enumerate(self.want(v.get("items"), list, f"{field}.items", "a list"))]
+
+    def define(self, v, field, obj):
+        ref = self.want(v["ref"], int, f"{field}.ref", "a number")
+        if ref in self.refs:
+            raise PositionError(f"ref {ref} is defined twice", f"{field}.ref")
+        self.refs[ref] = obj
+        return obj
+
+    # ── names ──
+    def unit(self, uid, field) -> Unit:
+        if not isinstance(uid, str) or uid not in self.units:
+            raise PositionError(f"no unit '{uid}' in this game", field)
+        return self.units[uid]
+
+    def place(self, pid, field) -> Place:
+        if not isinstance(pid, str) or pid not in self.places:
+            raise PositionError(f"no place '{pid}' in this game", field)
+        return self.places[pid]
+
+
+def _type_names(types) -> str:
+    return " or ".join("none" if t is type(None) else t.__name__ for t in _as_tuple(types))
+
+
+def _as_tuple(types) -> tuple:
+    return types if isinstance(types, tuple) else (types,)
+
+
+def from_data(data: Any, engine) -> Position:
+    """A position of `engine` (set up with the same rules) read from `to_data`'s table, checked."""
+    r = _Reader(engine)
+    try:
+        return _read(r, data, engine)
+    except PositionError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as err:
+        # a damage the checks above did not foresee: still refused, at the value being read
+        raise PositionError(f"not a value a position holds ({type(err).__name__})", r.at) from err
+
+
+def _read(r: _Reader, data: Any, engine) -> Position:
+    r.table(data, "", ("format", "clock", "units", "places", "tracks", "globals", "facts", "stack", "waiting",
+                       "deferred", "depth", "steps"))
+    if data["format"] != FORMAT:
+        raise PositionError(f"format {data['format']!r} is not {FORMAT}, the one this Umpire reads", "format")
+    pos = Position()
+    pos.clock = _clock(r, data["clock"])
+    pos.units = _units(r, data["units"], engine)
+    pos.places = {r.place(p.get("id"), f"places[{i}].id"): r.want(r.value(p.get("state"), f"places[{i}].state"), dict,
+                                                                  f"places[{i}].state", "a map")
+                  for i, p in enumerate(r.want(data["places"], list, "places", "a list"))}
+    pos.tracks = _tracks(r, data["tracks"], engine)
+    pos.globals = r.want(r.value(data["globals"], "globals"), dict, "globals", "a map")
+    pos.facts = r.want(r.value(data["facts"], "facts"), dict, "facts", "a map")
+    pos.stack = tuple(_frame(r, f, i) for i, f in enumerate(r.want(data["stack"], list, "stack", "a list")))
+    _link_frames(pos.stack)
+    pos.waiting = r.want(data["waiting"], bool, "waiting", "true or false")
+    pos.deferred = r.want(r.value(data["deferred"], "deferred"), list, "deferred", "a list")
+    pos.depth = r.want(data["depth"], int, "depth", "a number")
+    pos.steps = r.want(data["steps"], int, "steps", "a number")
+    pos.events, pos.violations = len(engine.events), len(engine.violations)  # a loaded position cuts no trace
+    return pos
+
+
+def _clock(r: _Reader, v) -> tuple:
+    if not isinstance(v, list) or len(v) != 3:
+        raise PositionError("expected [turn, phase, step]", "clock")
+    turn, phase, step = (r.value(x, f"clock[{i}]") for i, x in enumerate(v))
+    r.want(turn, int, "clock[0]", "a turn number")
+    for i, x in ((1, phase), (2, step)):
+        r.want(x, (str, type(None)), f"clock[{i}]", "a name")
+    return turn, phase, step
+
+
+def _units(r: _Reader, v, engine) -> tuple:
+    out, seen = [], set()
+    for i, rec in enumerate(r.want(v, list, "units", "a list")):
+        f = f"units[{i}]"
+        r.table(rec, f, ("id", "side", "location", "carrier", "cargo", "state"))
+        u = r.unit(rec["id"], f"{f}.id")
+        seen.add(u.id)
+        loc = r.want(r.value(rec["location"], f"{f}.location"), (Place, type(None)), f"{f}.location", "a place or none")
+        carrier = r.want(r.value(rec["carrier"], f"{f}.carrier"), (Unit, type(None)), f"{f}.carrier", "a unit or none")
+        cargo = tuple(r.unit(c, f"{f}.cargo[{k}]") for k, c in enumerate(r.want(rec["cargo"], list, f"{f}.cargo", "a list")))
+        state = r.want(r.value(rec["state"], f"{f}.state"), dict, f"{f}.state", "a map")
+        out.append((u, r.want(rec["side"], str, f"{f}.side", "a side"), loc, carrier, cargo, state))
+    absent = [uid for uid in engine.state.units if uid not in seen]
+    if absent:
+        raise PositionError(f"unit '{absent[0]}' of this game has no record", "units")
+    return tuple(out)
+
+
+def _tracks(r: _Reader, v, engine) -> dict:
+    out = {}
+    for i, rec in enumerate(r.want(v, list, "tracks", "a list")):
+        r.table(rec, f"tracks[{i}]", ("name", "values"))
+        name = rec["name"]
+        if name not in engine.state.tracks:
+            raise PositionError(f"no track '{name}' in this game", f"tracks[{i}].name")
+        pairs = r.want(rec["values"], list, f"tracks[{i}].values", "a list")
+        out[name] = {r.value(k, f"tracks[{i}].values"): r.want(x, int, f"tracks[{i}].values", "a number")
+                     for k, x in (p if isinstance(p, list) and len(p) == 2 else (None, "bad") for p in pairs)}
+    if set(out) != set(engine.state.tracks):
+        raise PositionError("not every track of this game has its values", "tracks")
+    return out
+
+
+def _frame(r: _Reader, v, i: int) -> Frame:
+    frame = r.value(v, f"stack[{i}]")
+    if not isinstance(frame, Frame):
+        raise PositionError("expected a frame", f"stack[{i}]")
+    if isinstance(frame, CodeFrame):
+        if not isinstance(frame.pc, int) or not 0 <= frame.pc <= len(frame.code.ops):
+            raise PositionError(f"pc {frame.pc!r} is outside its code (0..{len(frame.code.ops)})", f"stack[{i}].fields.pc")
+        if not isinstance(frame.env, dict) or not isinstance(frame.loops, list):
+            raise PositionError("a frame's locals are a map and its loops a list", f"stack[{i}].fields")
+    return frame
+
+
+def _link_frames(stack: tuple) -> None:
+    """What a frame holds of the frame below it: a reroll window's expression is its statement's."""
+    for below, frame in zip(stack, stack[1:]):
+        if isinstance(frame, RerollFrame):
+            op = below.code.ops[below.pc - 1] if isinstance(below, CodeFrame) and below.pc else None
+            if op is None or not hasattr(op, "spend"):
+                raise PositionError("a reroll window stands on no reroll statement", "stack")
+            frame.spend = (op.spend, *frame.spend)
