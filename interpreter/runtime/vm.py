@@ -28,6 +28,7 @@ from .labels import call_label, hook_label, table_label
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .values import Die, Pool, Unit, show
 
+_NAME_LENGTHS = {"procedure": 2, "step": 3, "invariant": 2, "hook": 3, "row": 4, "result": 3}  # a code key's parts
 MAX_REPEAT = 10_000  # rounds of one 'repeat' before it is taken for a runaway loop
 _DONE = object()  # a frame has finished
 _PUSHED = object()  # an instruction pushed a frame: the process runs it next
@@ -640,31 +641,36 @@ class Lowering:
         found = self.codes.get(name)
         if found is not None:
             return found
-        kind, rest, sym = name[0] if name else None, name[1:], self.engine.sym
-        if kind == "procedure" and len(rest) == 1 and rest[0] in sym.procedures:
-            return self.code_of(self.engine.procedure(rest[0]))
-        if kind == "step" and len(rest) == 2 and tuple(rest) in sym.steps():
-            step = sym.steps()[tuple(rest)]
-            return self.block(name, step.body, step.cite)
-        if kind == "invariant" and len(rest) == 1:
-            inv = next((i for i in sym.invariants if i.name == rest[0]), None)
-            return self.block(name, inv.body, inv.cite) if inv is not None else None
-        if kind == "hook" and len(rest) == 2:
-            hooks = [h for h in sym.hooks if h.event == rest[0]]
-            i = rest[1]
-            return self.block(name, hooks[i].body, hooks[i].cite) if isinstance(i, int) and 0 <= i < len(hooks) else None
-        if kind in ("row", "result") and rest and rest[0] in sym.tables:
-            return self._table_code(name, self.engine.table(rest[0]).decl)
-        return None
+        find = getattr(self, f"_named_{name[0]}", None) if name and isinstance(name[0], str) else None
+        body = find(*name[1:]) if find is not None and len(name) == _NAME_LENGTHS.get(name[0]) else None
+        return self.block(name, *body) if body is not None else None
 
-    def _table_code(self, name: tuple, d) -> Code | None:
-        if name[0] == "row" and len(name) == 4:
-            row = next((r for r in d.rows if (r.low, r.high) == (name[2], name[3])), None)
-            return self.block(name, row.effect) if row is not None else None
-        if name[0] == "result" and len(name) == 3:
-            declared = next((r for r in d.results if r.name == name[2]), None)
-            return self.block(name, declared.effect) if declared is not None else None
-        return None
+    def _named_procedure(self, proc):
+        decl = self.engine.sym.procedures.get(proc)
+        return (decl.body, decl.cite) if decl is not None else None
+
+    def _named_step(self, phase, step):
+        decl = self.engine.sym.steps().get((phase, step))
+        return (decl.body, decl.cite) if decl is not None else None
+
+    def _named_invariant(self, inv_name):
+        inv = next((i for i in self.engine.sym.invariants if i.name == inv_name), None)
+        return (inv.body, inv.cite) if inv is not None else None
+
+    def _named_hook(self, event, i):
+        hooks = [h for h in self.engine.sym.hooks if h.event == event]
+        ok = isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(hooks)
+        return (hooks[i].body, hooks[i].cite) if ok else None
+
+    def _named_row(self, table, low, high):
+        d = self.engine.table(table).decl if table in self.engine.sym.tables else None
+        row = next((r for r in d.rows if (r.low, r.high) == (low, high)), None) if d is not None else None
+        return (row.effect,) if row is not None else None
+
+    def _named_result(self, table, result):
+        d = self.engine.table(table).decl if table in self.engine.sym.tables else None
+        declared = next((r for r in d.results if r.name == result), None) if d is not None else None
+        return (declared.effect,) if declared is not None else None
 
     def code_of(self, procedure) -> Code:
         return self.block(("procedure", procedure.decl.name), procedure.decl.body, procedure.decl.cite)
