@@ -343,14 +343,15 @@ class Engine:
     def function_caller(self, decl: n.FunctionDecl, args: list, names: list, span: Span):
         params = [p.name for p in decl.params]
         holder: list = []
-
         name, cite = decl.name, decl.cite
+        prefix = (name, tuple(names))  # the start of every memo key of this call (see _memo_key)
+        positional = all(k is None for k in names)
 
         def call(env):
             if not holder:
                 holder.append(self._function_body(decl))  # compiled on first use: functions may recurse
             values = [a(env) for a in args]
-            key = _memo_key(name, names, values) if self.memo else None
+            key = _call_key(prefix, values) if self.memo else None
             if key is not None:
                 if self._memo_epoch != self.epoch:
                     self._memo.clear()
@@ -360,9 +361,11 @@ class Engine:
                     return found
             if self.calls >= MAX_FUNCTION_DEPTH:
                 raise function_too_deep(name, cite, span)
+            # All positional (the usual call): the frame bind_args would build, without its passes.
+            frame = dict(zip(params, values)) if positional else bind_args(params, list(zip(names, values)))
             self.calls += 1
             try:
-                value = holder[0](bind_args(params, list(zip(names, values))))
+                value = holder[0](frame)
             except RecursionError:  # Python's stack, before the limit: deep expressions in every call
                 raise python_too_deep(name, cite, span) from None
             finally:
@@ -436,6 +439,24 @@ def _memo_key(name: str, names: list, values: list) -> tuple | None:
     (a temporary list's identity is reused), and true is not 1."""
     out: list = [name, tuple(names)]
     for v in values:
+        k = _value_key(v)
+        if k is _MISS:
+            return None
+        out.append(k)
+    return tuple(out)
+
+
+_EXACT_SCALARS = frozenset({int, str, Unit, Place})  # their own key (a Die, a bool: _value_key decides)
+
+
+def _call_key(prefix: tuple, values: list) -> tuple | None:
+    """_memo_key(name, names, values) with (name, tuple(names)) made once per call site: the same keys,
+    the common arguments (units, places, numbers, text) taken as they are without a call each."""
+    out = list(prefix)
+    for v in values:
+        if v.__class__ in _EXACT_SCALARS:
+            out.append(v)
+            continue
         k = _value_key(v)
         if k is _MISS:
             return None
