@@ -17,7 +17,7 @@ from ..ir import nodes as n
 from ..limits import MAX_LIST
 from .guards import check_int, check_list, check_string
 from .requests import ChoiceRequest, RollRequest, RuleError
-from .values import MISSING, Die, Pool, Unit, X, show
+from .values import MISSING, Die, Place, Pool, Unit, X, show
 
 Env = dict
 ExprFn = Callable[[Env], Any]
@@ -105,18 +105,19 @@ class Compiler:
         return place
 
     def x_var(self, e: n.Var) -> ExprFn:
-        name, glob = e.name, self.engine.global_value
+        name, glob, span = e.name, self.engine.global_value, e.span
 
         def var(env):
-            if name in env:
+            try:  # a local, the usual case (a try costs nothing until it fails)
                 return env[name]
-            return glob(name, e.span)
+            except KeyError:
+                return glob(name, span)
 
         return var
 
     def x_attr(self, e: n.Attr) -> ExprFn:
         obj, name, span = self.expr(e.obj), e.name, e.span
-        engine = self.engine
+        general = self.engine.attribute  # explains any problem, and reads whatever is not a unit or place
         if name in self.sym.stats and name not in self.sym.place_props:
             # The hot path of every rule: a printed value of a unit, read without the general lookup.
             def stat(env):
@@ -125,10 +126,49 @@ class Compiler:
                     v = u.stats.get(name)
                     if v is not MISSING:
                         return v
-                return engine.attribute(u, name, span)  # the general path explains any problem
+                return general(u, name, span)
 
             return stat
-        return lambda env: engine.attribute(obj(env), name, span)
+        on_unit = self.unit_reader(name) or (lambda u: general(u, name, span))
+        on_place = self.place_reader(name) or (lambda p: general(p, name, span))
+
+        def attr(env):
+            u = obj(env)
+            if u.__class__ is Unit:
+                return on_unit(u)
+            if u.__class__ is Place:
+                return on_place(u)
+            return general(u, name, span)
+
+        return attr
+
+    def unit_reader(self, name: str) -> Callable[[Unit], Any] | None:
+        """What Engine.attribute reads of a unit for `name`, decided once here; None when it may fail
+        (a stat that may be missing, a name a unit lacks): the general path then explains."""
+        sym = self.sym
+        if name in sym.stats:
+            return None
+        if name in sym.flags:
+            return lambda u: name in u.flags
+        if name in sym.unit_states:
+            default = False if sym.unit_states[name].type.name == "bool" else None
+            return lambda u: u.state.get(name, default)
+        if name in ("id", "side", "type", "location", "carrier"):
+            return operator.attrgetter(name)
+        if name in ("cargo", "on_map"):
+            return lambda u: unit_attr(u, name)
+        return None
+
+    def place_reader(self, name: str) -> Callable[[Place], Any] | None:
+        """What Engine.attribute reads of a place for `name` (None: the general path, which may fail)."""
+        if name == "id":
+            return operator.attrgetter("id")
+        prop = self.sym.place_props.get(name)
+        if prop is None:
+            return None
+        if prop.mutable:
+            return lambda p: p.state.get(name)  # its state, or none (the state is all there is)
+        return lambda p: p.state[name] if name in p.state else p.props.get(name)
 
     def x_index(self, e: n.Index) -> ExprFn:
         obj, key, span = self.expr(e.obj), self.expr(e.key), e.span
@@ -150,6 +190,12 @@ class Compiler:
             return self.engine.function_caller(fn_decl, args, names, e.span)
         impl = self.engine.builtin(e.func)
         span = e.span
+        if len(args) == 1:  # count(…), units_at(…), enemy(…): no list of arguments built
+            (a,) = args
+            return lambda env: impl(span, a(env))
+        if len(args) == 2:
+            a, b = args
+            return lambda env: impl(span, a(env), b(env))
 
         def call(env):
             return impl(span, *[a(env) for a in args])
@@ -175,6 +221,8 @@ class Compiler:
 
     def x_compare(self, e: n.Compare) -> ExprFn:
         left, right, op, span = self.expr(e.left), self.expr(e.right), e.op, e.span
+        if op in ("==", "!=") and constant(e.right) is not _UNSET:
+            return self.equal_constant(left, constant(e.right), op == "!=")
         if op in ("==", "!="):
             negate = op == "!="
 
@@ -195,14 +243,49 @@ class Compiler:
 
         return compare
 
+    @staticmethod
+    def equal_constant(left: ExprFn, c: Any, negate: bool) -> ExprFn:
+        """`x == 3`, `u.carrier != none`: the constant is never a roll, so only the left side may need its total."""
+        if negate:
+
+            def unequal(env):
+                a = left(env)
+                if a.__class__ is Pool:
+                    a = as_number(a)
+                return not (a == c)
+
+            return unequal
+
+        def equal(env):
+            a = left(env)
+            if a.__class__ is Pool:
+                a = as_number(a)
+            return a == c
+
+        return equal
+
     def x_boolop(self, e: n.BoolOp) -> ExprFn:
         items = [self.expr(i) for i in e.items]
         if len(items) == 2:  # the common case, without a generator per evaluation
             a, b = items
             return (lambda env: a(env) and b(env)) if e.op == "and" else (lambda env: a(env) or b(env))
         if e.op == "and":
-            return lambda env: all(i(env) for i in items)
-        return lambda env: any(i(env) for i in items)
+
+            def all_of(env):  # all(), without a generator per evaluation
+                for i in items:
+                    if not i(env):
+                        return False
+                return True
+
+            return all_of
+
+        def any_of(env):
+            for i in items:
+                if i(env):
+                    return True
+            return False
+
+        return any_of
 
     def x_not(self, e: n.Not) -> ExprFn:
         operand = self.expr(e.operand)
@@ -518,6 +601,14 @@ class Compiler:
 
 
 _UNSET = object()
+
+
+def constant(e) -> Any:
+    """The value of a literal that can neither fail nor change (a number, plain text, yes/no, none, X);
+    _UNSET for any other expression."""
+    if e.kind in ("int", "bool") or (e.kind == "str" and not e.parts):
+        return e.value
+    return {"none": None, "x": X}.get(e.kind, _UNSET)
 
 
 def max_matching(edges: list[list[int]], n_right: int) -> int:
