@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ir import nodes as n
-from ..limits import MAX_LIST
-from .guards import check_int, check_list, check_string
+from ..limits import MAX_INT, MAX_LIST
+from .guards import check_int, check_list, check_string, over_budget
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .values import MISSING, Die, Place, Pool, Unit, X, show
 
@@ -79,7 +79,14 @@ class Compiler:
         span, cite = e.span, self.cite
 
         def interpolate(env):
-            return check_string("".join(text if fn is None else show(fn(env)) for text, fn in parts), span, cite)
+            pieces = []
+            for text, fn in parts:
+                if fn is None:
+                    pieces.append(text)
+                    continue
+                v = fn(env)
+                pieces.append(v if v.__class__ is str else show(v))  # show(text) is the text
+            return check_string("".join(pieces), span, cite)
 
         return interpolate
 
@@ -204,10 +211,14 @@ class Compiler:
 
     def x_binop(self, e: n.BinOp) -> ExprFn:
         left, right, op, span, sym = self.expr(e.left), self.expr(e.right), _ARITH[e.op], e.span, e.op
-        cite = self.cite
+        cite, divides = self.cite, e.op in "/%"
 
         def binop(env):
             a, b = left(env), right(env)
+            if a.__class__ is int and b.__class__ is int and not (divides and b == 0):  # plain numbers: no checks
+                v = op(a, b)
+                if -MAX_INT <= v <= MAX_INT:
+                    return v
             if sym == "+" and isinstance(a, list) and isinstance(b, list) and not isinstance(a, Pool):
                 return check_list(a + b, span, cite)
             a, b = as_number(a), as_number(b)
@@ -236,7 +247,10 @@ class Compiler:
         fn = _ORDER[op]
 
         def compare(env):
-            a, b = as_number(left(env)), as_number(right(env))
+            a, b = left(env), right(env)
+            if a.__class__ is int and b.__class__ is int:  # plain numbers (not a roll, not yes/no)
+                return fn(a, b)
+            a, b = as_number(a), as_number(b)
             if not (_is_number(a) and _is_number(b)):
                 raise RuleError(f"cannot compare {show(a)} {op} {show(b)}: both sides must be numbers", span)
             return fn(a, b)
@@ -330,7 +344,12 @@ class Compiler:
 
     def x_has(self, e: n.Has) -> ExprFn:
         operand = self.expr(e.operand)
-        return lambda env: _is_number(as_number(operand(env)))
+
+        def has(env):
+            v = operand(env)
+            return True if v.__class__ is int else _is_number(as_number(v))  # a plain number, or the general test
+
+        return has
 
     def x_cond(self, e: n.CondExpr) -> ExprFn:
         test, then, orelse = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
@@ -346,34 +365,76 @@ class Compiler:
         return lambda env: {as_key(k(env), span): v(env) for k, v in entries}
 
     def x_comprehension(self, e: n.Comprehension) -> ExprFn:
-        body, var, iterable, span = self.expr(e.expr), e.var, self.expr(e.iterable), e.span
-        where = self.expr(e.where) if e.where is not None else None
-        flat, engine, cite = e.flat, self.engine, self.cite
+        var, iterable, span = e.var, self.expr(e.iterable), e.span
+        engine, cite = self.engine, self.cite
+        loop = self.comprehension_loop(e)
 
         def comprehension(env):
             seq = iterable(env)
             if not isinstance(seq, (list, tuple, dict)):
                 raise RuleError(f"cannot go through {show(seq)}: it is not a list", span)
-            engine.count_steps(len(seq), span, cite)  # every item gone through is a step of the budget
+            engine.steps += len(seq)  # every item gone through is a step of the budget (Engine.count_steps)
+            if engine.steps > engine.max_steps:
+                raise over_budget(engine.max_steps, span, cite)
             saved = env.get(var, _UNSET)
-            out = []
             try:
-                for item in seq:
-                    env[var] = item
-                    if flat:
-                        out.extend(body(env))
-                        if len(out) > MAX_LIST:
-                            check_list(out, span, cite)
-                    elif where is None or where(env):
-                        out.append(body(env))
+                return loop(env, seq)
             finally:
                 if saved is _UNSET:
                     env.pop(var, None)
                 else:
                     env[var] = saved
-            return out
 
         return comprehension
+
+    def comprehension_loop(self, e: n.Comprehension) -> Callable[[Env, Any], list]:
+        """The items of a comprehension, its variable bound in the frame to each in turn; the common
+        filter (`[u for u in … where …]`) appends the item itself without evaluating a body."""
+        body, var, span, cite = self.expr(e.expr), e.var, e.span, self.cite
+        where = self.expr(e.where) if e.where is not None and not e.flat else None
+        if e.flat:
+
+            def flat(env, seq):
+                out: list = []
+                for item in seq:
+                    env[var] = item
+                    out.extend(body(env))
+                    if len(out) > MAX_LIST:
+                        check_list(out, span, cite)
+                return out
+
+            return flat
+        if where is None:
+
+            def each(env, seq):
+                out = []
+                for item in seq:
+                    env[var] = item
+                    out.append(body(env))
+                return out
+
+            return each
+        if e.expr.kind == "var" and e.expr.name == var:  # the body is the item itself
+
+            def kept(env, seq):
+                out = []
+                for item in seq:
+                    env[var] = item
+                    if where(env):
+                        out.append(item)
+                return out
+
+            return kept
+
+        def filtered(env, seq):
+            out = []
+            for item in seq:
+                env[var] = item
+                if where(env):
+                    out.append(body(env))
+            return out
+
+        return filtered
 
     def x_matching(self, e: n.Matching) -> ExprFn:
         dice, units, where = self.expr(e.dice), self.expr(e.units), self.expr(e.where)

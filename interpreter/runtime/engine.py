@@ -346,12 +346,20 @@ class Engine:
         name, cite = decl.name, decl.cite
         prefix = (name, tuple(names))  # the start of every memo key of this call (see _memo_key)
         positional = all(k is None for k in names)
+        single = args[0] if len(args) == 1 else None  # the usual call, f(u): no list comprehension, a quick key
 
         def call(env):
             if not holder:
                 holder.append(self._function_body(decl))  # compiled on first use: functions may recurse
-            values = [a(env) for a in args]
-            key = _call_key(prefix, values) if self.memo else None
+            if single is not None:
+                v = single(env)
+                values = [v]
+                key = (*prefix, v) if v.__class__ in _EXACT_SCALARS else _call_key(prefix, values)
+            else:
+                values = [a(env) for a in args]
+                key = _call_key(prefix, values)
+            if not self.memo:
+                key = None
             if key is not None:
                 if self._memo_epoch != self.epoch:
                     self._memo.clear()
