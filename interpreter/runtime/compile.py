@@ -15,6 +15,7 @@ from typing import Any
 
 from ..ir import nodes as n
 from ..limits import MAX_INT, MAX_LIST
+from . import source
 from .guards import check_int, check_list, check_string, over_budget
 from .requests import ChoiceRequest, RollRequest, RuleError
 from .values import MISSING, Die, Place, Pool, Unit, X, show
@@ -64,8 +65,15 @@ class Compiler:
     # ───────────────────────── expressions ─────────────────────────
 
     def expr(self, e) -> ExprFn:
-        method = getattr(self, "x_" + e.kind)
-        return method(e)
+        """An expression as a function of the frame's locals: an operator or a call is written out as
+        one Python function (source.py); a name, a literal and the rest are closures."""
+        if e.kind in source.COMPOSITE:
+            return source.generate(self, e)
+        return self.closure(e)
+
+    def closure(self, e) -> ExprFn:
+        """The expression as this compiler's closure of its kind (its subexpressions go through `expr`)."""
+        return getattr(self, "x_" + e.kind)(e)
 
     def x_int(self, e: n.IntLit) -> ExprFn:
         v = e.value
@@ -180,14 +188,7 @@ class Compiler:
     def x_index(self, e: n.Index) -> ExprFn:
         obj, key, span = self.expr(e.obj), self.expr(e.key), e.span
 
-        def index(env):
-            container, k = obj(env), key(env)
-            try:
-                return container[k]
-            except (KeyError, IndexError, TypeError):
-                raise RuleError(f"{show(container)} has no entry {show(k)}", span) from None
-
-        return index
+        return lambda env: entry(obj(env), key(env), span)
 
     def x_call(self, e: n.CallExpr) -> ExprFn:
         args = [self.expr(a.value) for a in e.args]
@@ -219,14 +220,7 @@ class Compiler:
                 v = op(a, b)
                 if -MAX_INT <= v <= MAX_INT:
                     return v
-            if sym == "+" and isinstance(a, list) and isinstance(b, list) and not isinstance(a, Pool):
-                return check_list(a + b, span, cite)
-            a, b = as_number(a), as_number(b)
-            if not (_is_number(a) and _is_number(b)):
-                raise RuleError(f"cannot compute {show(a)} {sym} {show(b)}: both sides must be numbers", span)
-            if sym in "/%" and b == 0:
-                raise RuleError(f"division by zero in {show(a)} {sym} {show(b)}", span)
-            return check_int(op(a, b), span, cite)
+            return arithmetic(a, b, sym, span, cite)
 
         return binop
 
@@ -250,10 +244,7 @@ class Compiler:
             a, b = left(env), right(env)
             if a.__class__ is int and b.__class__ is int:  # plain numbers (not a roll, not yes/no)
                 return fn(a, b)
-            a, b = as_number(a), as_number(b)
-            if not (_is_number(a) and _is_number(b)):
-                raise RuleError(f"cannot compare {show(a)} {op} {show(b)}: both sides must be numbers", span)
-            return fn(a, b)
+            return ordered(a, b, op, span)
 
         return compare
 
@@ -308,37 +299,19 @@ class Compiler:
     def x_neg(self, e: n.Neg) -> ExprFn:
         operand, span = self.expr(e.operand), e.span
 
-        def neg(env):
-            v = as_number(operand(env))
-            if not _is_number(v):
-                raise RuleError(f"cannot negate {show(v)}", span)
-            return -v
-
-        return neg
+        return lambda env: negative(operand(env), span)
 
     def x_is(self, e: n.IsTest) -> ExprFn:
         operand, name, negate, span = self.expr(e.operand), e.name, e.negate, e.span
 
-        def is_(env):
-            u = operand(env)
-            if u is None:
-                return negate
-            if not isinstance(u, Unit):
-                raise RuleError(f"'is {name}' tests a unit, not {show(u)}", span)
-            result = name == u.cls or name == u.type or name in u.flags
-            return result != negate
-
-        return is_
+        return lambda env: is_test(operand(env), name, negate, span)
 
     def x_in(self, e: n.InTest) -> ExprFn:
         item, coll, span = self.expr(e.item), self.expr(e.collection), e.span
 
         def in_(env):
-            c = coll(env)
-            if not isinstance(c, (list, tuple, dict)):
-                raise RuleError(f"'in' needs a list or a map, not {show(c)}", span)
-            x = item(env)
-            return as_key(x, span) in c if isinstance(c, dict) else x in c
+            c = collection(coll(env), span)  # the collection first, then the item
+            return member(c, item(env), span)
 
         return in_
 
@@ -347,7 +320,7 @@ class Compiler:
 
         def has(env):
             v = operand(env)
-            return True if v.__class__ is int else _is_number(as_number(v))  # a plain number, or the general test
+            return True if v.__class__ is int else holds_number(v)  # a plain number, or the general test
 
         return has
 
@@ -662,6 +635,76 @@ class Compiler:
 
 
 _UNSET = object()
+
+
+# ── the general paths of the operators: shared by the closures above and the generated code (source.py) ──
+
+
+def entry(container: Any, k: Any, span) -> Any:
+    """`container[k]`."""
+    try:
+        return container[k]
+    except (KeyError, IndexError, TypeError):
+        raise RuleError(f"{show(container)} has no entry {show(k)}", span) from None
+
+
+def arithmetic(a: Any, b: Any, sym: str, span, cite: str | None) -> Any:
+    """`a + b` and the others, every case: lists joined, rolls as their totals, every error explained."""
+    if sym == "+" and isinstance(a, list) and isinstance(b, list) and not isinstance(a, Pool):
+        return check_list(a + b, span, cite)
+    a, b = as_number(a), as_number(b)
+    if not (_is_number(a) and _is_number(b)):
+        raise RuleError(f"cannot compute {show(a)} {sym} {show(b)}: both sides must be numbers", span)
+    if sym in "/%" and b == 0:
+        raise RuleError(f"division by zero in {show(a)} {sym} {show(b)}", span)
+    return check_int(_ARITH[sym](a, b), span, cite)
+
+
+def ordered(a: Any, b: Any, op: str, span) -> bool:
+    """`a < b` and the others, every case: rolls as their totals, anything but numbers refused."""
+    a, b = as_number(a), as_number(b)
+    if not (_is_number(a) and _is_number(b)):
+        raise RuleError(f"cannot compare {show(a)} {op} {show(b)}: both sides must be numbers", span)
+    return _ORDER[op](a, b)
+
+
+def pooled_equal(a: Any, b: Any, negate: bool) -> bool:
+    """`a == b` (or `!=`, negated) when one side is a roll: its total is compared."""
+    return (as_number(a) == as_number(b)) != negate
+
+
+def negative(v: Any, span) -> Any:
+    v = as_number(v)
+    if not _is_number(v):
+        raise RuleError(f"cannot negate {show(v)}", span)
+    return -v
+
+
+def is_test(u: Any, name: str, negate: bool, span) -> bool:
+    """`u is name` (or `is not`): the unit's class, type or flag; none is no unit."""
+    if u is None:
+        return negate
+    if not isinstance(u, Unit):
+        raise RuleError(f"'is {name}' tests a unit, not {show(u)}", span)
+    result = name == u.cls or name == u.type or name in u.flags
+    return result != negate
+
+
+def collection(c: Any, span) -> Any:
+    """The right side of `in`, checked before the item is evaluated."""
+    if not isinstance(c, (list, tuple, dict)):
+        raise RuleError(f"'in' needs a list or a map, not {show(c)}", span)
+    return c
+
+
+def member(c: Any, x: Any, span) -> bool:
+    """`x in c`, once the collection is checked (a map's keys are searched for a key)."""
+    return as_key(x, span) in c if isinstance(c, dict) else x in c
+
+
+def holds_number(v: Any) -> bool:
+    """`has …`: a number, or a roll (its total)."""
+    return _is_number(as_number(v))
 
 
 def constant(e) -> Any:

@@ -341,25 +341,42 @@ class Engine:
         return table
 
     def function_caller(self, decl: n.FunctionDecl, args: list, names: list, span: Span):
+        """A call of a ruleset function as a closure of the caller's locals (its arguments are closures)."""
+        call_values = self.function_values(decl, names, span)
+        single = args[0] if len(args) == 1 else None  # the usual call, f(u): no list comprehension
+
+        def call(env):
+            return call_values([single(env)] if single is not None else [a(env) for a in args])
+
+        if not self.explain:
+            return call
+
+        def consulted(env):
+            value = call(env)
+            shown = ", ".join(_brief(v) for v in (a(env) for a in args))
+            self.consulted.append(f"{decl.name}({shown}) [{decl.cite or decl.name}] = {_brief(value)}")
+            return value
+
+        return consulted
+
+    def function_values(self, decl: n.FunctionDecl, names: list, span: Span):
+        """A call of a ruleset function given its arguments' values: cached for the epoch (see `memo`)."""
         params = [p.name for p in decl.params]
         holder: list = []
         name, cite = decl.name, decl.cite
         prefix = (name, tuple(names))  # the start of every memo key of this call (see _memo_key)
         positional = all(k is None for k in names)
-        single = args[0] if len(args) == 1 else None  # the usual call, f(u): no list comprehension, a quick key
+        single = len(names) == 1  # the usual call, f(u): a quick key
 
-        def call(env):
+        def call(values: list):
             if not holder:
                 holder.append(self._function_body(decl))  # compiled on first use: functions may recurse
-            if single is not None:
-                v = single(env)
-                values = [v]
-                key = (*prefix, v) if v.__class__ in _EXACT_SCALARS else _call_key(prefix, values)
-            else:
-                values = [a(env) for a in args]
-                key = _call_key(prefix, values)
             if not self.memo:
                 key = None
+            elif single and values[0].__class__ in _EXACT_SCALARS:
+                key = (*prefix, values[0])
+            else:
+                key = _call_key(prefix, values)
             if key is not None:
                 if self._memo_epoch != self.epoch:
                     self._memo.clear()
@@ -382,16 +399,7 @@ class Engine:
                 self._memo[key] = value
             return value
 
-        if not self.explain:
-            return call
-
-        def consulted(env):
-            value = call(env)
-            shown = ", ".join(_brief(v) for v in (a(env) for a in args))
-            self.consulted.append(f"{decl.name}({shown}) [{decl.cite or decl.name}] = {_brief(value)}")
-            return value
-
-        return consulted
+        return call
 
     def _function_body(self, decl: n.FunctionDecl):
         outer, self.compiler.cite = self.compiler.cite, decl.cite
