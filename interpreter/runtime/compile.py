@@ -343,12 +343,7 @@ class Compiler:
         loop = self.comprehension_loop(e)
 
         def comprehension(env):
-            seq = iterable(env)
-            if not isinstance(seq, (list, tuple, dict)):
-                raise RuleError(f"cannot go through {show(seq)}: it is not a list", span)
-            engine.steps += len(seq)  # every item gone through is a step of the budget (Engine.count_steps)
-            if engine.steps > engine.max_steps:
-                raise over_budget(engine.max_steps, span, cite)
+            seq = items(iterable(env), engine, span, cite)
             saved = env.get(var, _UNSET)
             try:
                 return loop(env, seq)
@@ -638,6 +633,16 @@ _UNSET = object()
 
 
 # ── the general paths of the operators: shared by the closures above and the generated code (source.py) ──
+
+
+def items(seq: Any, engine, span, cite: str | None) -> Any:
+    """What a comprehension goes through, checked, each item counted as a step of the budget (Engine.count_steps)."""
+    if not isinstance(seq, (list, tuple, dict)):
+        raise RuleError(f"cannot go through {show(seq)}: it is not a list", span)
+    engine.steps += len(seq)
+    if engine.steps > engine.max_steps:
+        raise over_budget(engine.max_steps, span, cite)
+    return seq
 
 
 def entry(container: Any, k: Any, span) -> Any:

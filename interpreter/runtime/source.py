@@ -22,7 +22,7 @@ from typing import Any
 
 from ..limits import MAX_INT
 from . import compile as c
-from .values import MISSING, Place, Pool, Unit, X
+from .values import MISSING, Die, Place, Pool, Unit, X
 
 # Subtrees deeper than this are called as functions of their own: Python's parser refuses
 # more than 200 nested brackets, and every level written here opens a few.
@@ -33,7 +33,8 @@ MAX_INLINE_DEPTH = 24
 _CODE: dict[str, CodeType] = {}
 
 # What every generated function reads besides its own constants.
-_BASE = {"_Unit": Unit, "_Place": Place, "_Pool": Pool, "_MISSING": MISSING}
+_BASE = {"_Unit": Unit, "_Place": Place, "_Pool": Pool, "_MISSING": MISSING, "_X": X,
+         "_NUMBERS": frozenset({int, Die})}  # a die's face is a number as it is (not yes/no, not a roll)
 
 _PY_ARITH = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}  # the language's / is whole-number division
 _PY_ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -41,13 +42,17 @@ _UNIT_FIELDS = {"id": "id", "side": "side", "type": "type", "location": "_locati
 
 # Node kinds worth a function of their own: a lone name or literal is as quick as a closure.
 COMPOSITE = frozenset({"attr", "index", "call", "binop", "compare", "boolop", "not", "neg", "is", "in", "has",
-                       "cond", "list", "map"})
+                       "cond", "list", "map", "comprehension", "str"})
 
 
 def generate(comp, e) -> c.ExprFn:
-    """The expression `e` (one of COMPOSITE) as one compiled Python function of the frame's locals."""
+    """The expression `e` (one of COMPOSITE) as one compiled Python function of the frame's locals, or the
+    compiler's closure when this module does not write its kind (or this case of it)."""
     writer = _Writer(comp)
-    text = f"def expression(env):\n    return {writer.write(e, 0)}\n"
+    written = getattr(writer, "w_" + e.kind)(e, 1)
+    if written is None:
+        return comp.closure(e)
+    text = f"def expression(env):\n    return {written}\n"
     code = _CODE.get(text)
     if code is None:
         code = _CODE[text] = compile(text, "<umpire expression>", "exec")
@@ -65,6 +70,8 @@ class _Writer:
         self.comp, self.engine, self.sym = comp, comp.engine, comp.sym
         self.constants: dict[str, Any] = {}
         self.temps = 0
+        self.locals: dict[str, str] = {}  # a comprehension's variable: a Python local while its body is written
+        self.closures = 0  # closures called so far (they read the frame, where no local is)
 
     def const(self, value: Any) -> str:
         name = f"_c{len(self.constants)}"
@@ -83,6 +90,7 @@ class _Writer:
         method = getattr(self, "w_" + e.kind, None)
         text = method(e, depth + 1) if method is not None and depth <= MAX_INLINE_DEPTH else None
         if text is None:
+            self.closures += 1
             return f"{self.const(self.comp.closure(e))}(env)"
         return text
 
@@ -99,9 +107,15 @@ class _Writer:
         return self.const(X)
 
     def w_str(self, e, d):
-        return None if e.parts else repr(e.value)
+        if not e.parts:
+            return repr(e.value)
+        show = self.const(c.show)
+        pieces = ", ".join(repr(p.text) if p.expr is None else f"{show}({self.write(p.expr, d)})" for p in e.parts)
+        return f'{self.const(c.check_string)}("".join([{pieces}]), {self.const(e.span)}, {self.const(self.comp.cite)})'
 
     def w_var(self, e, d):
+        if e.name in self.locals:
+            return self.locals[e.name]
         name = repr(e.name)
         return f"(env[{name}] if {name} in env else {self.const(self.engine.global_value)}({name}, {self.const(e.span)}))"
 
@@ -160,7 +174,7 @@ class _Writer:
     def w_binop(self, e, d):
         a, b, v = self.temp(), self.temp(), self.temp()
         left, right = self.write(e.left, d), self.write(e.right, d)
-        plain = f"(({a} := {left}).__class__ is int) & (({b} := {right}).__class__ is int)"
+        plain = f"(({a} := {left}).__class__ in _NUMBERS) & (({b} := {right}).__class__ in _NUMBERS)"
         if e.op in "/%":
             plain += f" and {b} != 0"
         fast = f"-{MAX_INT} <= ({v} := {a} {_PY_ARITH[e.op]} {b}) <= {MAX_INT}"
@@ -170,7 +184,7 @@ class _Writer:
     def w_compare(self, e, d):
         a, b, left = self.temp(), self.temp(), self.write(e.left, d)
         if e.op not in ("==", "!="):
-            plain = f"(({a} := {left}).__class__ is int) & (({b} := {self.write(e.right, d)}).__class__ is int)"
+            plain = f"(({a} := {left}).__class__ in _NUMBERS) & (({b} := {self.write(e.right, d)}).__class__ in _NUMBERS)"
             general = f"{self.const(c.ordered)}({a}, {b}, {e.op!r}, {self.const(e.span)})"
             return f"({a} {_PY_ORDER[e.op]} {b} if {plain} else {general})"
         negate, pooled = e.op == "!=", self.const(c.pooled_equal)
@@ -208,7 +222,30 @@ class _Writer:
 
     def w_has(self, e, d):
         v = self.temp()
-        return f"(True if ({v} := {self.write(e.operand, d)}).__class__ is int else {self.const(c.holds_number)}({v}))"
+        general = f"{self.const(c.holds_number)}({v})"
+        return f"(True if ({v} := {self.write(e.operand, d)}).__class__ is int else False if {v} is _X or {v} is None else {general})"
+
+    def w_comprehension(self, e, d):
+        """A filter or a map as Python's own list comprehension, its variable a local of it; written only when
+        nothing inside reads the frame (a closure would not see the variable there)."""
+        if e.flat:
+            return None
+        seq, t, local = self.write(e.iterable, d), self.temp(), self.temp()
+        closures, outer = self.closures, self.locals.get(e.var)
+        self.locals[e.var] = local
+        try:
+            body = self.write(e.expr, d)
+            where = f" if {self.write(e.where, d)}" if e.where is not None else ""
+        finally:
+            if outer is None:
+                del self.locals[e.var]
+            else:
+                self.locals[e.var] = outer
+        if self.closures != closures:
+            return None
+        # Python refuses ':=' in a comprehension's iterable: the items are named first, in a tuple.
+        checked = f"{self.const(c.items)}({seq}, {self.const(self.engine)}, {self.const(e.span)}, {self.const(self.comp.cite)})"
+        return f"(({t} := {checked}), [{body} for {local} in {t}{where}])[1]"
 
     def w_cond(self, e, d):
         return f"({self.write(e.then, d)} if {self.write(e.test, d)} else {self.write(e.orelse, d)})"
