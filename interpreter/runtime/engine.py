@@ -366,15 +366,17 @@ class Engine:
         name, cite = decl.name, decl.cite
         prefix = (name, tuple(names))  # the start of every memo key of this call (see _memo_key)
         positional = all(k is None for k in names)
-        single = len(names) == 1  # the usual call, f(u): a quick key
+        arity = len(names)  # calls of one or two arguments (nearly all) have a quick key
 
         def call(values: list):
             if not holder:
                 holder.append(self._function_body(decl))  # compiled on first use: functions may recurse
             if not self.memo:
                 key = None
-            elif single and values[0].__class__ in _EXACT_SCALARS:
+            elif arity == 1 and values[0].__class__ in _EXACT_SCALARS:
                 key = (*prefix, values[0])
+            elif arity == 2 and values[0].__class__ in _EXACT_SCALARS and values[1].__class__ in _EXACT_SCALARS:
+                key = (*prefix, values[0], values[1])
             else:
                 key = _call_key(prefix, values)
             if key is not None:
