@@ -116,8 +116,14 @@ class _Writer:
     def w_var(self, e, d):
         if e.name in self.locals:
             return self.locals[e.name]
-        name = repr(e.name)
-        return f"(env[{name}] if {name} in env else {self.const(self.engine.global_value)}({name}, {self.const(e.span)}))"
+        name, sym = repr(e.name), self.sym
+        general = f"{self.const(self.engine.global_value)}({name}, {self.const(e.span)})"
+        if e.name in sym.sides or e.name in sym.nations or e.name in sym.enum_values or e.name in sym.edges:
+            # A side, nation, enum value or edge kind names itself, unless a unit has that id
+            # (Engine.global_value looks for units first; the state's units change with the game).
+            engine = self.const(self.engine)
+            return f"(env[{name}] if {name} in env else {general} if {name} in {engine}.state.units else {name})"
+        return f"(env[{name}] if {name} in env else {general})"
 
     # ── reading values ──
     def w_attr(self, e, d):
@@ -167,6 +173,8 @@ class _Writer:
             return f"{self.const(self.engine.builtin(e.func))}({self.const(e.span)}{', ' if args else ''}{args})"
         if self.engine.explain:
             return None  # explaining notes every call with its arguments: the closure does
+        if len(e.args) == 1 and e.args[0].name is None and decl.params:  # f(u): the value as it is, no list
+            return f"{self.const(self.engine.function_of_one(decl, e.span))}({args})"
         caller = self.engine.function_values(decl, [a.name for a in e.args], e.span)
         return f"{self.const(caller)}([{args}])"
 
