@@ -362,15 +362,19 @@ class Engine:
     def function_values(self, decl: n.FunctionDecl, names: list, span: Span):
         """A call of a ruleset function given its arguments' values: cached for the epoch (see `memo`)."""
         params = [p.name for p in decl.params]
-        holder: list = []
         name, cite = decl.name, decl.cite
         prefix = (name, tuple(names))  # the start of every memo key of this call (see _memo_key)
-        positional = all(k is None for k in names)
         arity = len(names)  # calls of one or two arguments (nearly all) have a quick key
+        # All positional (the usual call): the frame bind_args would build, without its passes.
+        one = params[0] if arity == 1 and names[0] is None and params else None
+        positional = all(k is None for k in names)
+        memo = self._memo  # the engine's one cache: cleared at each epoch, never replaced
+        body = None
 
         def call(values: list):
-            if not holder:
-                holder.append(self._function_body(decl))  # compiled on first use: functions may recurse
+            nonlocal body
+            if body is None:
+                body = self._function_body(decl)  # compiled on first use: functions may recurse
             if not self.memo:
                 key = None
             elif arity == 1 and values[0].__class__ in _EXACT_SCALARS:
@@ -381,24 +385,63 @@ class Engine:
                 key = _call_key(prefix, values)
             if key is not None:
                 if self._memo_epoch != self.epoch:
-                    self._memo.clear()
+                    memo.clear()
                     self._memo_epoch = self.epoch
-                found = self._memo.get(key, _MISS)
+                found = memo.get(key, _MISS)
                 if found is not _MISS:
                     return found
             if self.calls >= MAX_FUNCTION_DEPTH:
                 raise function_too_deep(name, cite, span)
-            # All positional (the usual call): the frame bind_args would build, without its passes.
-            frame = dict(zip(params, values)) if positional else bind_args(params, list(zip(names, values)))
+            if one is not None:
+                frame = {one: values[0]}
+            else:
+                frame = dict(zip(params, values)) if positional else bind_args(params, list(zip(names, values)))
             self.calls += 1
             try:
-                value = holder[0](frame)
+                value = body(frame)
             except RecursionError:  # Python's stack, before the limit: deep expressions in every call
                 raise python_too_deep(name, cite, span) from None
             finally:
                 self.calls -= 1
             if key is not None:
-                self._memo[key] = value
+                memo[key] = value
+            return value
+
+        return call
+
+    def function_of_one(self, decl: n.FunctionDecl, span: Span):
+        """function_values for the usual call, `f(u)`: one value given as it is, its frame and its memo key
+        (the one _memo_key makes) built directly."""
+        param, name, cite = decl.params[0].name, decl.name, decl.cite
+        prefix = (name, (None,))
+        memo = self._memo  # the engine's one cache: cleared at each epoch, never replaced
+        body = None
+
+        def call(v):
+            nonlocal body
+            if body is None:
+                body = self._function_body(decl)  # compiled on first use: functions may recurse
+            key = None
+            if self.memo:
+                key = (name, (None,), v) if v.__class__ in _EXACT_SCALARS else _call_key(prefix, [v])
+                if key is not None:
+                    if self._memo_epoch != self.epoch:
+                        memo.clear()
+                        self._memo_epoch = self.epoch
+                    found = memo.get(key, _MISS)
+                    if found is not _MISS:
+                        return found
+            if self.calls >= MAX_FUNCTION_DEPTH:
+                raise function_too_deep(name, cite, span)
+            self.calls += 1
+            try:
+                value = body({param: v})
+            except RecursionError:  # Python's stack, before the limit: deep expressions in every call
+                raise python_too_deep(name, cite, span) from None
+            finally:
+                self.calls -= 1
+            if key is not None:
+                memo[key] = value
             return value
 
         return call
