@@ -409,21 +409,26 @@ class Engine:
 
         return call
 
-    def function_of_one(self, decl: n.FunctionDecl, span: Span):
-        """function_values for the usual call, `f(u)`: one value given as it is, its frame and its memo key
-        (the one _memo_key makes) built directly."""
-        param, name, cite = decl.params[0].name, decl.name, decl.cite
-        prefix = (name, (None,))
+    def function_positional(self, decl: n.FunctionDecl, arity: int, span: Span):
+        """function_values for the usual call, its arguments all positional (`f(u)`, `f(p, s)`): the values
+        given as they are, the frame zipped, and the key of one or two plain values (the one _memo_key
+        makes) built at once."""
+        params, name, cite = [p.name for p in decl.params], decl.name, decl.cite
+        names = (None,) * arity
+        prefix, short = (name, names), arity in (1, 2)
         memo = self._memo  # the engine's one cache: cleared at each epoch, never replaced
         body = None
 
-        def call(v):
+        def call(*values):
             nonlocal body
             if body is None:
                 body = self._function_body(decl)  # compiled on first use: functions may recurse
             key = None
             if self.memo:
-                key = (name, (None,), v) if v.__class__ in _EXACT_SCALARS else _call_key(prefix, [v])
+                if short and values[0].__class__ in _EXACT_SCALARS and (arity == 1 or values[1].__class__ in _EXACT_SCALARS):
+                    key = (name, names, *values)
+                else:
+                    key = _call_key(prefix, values)
                 if key is not None:
                     if self._memo_epoch != self.epoch:
                         memo.clear()
@@ -435,7 +440,7 @@ class Engine:
                 raise function_too_deep(name, cite, span)
             self.calls += 1
             try:
-                value = body({param: v})
+                value = body(dict(zip(params, values)))
             except RecursionError:  # Python's stack, before the limit: deep expressions in every call
                 raise python_too_deep(name, cite, span) from None
             finally:

@@ -173,8 +173,8 @@ class _Writer:
             return f"{self.const(self.engine.builtin(e.func))}({self.const(e.span)}{', ' if args else ''}{args})"
         if self.engine.explain:
             return None  # explaining notes every call with its arguments: the closure does
-        if len(e.args) == 1 and e.args[0].name is None and decl.params:  # f(u): the value as it is, no list
-            return f"{self.const(self.engine.function_of_one(decl, e.span))}({args})"
+        if all(a.name is None for a in e.args):  # f(u), f(p, s): the values as they are, no list
+            return f"{self.const(self.engine.function_positional(decl, len(e.args), e.span))}({args})"
         caller = self.engine.function_values(decl, [a.name for a in e.args], e.span)
         return f"{self.const(caller)}([{args}])"
 
