@@ -61,6 +61,18 @@ class Compiler:
         self.sym = engine.sym
         self._lets: dict[str, Any] = {}  # the latest `let` of each name compiled, to explain options
         self.cite: str | None = None  # the rule of the statement (or function) being compiled, for limit errors
+        self._themselves: frozenset[str] | None = None
+
+    def names_themselves(self) -> frozenset[str]:
+        """The global names whose value is the name itself whatever the state, but for a unit of that id
+        (Engine.global_value's order): sides, nations, enum values, edge kinds, and table results that
+        no box, track, game state or counter takes."""
+        if self._themselves is None:
+            sym = self.sym
+            taken = set(sym.boxes) | set(sym.tracks) | set(sym.game_states) | set(sym.counters)
+            self._themselves = frozenset(set(sym.sides) | set(sym.nations) | set(sym.enum_values) | set(sym.edges)
+                                         | (sym.results() - taken))
+        return self._themselves
 
     # ───────────────────────── expressions ─────────────────────────
 

@@ -31,6 +31,7 @@ MAX_INLINE_DEPTH = 24
 # Statements are evaluated many times but lowered once per engine: the same text is compiled
 # once per process (a new engine, as every test and exact-odds worker makes, reuses the code).
 _CODE: dict[str, CodeType] = {}
+_MAX_CODE = 20_000  # texts kept; past it the cache starts again (a process that checks many rulesets)
 
 # What every generated function reads besides its own constants.
 _BASE = {"_Unit": Unit, "_Place": Place, "_Pool": Pool, "_MISSING": MISSING, "_X": X,
@@ -55,6 +56,8 @@ def generate(comp, e) -> c.ExprFn:
     text = f"def expression(env):\n    return {written}\n"
     code = _CODE.get(text)
     if code is None:
+        if len(_CODE) >= _MAX_CODE:
+            _CODE.clear()
         code = _CODE[text] = compile(text, "<umpire expression>", "exec")
     namespace = {**_BASE, **writer.constants}
     exec(code, namespace)  # defines `expression` (the text holds only this module's templates and reprs)
@@ -116,11 +119,10 @@ class _Writer:
     def w_var(self, e, d):
         if e.name in self.locals:
             return self.locals[e.name]
-        name, sym = repr(e.name), self.sym
+        name = repr(e.name)
         general = f"{self.const(self.engine.global_value)}({name}, {self.const(e.span)})"
-        if e.name in sym.sides or e.name in sym.nations or e.name in sym.enum_values or e.name in sym.edges:
-            # A side, nation, enum value or edge kind names itself, unless a unit has that id
-            # (Engine.global_value looks for units first; the state's units change with the game).
+        if e.name in self.comp.names_themselves():
+            # Unless a unit has that id (Engine.global_value looks for units first; they change with the game).
             engine = self.const(self.engine)
             return f"(env[{name}] if {name} in env else {general} if {name} in {engine}.state.units else {name})"
         return f"(env[{name}] if {name} in env else {general})"
