@@ -17,6 +17,7 @@ from ..ir import nodes as n
 from ..limits import MAX_FUNCTION_DEPTH, max_steps
 from ..syntax.diagnostics import Span
 from .builtins import implementations
+from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
 from .guards import function_too_deep, over_budget, python_too_deep
 from .labels import brief as _brief
@@ -411,45 +412,8 @@ class Engine:
 
     def function_positional(self, decl: n.FunctionDecl, arity: int, span: Span):
         """function_values for the usual call, its arguments all positional (`f(u)`, `f(p, s)`): the values
-        given as they are, the frame zipped, and the key of one or two plain values (the one _memo_key
-        makes) built at once."""
-        params, name, cite = [p.name for p in decl.params], decl.name, decl.cite
-        names = (None,) * arity
-        prefix, short = (name, names), arity in (1, 2)
-        memo = self._memo  # the engine's one cache: cleared at each epoch, never replaced
-        body = None
-
-        def call(*values):
-            nonlocal body
-            if body is None:
-                body = self._function_body(decl)  # compiled on first use: functions may recurse
-            key = None
-            if self.memo:
-                if short and values[0].__class__ in _EXACT_SCALARS and (arity == 1 or values[1].__class__ in _EXACT_SCALARS):
-                    key = (name, names, *values)
-                else:
-                    key = _call_key(prefix, values)
-                if key is not None:
-                    if self._memo_epoch != self.epoch:
-                        memo.clear()
-                        self._memo_epoch = self.epoch
-                    found = memo.get(key, _MISS)
-                    if found is not _MISS:
-                        return found
-            if self.calls >= MAX_FUNCTION_DEPTH:
-                raise function_too_deep(name, cite, span)
-            self.calls += 1
-            try:
-                value = body(dict(zip(params, values)))
-            except RecursionError:  # Python's stack, before the limit: deep expressions in every call
-                raise python_too_deep(name, cite, span) from None
-            finally:
-                self.calls -= 1
-            if key is not None:
-                memo[key] = value
-            return value
-
-        return call
+        given as they are, to a caller written out for their number (calls.py)."""
+        return positional_caller(self, decl, arity, span, lambda: self._function_body(decl))
 
     def _function_body(self, decl: n.FunctionDecl):
         outer, self.compiler.cite = self.compiler.cite, decl.cite
