@@ -62,7 +62,9 @@ def generate(comp, e) -> c.ExprFn:
     namespace = {**_BASE, **writer.constants}
     exec(code, namespace)  # defines `expression` (the text holds only this module's templates and reprs)
     fn = namespace["expression"]
-    fn.__code__ = fn.__code__.replace(co_filename=f"<expression at {e.span}>")  # its place in tracebacks and profiles
+    # Its place in tracebacks, profiles and Position.key (which names a function by its qualified name).
+    fn.__code__ = fn.__code__.replace(co_filename=f"<expression at {e.span}>")
+    fn.__qualname__ = f"expression at {e.span}"
     return fn
 
 
