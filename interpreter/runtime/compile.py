@@ -122,14 +122,7 @@ class Compiler:
 
     def x_place(self, e: n.PlaceLit) -> ExprFn:
         engine, pid, span = self.engine, e.id, e.span
-
-        def place(env):
-            p = engine.state.places.get(pid)
-            if p is None:
-                raise RuleError(f"there is no place '{pid}' in this game", span)
-            return p
-
-        return place
+        return lambda env: place_of(engine, pid, span)
 
     def x_var(self, e: n.Var) -> ExprFn:
         name, glob, span = e.name, self.engine.global_value, e.span
@@ -655,6 +648,14 @@ def items(seq: Any, engine, span, cite: str | None) -> Any:
     if engine.steps > engine.max_steps:
         raise over_budget(engine.max_steps, span, cite)
     return seq
+
+
+def place_of(engine, pid: str, span) -> Any:
+    """A place written in the rules (`#3018`), as the game in progress has it."""
+    p = engine.state.places.get(pid)
+    if p is None:
+        raise RuleError(f"there is no place '{pid}' in this game", span)
+    return p
 
 
 def entry(container: Any, k: Any, span) -> Any:

@@ -10,9 +10,9 @@ the same general path the closures call (compile.py's `arithmetic`, `ordered`, `
 
 Nothing of the rules file's text reaches `compile`: every name and literal of the rules is
 written with `repr`, and every other value (spans, functions, the engine's readers) sits in
-the function's namespace under a name made here (`_c0`, `_c1` …). The kinds this module does
-not write (comprehensions, matching, interpolated strings, place literals) are called as the
-compiler's closures, whose own subexpressions come back here.
+the function's namespace under a name made here (`_c0`, `_c1` …). What this module does not
+write (matching, comprehensions that join lists, subtrees past MAX_INLINE_DEPTH, calls while
+explaining) is a call of the compiler's closure, whose own subexpressions come back here.
 """
 
 from __future__ import annotations
@@ -118,6 +118,9 @@ class _Writer:
         pieces = ", ".join(repr(p.text) if p.expr is None else f"{show}({self.write(p.expr, d)})" for p in e.parts)
         return f'{self.const(c.check_string)}("".join([{pieces}]), {self.const(e.span)}, {self.const(self.comp.cite)})'
 
+    def w_place(self, e, d):
+        return f"{self.const(c.place_of)}({self.const(self.engine)}, {e.id!r}, {self.const(e.span)})"
+
     def w_var(self, e, d):
         if e.name in self.locals:
             return self.locals[e.name]
@@ -174,7 +177,11 @@ class _Writer:
         args = ", ".join(self.write(a.value, d) for a in e.args)
         decl = self.sym.functions.get(e.func)
         if decl is None:  # a built-in: given the span, then the values (names do not matter to them)
-            return f"{self.const(self.engine.builtin(e.func))}({self.const(e.span)}{', ' if args else ''}{args})"
+            call = f"{self.const(self.engine.builtin(e.func))}({self.const(e.span)}{', ' if args else ''}"
+            if e.func == "count" and len(e.args) == 1:  # the commonest: a plain list's length, else the built-in
+                v = self.temp()
+                return f"(len({v}) if ({v} := {args}).__class__ is list else {call}{v}))"
+            return f"{call}{args})"
         if self.engine.explain:
             return None  # explaining notes every call with its arguments: the closure does
         if all(a.name is None for a in e.args):  # f(u), f(p, s): the values as they are, no list
