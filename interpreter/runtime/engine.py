@@ -93,6 +93,7 @@ class Engine:
         self.process = None  # the machine's process running or waiting (where explain's lines come from)
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
+        self._bodies: dict[str, tuple] = {}  # function name -> (its declaration, its lowered body)
         self._builtins = implementations(self)
         self._init_state()
 
@@ -416,11 +417,17 @@ class Engine:
         return positional_caller(self, decl, arity, span, lambda: self._function_body(decl))
 
     def _function_body(self, decl: n.FunctionDecl):
+        """The body of a ruleset function, lowered once for every call of it (it depends on nothing else)."""
+        known = self._bodies.get(decl.name)
+        if known is not None and known[0] is decl:
+            return known[1]
         outer, self.compiler.cite = self.compiler.cite, decl.cite
         try:
-            return self.compiler.expr(decl.body)
+            body = self.compiler.expr(decl.body)
         finally:
             self.compiler.cite = outer
+        self._bodies[decl.name] = (decl, body)
+        return body
 
     def count_steps(self, steps: int, span: Span, cite: str | None) -> None:
         """Items gone through (by a comprehension, a matching) count against the step budget too."""
@@ -502,6 +509,9 @@ def _value_key(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         items = []
         for x in v:
+            if x.__class__ in _EXACT_SCALARS:  # a unit, place, number or text: its own key, without a call
+                items.append(x)
+                continue
             k = _value_key(x)
             if k is _MISS:
                 return _MISS
