@@ -20,7 +20,7 @@ from __future__ import annotations
 from types import CodeType
 from typing import Any
 
-from ..limits import MAX_INT
+from ..limits import MAX_INT, MAX_LIST
 from . import compile as c
 from .values import MISSING, Die, Place, Pool, Unit, X
 
@@ -126,10 +126,14 @@ class _Writer:
             return self.locals[e.name]
         name = repr(e.name)
         general = f"{self.const(self.engine.global_value)}({name}, {self.const(e.span)})"
+        # Unless a unit has that id (Engine.global_value looks for units first; they change with the game):
+        # a name that names itself, or a box (the state's own, which a restored position replaces).
+        engine, sym = self.const(self.engine), self.sym
         if e.name in self.comp.names_themselves():
-            # Unless a unit has that id (Engine.global_value looks for units first; they change with the game).
-            engine = self.const(self.engine)
             return f"(env[{name}] if {name} in env else {general} if {name} in {engine}.state.units else {name})"
+        if e.name in sym.boxes and not (e.name in sym.sides or e.name in sym.nations or e.name in sym.enum_values
+                                        or e.name in sym.edges):
+            return f"(env[{name}] if {name} in env else {general} if {name} in {engine}.state.units else {engine}.state.boxes[{name}])"
         return f"(env[{name}] if {name} in env else {general})"
 
     # ── reading values ──
@@ -155,8 +159,10 @@ class _Writer:
             return f"{t}.state.get({name!r}, {default!r})"
         if name in _UNIT_FIELDS:
             return f"{t}.{_UNIT_FIELDS[name]}"
-        if name in ("cargo", "on_map"):
-            return f"{self.const(c.unit_attr)}({t}, {name!r})"
+        if name == "cargo":
+            return f"list({t}.cargo)"
+        if name == "on_map":
+            return f"({t}._location is not None and not {t}._location.is_box)"
         return None
 
     def place_field(self, name: str, t: str) -> str | None:
@@ -198,6 +204,9 @@ class _Writer:
             plain += f" and {b} != 0"
         fast = f"-{MAX_INT} <= ({v} := {a} {_PY_ARITH[e.op]} {b}) <= {MAX_INT}"
         general = f"{self.const(c.arithmetic)}({a}, {b}, {e.op!r}, {self.const(e.span)}, {self.const(self.comp.cite)})"
+        if e.op == "+":  # two plain lists joined (a list too long is left to the general path, which refuses it)
+            joined = f"{a}.__class__ is list and {b}.__class__ is list and len({v} := {a} + {b}) <= {MAX_LIST}"
+            return f"({v} if {plain} and {fast} else {v} if {joined} else {general})"
         return f"({v} if {plain} and {fast} else {general})"
 
     def w_compare(self, e, d):
