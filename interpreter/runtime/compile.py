@@ -14,10 +14,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ir import nodes as n
-from ..limits import MAX_LIST
-from .guards import check_int, check_list, check_string
+from ..limits import MAX_INT, MAX_LIST
+from . import source
+from .guards import check_int, check_list, check_string, over_budget
 from .requests import ChoiceRequest, RollRequest, RuleError
-from .values import MISSING, Die, Pool, Unit, X, show
+from .values import MISSING, Die, Place, Pool, Unit, X, show
 
 Env = dict
 ExprFn = Callable[[Env], Any]
@@ -60,12 +61,31 @@ class Compiler:
         self.sym = engine.sym
         self._lets: dict[str, Any] = {}  # the latest `let` of each name compiled, to explain options
         self.cite: str | None = None  # the rule of the statement (or function) being compiled, for limit errors
+        self._themselves: frozenset[str] | None = None
+
+    def names_themselves(self) -> frozenset[str]:
+        """The global names whose value is the name itself whatever the state, but for a unit of that id
+        (Engine.global_value's order): sides, nations, enum values, edge kinds, and table results that
+        no box, track, game state or counter takes."""
+        if self._themselves is None:
+            sym = self.sym
+            taken = set(sym.boxes) | set(sym.tracks) | set(sym.game_states) | set(sym.counters)
+            self._themselves = frozenset(set(sym.sides) | set(sym.nations) | set(sym.enum_values) | set(sym.edges)
+                                         | (sym.results() - taken))
+        return self._themselves
 
     # ───────────────────────── expressions ─────────────────────────
 
     def expr(self, e) -> ExprFn:
-        method = getattr(self, "x_" + e.kind)
-        return method(e)
+        """An expression as a function of the frame's locals: an operator or a call is written out as
+        one Python function (source.py); a name, a literal and the rest are closures."""
+        if e.kind in source.COMPOSITE:
+            return source.generate(self, e)
+        return self.closure(e)
+
+    def closure(self, e) -> ExprFn:
+        """The expression as this compiler's closure of its kind (its subexpressions go through `expr`)."""
+        return getattr(self, "x_" + e.kind)(e)
 
     def x_int(self, e: n.IntLit) -> ExprFn:
         v = e.value
@@ -79,7 +99,14 @@ class Compiler:
         span, cite = e.span, self.cite
 
         def interpolate(env):
-            return check_string("".join(text if fn is None else show(fn(env)) for text, fn in parts), span, cite)
+            pieces = []
+            for text, fn in parts:
+                if fn is None:
+                    pieces.append(text)
+                    continue
+                v = fn(env)
+                pieces.append(v if v.__class__ is str else show(v))  # show(text) is the text
+            return check_string("".join(pieces), span, cite)
 
         return interpolate
 
@@ -95,28 +122,22 @@ class Compiler:
 
     def x_place(self, e: n.PlaceLit) -> ExprFn:
         engine, pid, span = self.engine, e.id, e.span
-
-        def place(env):
-            p = engine.state.places.get(pid)
-            if p is None:
-                raise RuleError(f"there is no place '{pid}' in this game", span)
-            return p
-
-        return place
+        return lambda env: place_of(engine, pid, span)
 
     def x_var(self, e: n.Var) -> ExprFn:
-        name, glob = e.name, self.engine.global_value
+        name, glob, span = e.name, self.engine.global_value, e.span
 
         def var(env):
-            if name in env:
+            try:  # a local, the usual case (a try costs nothing until it fails)
                 return env[name]
-            return glob(name, e.span)
+            except KeyError:
+                return glob(name, span)
 
         return var
 
     def x_attr(self, e: n.Attr) -> ExprFn:
         obj, name, span = self.expr(e.obj), e.name, e.span
-        engine = self.engine
+        general = self.engine.attribute  # explains any problem, and reads whatever is not a unit or place
         if name in self.sym.stats and name not in self.sym.place_props:
             # The hot path of every rule: a printed value of a unit, read without the general lookup.
             def stat(env):
@@ -125,22 +146,54 @@ class Compiler:
                     v = u.stats.get(name)
                     if v is not MISSING:
                         return v
-                return engine.attribute(u, name, span)  # the general path explains any problem
+                return general(u, name, span)
 
             return stat
-        return lambda env: engine.attribute(obj(env), name, span)
+        on_unit = self.unit_reader(name) or (lambda u: general(u, name, span))
+        on_place = self.place_reader(name) or (lambda p: general(p, name, span))
+
+        def attr(env):
+            u = obj(env)
+            if u.__class__ is Unit:
+                return on_unit(u)
+            if u.__class__ is Place:
+                return on_place(u)
+            return general(u, name, span)
+
+        return attr
+
+    def unit_reader(self, name: str) -> Callable[[Unit], Any] | None:
+        """What Engine.attribute reads of a unit for `name`, decided once here; None when it may fail
+        (a stat that may be missing, a name a unit lacks): the general path then explains."""
+        sym = self.sym
+        if name in sym.stats:
+            return None
+        if name in sym.flags:
+            return lambda u: name in u.flags
+        if name in sym.unit_states:
+            default = False if sym.unit_states[name].type.name == "bool" else None
+            return lambda u: u.state.get(name, default)
+        if name in ("id", "side", "type", "location", "carrier"):
+            return operator.attrgetter(name)
+        if name in ("cargo", "on_map"):
+            return lambda u: unit_attr(u, name)
+        return None
+
+    def place_reader(self, name: str) -> Callable[[Place], Any] | None:
+        """What Engine.attribute reads of a place for `name` (None: the general path, which may fail)."""
+        if name == "id":
+            return operator.attrgetter("id")
+        prop = self.sym.place_props.get(name)
+        if prop is None:
+            return None
+        if prop.mutable:
+            return lambda p: p.state.get(name)  # its state, or none (the state is all there is)
+        return lambda p: p.state[name] if name in p.state else p.props.get(name)
 
     def x_index(self, e: n.Index) -> ExprFn:
         obj, key, span = self.expr(e.obj), self.expr(e.key), e.span
 
-        def index(env):
-            container, k = obj(env), key(env)
-            try:
-                return container[k]
-            except (KeyError, IndexError, TypeError):
-                raise RuleError(f"{show(container)} has no entry {show(k)}", span) from None
-
-        return index
+        return lambda env: entry(obj(env), key(env), span)
 
     def x_call(self, e: n.CallExpr) -> ExprFn:
         args = [self.expr(a.value) for a in e.args]
@@ -150,6 +203,12 @@ class Compiler:
             return self.engine.function_caller(fn_decl, args, names, e.span)
         impl = self.engine.builtin(e.func)
         span = e.span
+        if len(args) == 1:  # count(…), units_at(…), enemy(…): no list of arguments built
+            (a,) = args
+            return lambda env: impl(span, a(env))
+        if len(args) == 2:
+            a, b = args
+            return lambda env: impl(span, a(env), b(env))
 
         def call(env):
             return impl(span, *[a(env) for a in args])
@@ -158,23 +217,22 @@ class Compiler:
 
     def x_binop(self, e: n.BinOp) -> ExprFn:
         left, right, op, span, sym = self.expr(e.left), self.expr(e.right), _ARITH[e.op], e.span, e.op
-        cite = self.cite
+        cite, divides = self.cite, e.op in "/%"
 
         def binop(env):
             a, b = left(env), right(env)
-            if sym == "+" and isinstance(a, list) and isinstance(b, list) and not isinstance(a, Pool):
-                return check_list(a + b, span, cite)
-            a, b = as_number(a), as_number(b)
-            if not (_is_number(a) and _is_number(b)):
-                raise RuleError(f"cannot compute {show(a)} {sym} {show(b)}: both sides must be numbers", span)
-            if sym in "/%" and b == 0:
-                raise RuleError(f"division by zero in {show(a)} {sym} {show(b)}", span)
-            return check_int(op(a, b), span, cite)
+            if a.__class__ is int and b.__class__ is int and not (divides and b == 0):  # plain numbers: no checks
+                v = op(a, b)
+                if -MAX_INT <= v <= MAX_INT:
+                    return v
+            return arithmetic(a, b, sym, span, cite)
 
         return binop
 
     def x_compare(self, e: n.Compare) -> ExprFn:
         left, right, op, span = self.expr(e.left), self.expr(e.right), e.op, e.span
+        if op in ("==", "!=") and constant(e.right) is not _UNSET:
+            return self.equal_constant(left, constant(e.right), op == "!=")
         if op in ("==", "!="):
             negate = op == "!="
 
@@ -188,12 +246,33 @@ class Compiler:
         fn = _ORDER[op]
 
         def compare(env):
-            a, b = as_number(left(env)), as_number(right(env))
-            if not (_is_number(a) and _is_number(b)):
-                raise RuleError(f"cannot compare {show(a)} {op} {show(b)}: both sides must be numbers", span)
-            return fn(a, b)
+            a, b = left(env), right(env)
+            if a.__class__ is int and b.__class__ is int:  # plain numbers (not a roll, not yes/no)
+                return fn(a, b)
+            return ordered(a, b, op, span)
 
         return compare
+
+    @staticmethod
+    def equal_constant(left: ExprFn, c: Any, negate: bool) -> ExprFn:
+        """`x == 3`, `u.carrier != none`: the constant is never a roll, so only the left side may need its total."""
+        if negate:
+
+            def unequal(env):
+                a = left(env)
+                if a.__class__ is Pool:
+                    a = as_number(a)
+                return not (a == c)
+
+            return unequal
+
+        def equal(env):
+            a = left(env)
+            if a.__class__ is Pool:
+                a = as_number(a)
+            return a == c
+
+        return equal
 
     def x_boolop(self, e: n.BoolOp) -> ExprFn:
         items = [self.expr(i) for i in e.items]
@@ -201,8 +280,22 @@ class Compiler:
             a, b = items
             return (lambda env: a(env) and b(env)) if e.op == "and" else (lambda env: a(env) or b(env))
         if e.op == "and":
-            return lambda env: all(i(env) for i in items)
-        return lambda env: any(i(env) for i in items)
+
+            def all_of(env):  # all(), without a generator per evaluation
+                for i in items:
+                    if not i(env):
+                        return False
+                return True
+
+            return all_of
+
+        def any_of(env):
+            for i in items:
+                if i(env):
+                    return True
+            return False
+
+        return any_of
 
     def x_not(self, e: n.Not) -> ExprFn:
         operand = self.expr(e.operand)
@@ -211,43 +304,30 @@ class Compiler:
     def x_neg(self, e: n.Neg) -> ExprFn:
         operand, span = self.expr(e.operand), e.span
 
-        def neg(env):
-            v = as_number(operand(env))
-            if not _is_number(v):
-                raise RuleError(f"cannot negate {show(v)}", span)
-            return -v
-
-        return neg
+        return lambda env: negative(operand(env), span)
 
     def x_is(self, e: n.IsTest) -> ExprFn:
         operand, name, negate, span = self.expr(e.operand), e.name, e.negate, e.span
 
-        def is_(env):
-            u = operand(env)
-            if u is None:
-                return negate
-            if not isinstance(u, Unit):
-                raise RuleError(f"'is {name}' tests a unit, not {show(u)}", span)
-            result = name == u.cls or name == u.type or name in u.flags
-            return result != negate
-
-        return is_
+        return lambda env: is_test(operand(env), name, negate, span)
 
     def x_in(self, e: n.InTest) -> ExprFn:
         item, coll, span = self.expr(e.item), self.expr(e.collection), e.span
 
         def in_(env):
-            c = coll(env)
-            if not isinstance(c, (list, tuple, dict)):
-                raise RuleError(f"'in' needs a list or a map, not {show(c)}", span)
-            x = item(env)
-            return as_key(x, span) in c if isinstance(c, dict) else x in c
+            c = collection(coll(env), span)  # the collection first, then the item
+            return member(c, item(env), span)
 
         return in_
 
     def x_has(self, e: n.Has) -> ExprFn:
         operand = self.expr(e.operand)
-        return lambda env: _is_number(as_number(operand(env)))
+
+        def has(env):
+            v = operand(env)
+            return True if v.__class__ is int else holds_number(v)  # a plain number, or the general test
+
+        return has
 
     def x_cond(self, e: n.CondExpr) -> ExprFn:
         test, then, orelse = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
@@ -263,34 +343,71 @@ class Compiler:
         return lambda env: {as_key(k(env), span): v(env) for k, v in entries}
 
     def x_comprehension(self, e: n.Comprehension) -> ExprFn:
-        body, var, iterable, span = self.expr(e.expr), e.var, self.expr(e.iterable), e.span
-        where = self.expr(e.where) if e.where is not None else None
-        flat, engine, cite = e.flat, self.engine, self.cite
+        var, iterable, span = e.var, self.expr(e.iterable), e.span
+        engine, cite = self.engine, self.cite
+        loop = self.comprehension_loop(e)
 
         def comprehension(env):
-            seq = iterable(env)
-            if not isinstance(seq, (list, tuple, dict)):
-                raise RuleError(f"cannot go through {show(seq)}: it is not a list", span)
-            engine.count_steps(len(seq), span, cite)  # every item gone through is a step of the budget
+            seq = items(iterable(env), engine, span, cite)
             saved = env.get(var, _UNSET)
-            out = []
             try:
-                for item in seq:
-                    env[var] = item
-                    if flat:
-                        out.extend(body(env))
-                        if len(out) > MAX_LIST:
-                            check_list(out, span, cite)
-                    elif where is None or where(env):
-                        out.append(body(env))
+                return loop(env, seq)
             finally:
                 if saved is _UNSET:
                     env.pop(var, None)
                 else:
                     env[var] = saved
-            return out
 
         return comprehension
+
+    def comprehension_loop(self, e: n.Comprehension) -> Callable[[Env, Any], list]:
+        """The items of a comprehension, its variable bound in the frame to each in turn; the common
+        filter (`[u for u in … where …]`) appends the item itself without evaluating a body."""
+        body, var, span, cite = self.expr(e.expr), e.var, e.span, self.cite
+        where = self.expr(e.where) if e.where is not None and not e.flat else None
+        if e.flat:
+
+            def flat(env, seq):
+                out: list = []
+                for item in seq:
+                    env[var] = item
+                    out.extend(body(env))
+                    if len(out) > MAX_LIST:
+                        check_list(out, span, cite)
+                return out
+
+            return flat
+        if where is None:
+
+            def each(env, seq):
+                out = []
+                for item in seq:
+                    env[var] = item
+                    out.append(body(env))
+                return out
+
+            return each
+        if e.expr.kind == "var" and e.expr.name == var:  # the body is the item itself
+
+            def kept(env, seq):
+                out = []
+                for item in seq:
+                    env[var] = item
+                    if where(env):
+                        out.append(item)
+                return out
+
+            return kept
+
+        def filtered(env, seq):
+            out = []
+            for item in seq:
+                env[var] = item
+                if where(env):
+                    out.append(body(env))
+            return out
+
+        return filtered
 
     def x_matching(self, e: n.Matching) -> ExprFn:
         dice, units, where = self.expr(e.dice), self.expr(e.units), self.expr(e.where)
@@ -518,6 +635,102 @@ class Compiler:
 
 
 _UNSET = object()
+
+
+# ── the general paths of the operators: shared by the closures above and the generated code (source.py) ──
+
+
+def items(seq: Any, engine, span, cite: str | None) -> Any:
+    """What a comprehension goes through, checked, each item counted as a step of the budget (Engine.count_steps)."""
+    if not isinstance(seq, (list, tuple, dict)):
+        raise RuleError(f"cannot go through {show(seq)}: it is not a list", span)
+    engine.steps += len(seq)
+    if engine.steps > engine.max_steps:
+        raise over_budget(engine.max_steps, span, cite)
+    return seq
+
+
+def place_of(engine, pid: str, span) -> Any:
+    """A place written in the rules (`#3018`), as the game in progress has it."""
+    p = engine.state.places.get(pid)
+    if p is None:
+        raise RuleError(f"there is no place '{pid}' in this game", span)
+    return p
+
+
+def entry(container: Any, k: Any, span) -> Any:
+    """`container[k]`."""
+    try:
+        return container[k]
+    except (KeyError, IndexError, TypeError):
+        raise RuleError(f"{show(container)} has no entry {show(k)}", span) from None
+
+
+def arithmetic(a: Any, b: Any, sym: str, span, cite: str | None) -> Any:
+    """`a + b` and the others, every case: lists joined, rolls as their totals, every error explained."""
+    if sym == "+" and isinstance(a, list) and isinstance(b, list) and not isinstance(a, Pool):
+        return check_list(a + b, span, cite)
+    a, b = as_number(a), as_number(b)
+    if not (_is_number(a) and _is_number(b)):
+        raise RuleError(f"cannot compute {show(a)} {sym} {show(b)}: both sides must be numbers", span)
+    if sym in "/%" and b == 0:
+        raise RuleError(f"division by zero in {show(a)} {sym} {show(b)}", span)
+    return check_int(_ARITH[sym](a, b), span, cite)
+
+
+def ordered(a: Any, b: Any, op: str, span) -> bool:
+    """`a < b` and the others, every case: rolls as their totals, anything but numbers refused."""
+    a, b = as_number(a), as_number(b)
+    if not (_is_number(a) and _is_number(b)):
+        raise RuleError(f"cannot compare {show(a)} {op} {show(b)}: both sides must be numbers", span)
+    return _ORDER[op](a, b)
+
+
+def pooled_equal(a: Any, b: Any, negate: bool) -> bool:
+    """`a == b` (or `!=`, negated) when one side is a roll: its total is compared."""
+    return (as_number(a) == as_number(b)) != negate
+
+
+def negative(v: Any, span) -> Any:
+    v = as_number(v)
+    if not _is_number(v):
+        raise RuleError(f"cannot negate {show(v)}", span)
+    return -v
+
+
+def is_test(u: Any, name: str, negate: bool, span) -> bool:
+    """`u is name` (or `is not`): the unit's class, type or flag; none is no unit."""
+    if u is None:
+        return negate
+    if not isinstance(u, Unit):
+        raise RuleError(f"'is {name}' tests a unit, not {show(u)}", span)
+    result = name == u.cls or name == u.type or name in u.flags
+    return result != negate
+
+
+def collection(c: Any, span) -> Any:
+    """The right side of `in`, checked before the item is evaluated."""
+    if not isinstance(c, (list, tuple, dict)):
+        raise RuleError(f"'in' needs a list or a map, not {show(c)}", span)
+    return c
+
+
+def member(c: Any, x: Any, span) -> bool:
+    """`x in c`, once the collection is checked (a map's keys are searched for a key)."""
+    return as_key(x, span) in c if isinstance(c, dict) else x in c
+
+
+def holds_number(v: Any) -> bool:
+    """`has …`: a number, or a roll (its total)."""
+    return _is_number(as_number(v))
+
+
+def constant(e) -> Any:
+    """The value of a literal that can neither fail nor change (a number, plain text, yes/no, none, X);
+    _UNSET for any other expression."""
+    if e.kind in ("int", "bool") or (e.kind == "str" and not e.parts):
+        return e.value
+    return {"none": None, "x": X}.get(e.kind, _UNSET)
 
 
 def max_matching(edges: list[list[int]], n_right: int) -> int:

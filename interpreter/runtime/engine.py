@@ -17,6 +17,7 @@ from ..ir import nodes as n
 from ..limits import MAX_FUNCTION_DEPTH, max_steps
 from ..syntax.diagnostics import Span
 from .builtins import implementations
+from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
 from .guards import function_too_deep, over_budget, python_too_deep
 from .labels import brief as _brief
@@ -92,6 +93,7 @@ class Engine:
         self.process = None  # the machine's process running or waiting (where explain's lines come from)
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
+        self._bodies: dict[str, tuple] = {}  # function name -> (its declaration, its lowered body)
         self._builtins = implementations(self)
         self._init_state()
 
@@ -345,35 +347,12 @@ class Engine:
         return table
 
     def function_caller(self, decl: n.FunctionDecl, args: list, names: list, span: Span):
-        params = [p.name for p in decl.params]
-        holder: list = []
-
-        name, cite = decl.name, decl.cite
+        """A call of a ruleset function as a closure of the caller's locals (its arguments are closures)."""
+        call_values = self.function_values(decl, names, span)
+        single = args[0] if len(args) == 1 else None  # the usual call, f(u): no list comprehension
 
         def call(env):
-            if not holder:
-                holder.append(self._function_body(decl))  # compiled on first use: functions may recurse
-            values = [a(env) for a in args]
-            key = _memo_key(name, names, values) if self.memo else None
-            if key is not None:
-                if self._memo_epoch != self.epoch:
-                    self._memo.clear()
-                    self._memo_epoch = self.epoch
-                found = self._memo.get(key, _MISS)
-                if found is not _MISS:
-                    return found
-            if self.calls >= MAX_FUNCTION_DEPTH:
-                raise function_too_deep(name, cite, span)
-            self.calls += 1
-            try:
-                value = holder[0](bind_args(params, list(zip(names, values))))
-            except RecursionError:  # Python's stack, before the limit: deep expressions in every call
-                raise python_too_deep(name, cite, span) from None
-            finally:
-                self.calls -= 1
-            if key is not None:
-                self._memo[key] = value
-            return value
+            return call_values([single(env)] if single is not None else [a(env) for a in args])
 
         if not self.explain:
             return call
@@ -386,12 +365,73 @@ class Engine:
 
         return consulted
 
+    def function_values(self, decl: n.FunctionDecl, names: list, span: Span):
+        """A call of a ruleset function given its arguments' values: cached for the epoch (see `memo`)."""
+        params = [p.name for p in decl.params]
+        name, cite = decl.name, decl.cite
+        prefix = (name, tuple(names))  # the start of every memo key of this call (see _memo_key)
+        arity = len(names)  # calls of one or two arguments (nearly all) have a quick key
+        # All positional (the usual call): the frame bind_args would build, without its passes.
+        one = params[0] if arity == 1 and names[0] is None and params else None
+        positional = all(k is None for k in names)
+        memo = self._memo  # the engine's one cache: cleared at each epoch, never replaced
+        body = None
+
+        def call(values: list):
+            nonlocal body
+            if body is None:
+                body = self._function_body(decl)  # compiled on first use: functions may recurse
+            if not self.memo:
+                key = None
+            elif arity == 1 and values[0].__class__ in _EXACT_SCALARS:
+                key = (*prefix, values[0])
+            elif arity == 2 and values[0].__class__ in _EXACT_SCALARS and values[1].__class__ in _EXACT_SCALARS:
+                key = (*prefix, values[0], values[1])
+            else:
+                key = _call_key(prefix, values)
+            if key is not None:
+                if self._memo_epoch != self.epoch:
+                    memo.clear()
+                    self._memo_epoch = self.epoch
+                found = memo.get(key, _MISS)
+                if found is not _MISS:
+                    return found
+            if self.calls >= MAX_FUNCTION_DEPTH:
+                raise function_too_deep(name, cite, span)
+            if one is not None:
+                frame = {one: values[0]}
+            else:
+                frame = dict(zip(params, values)) if positional else bind_args(params, list(zip(names, values)))
+            self.calls += 1
+            try:
+                value = body(frame)
+            except RecursionError:  # Python's stack, before the limit: deep expressions in every call
+                raise python_too_deep(name, cite, span) from None
+            finally:
+                self.calls -= 1
+            if key is not None:
+                memo[key] = value
+            return value
+
+        return call
+
+    def function_positional(self, decl: n.FunctionDecl, arity: int, span: Span):
+        """function_values for the usual call, its arguments all positional (`f(u)`, `f(p, s)`): the values
+        given as they are, to a caller written out for their number (calls.py)."""
+        return positional_caller(self, decl, arity, span, lambda: self._function_body(decl))
+
     def _function_body(self, decl: n.FunctionDecl):
+        """The body of a ruleset function, lowered once for every call of it (it depends on nothing else)."""
+        known = self._bodies.get(decl.name)
+        if known is not None and known[0] is decl:
+            return known[1]
         outer, self.compiler.cite = self.compiler.cite, decl.cite
         try:
-            return self.compiler.expr(decl.body)
+            body = self.compiler.expr(decl.body)
         finally:
             self.compiler.cite = outer
+        self._bodies[decl.name] = (decl, body)
+        return body
 
     def count_steps(self, steps: int, span: Span, cite: str | None) -> None:
         """Items gone through (by a comprehension, a matching) count against the step budget too."""
@@ -447,6 +487,24 @@ def _memo_key(name: str, names: list, values: list) -> tuple | None:
     return tuple(out)
 
 
+_EXACT_SCALARS = frozenset({int, str, Unit, Place})  # their own key (a Die, a bool: _value_key decides)
+
+
+def _call_key(prefix: tuple, values: list) -> tuple | None:
+    """_memo_key(name, names, values) with (name, tuple(names)) made once per call site: the same keys,
+    the common arguments (units, places, numbers, text) taken as they are without a call each."""
+    out = list(prefix)
+    for v in values:
+        if v.__class__ in _EXACT_SCALARS:
+            out.append(v)
+            continue
+        k = _value_key(v)
+        if k is _MISS:
+            return None
+        out.append(k)
+    return tuple(out)
+
+
 def _value_key(v: Any) -> Any:
     if v is None or isinstance(v, bool):
         return ("b", v)
@@ -455,6 +513,9 @@ def _value_key(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         items = []
         for x in v:
+            if x.__class__ in _EXACT_SCALARS:  # a unit, place, number or text: its own key, without a call
+                items.append(x)
+                continue
             k = _value_key(x)
             if k is _MISS:
                 return _MISS

@@ -6,6 +6,8 @@ not print (fixtures, listed in its report) and can never override a printed one.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..syntax.diagnostics import Span, did_you_mean
@@ -13,6 +15,13 @@ from .engine import Engine
 from .geometry import DEFAULT_HEX_ID, hex_neighbours
 from .requests import ScriptError
 from .values import MISSING, Place, Unit, X, show
+
+
+@lru_cache(maxsize=65536)
+def _neighbour_ids(pid: str, columns: str, form: str) -> tuple[str, ...]:
+    """The ids a hex grid makes neighbours of `pid`, in order: the same for every set-up of a map (a
+    scenario set up again before every combat or odds path computes them once)."""
+    return tuple(sorted(hex_neighbours(pid, columns, form)))
 
 
 class Setup:
@@ -62,7 +71,7 @@ class Setup:
         """On a hex grid with columns, the places the grid makes neighbours are adjacent."""
         places = self.engine.state.places
         for place in places.values():
-            for nid in sorted(hex_neighbours(place.id, grid.columns, grid.id_format or DEFAULT_HEX_ID)):
+            for nid in _neighbour_ids(place.id, grid.columns, grid.id_format or DEFAULT_HEX_ID):
                 if nid in places:
                     place.neighbours.append(places[nid])
 

@@ -117,6 +117,9 @@ class Pool(list):
 
 def show(value: Any) -> str:
     """How a value reads in a trace line or a message."""
+    cls = value.__class__
+    if cls is str or cls is int or cls is Unit or cls is Place:  # the commonest, read first: the text, number or id
+        return str(value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
