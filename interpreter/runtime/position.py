@@ -23,32 +23,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from .values import Pool, Unit
+from .values import Die, Place, Pool, Unit
 from .vm import Code, CodeFrame, Frame, Process, TableFrame
 
-_ATOMS = (int, str, float, type(None), Unit, Code)  # never changed in place: shared by every copy
+_ATOMS = frozenset({int, str, float, bool, type(None), Die, Unit, Place, Code})  # never changed in place: shared
 
 
 def _copy(v: Any, memo: dict) -> Any:
     """A value as a position keeps it: lists, maps, sets, pools and frames copied (once each,
     aliases kept), everything else shared."""
-    if isinstance(v, _ATOMS):
+    t = type(v)
+    if t in _ATOMS:
         return v
     found = memo.get(id(v))
     if found is not None:
         return found
-    t = type(v)
-    if t is list:
-        out: Any = []
+    if t is dict:
+        out: Any = {}
         memo[id(v)] = out
-        out.extend(_copy(x, memo) for x in v)
-    elif t is dict:
-        out = {}
+        out.update((k, x if type(x) in _ATOMS else _copy(x, memo)) for k, x in v.items())
+    elif t is list:
+        out = []
         memo[id(v)] = out
-        for k, x in v.items():
-            out[k] = _copy(x, memo)
+        out.extend(x if type(x) in _ATOMS else _copy(x, memo) for x in v)
     elif t is tuple:
-        out = tuple(_copy(x, memo) for x in v)
+        out = tuple(x if type(x) in _ATOMS else _copy(x, memo) for x in v)
         memo[id(v)] = out
     elif t is Pool:
         out = Pool([], v.label, v.key, v.die)
@@ -60,7 +59,7 @@ def _copy(v: Any, memo: dict) -> Any:
     elif isinstance(v, Frame):
         out = _copy_frame(v, memo)
     else:
-        return v  # a place, a request, a function, a table: never changed by a copy's play
+        return v  # a request, a function, a table, a citation: never changed by a copy's play
     return out
 
 
