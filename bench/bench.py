@@ -157,7 +157,6 @@ def targets_table(wanted: list[str], args, rates: dict[str, tuple[float, float]]
     commands = {"check-warm": ("umpire check jenkins_ear (warm)", ["check", "rulesets/jenkins_ear.rules"], 0.3, False),
                 "check-cold": ("umpire check jenkins_ear (cold)", ["check", "rulesets/jenkins_ear.rules"], 1.0, True),
                 "help": ("umpire --help", ["--help"], 0.15, False)}
-    future = targets.future_rows()
     print(targets.header(), flush=True)
     for name in wanted:
         if name in battles:
@@ -171,8 +170,10 @@ def targets_table(wanted: list[str], args, rates: dict[str, tuple[float, float]]
             rows = [targets.command_row(what, cmd, target, args.repeats, cold)]
         elif name == "copy":
             rows = [targets.copy_row()]
+        elif name == "save":
+            rows = targets.save_rows()
         else:
-            rows = [future[name]] if name in future else []
+            rows = []
         for row in rows:
             print(targets.line(row), flush=True)
     print("\n".join(["", *NOTES, *(f"  {note}" for note in notes)]))

@@ -85,6 +85,8 @@ def _add_play(sub) -> None:
     p.add_argument("--stop-after", type=int, metavar="N", help="suspend the game after N decisions (needs --save)")
     p.add_argument("--force", action="store_true", help="let --save replace an earlier save")
     p.add_argument("--load", metavar="FILE", help="resume a saved game")
+    p.add_argument("--verify", action="store_true",
+                   help="with --load: replay the game from its seed to the save and compare, instead of loading its position")
     _with_option(p)
     p.add_argument("--no-errata", action="store_true", help="play the rules as printed, without the errata the game header names")
     p.add_argument("--scenario", metavar="NAME", help="start from one of the set-ups the game header names (its scenarios)")

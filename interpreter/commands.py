@@ -36,7 +36,7 @@ def dispatch(args: argparse.Namespace) -> int:
                         args.replay)
     if args.command == "play":
         return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
-                        not args.no_errata, args.scenario, args.detail, args.force)
+                        not args.no_errata, args.scenario, args.detail, args.force, args.verify)
     if args.command == "coverage":
         from .coverage import cmd_coverage
 
@@ -307,12 +307,14 @@ class _PlayArgs:
 
 def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, stop_after: int | None = None,
              load: str | None = None, overlays: list[str] = (), errata: bool = True, choice: str | None = None,
-             detail: bool = False, force: bool = False) -> int:
+             detail: bool = False, force: bool = False, verify: bool = False) -> int:
     from . import saves
     from .runtime.play import AGENT_KINDS
 
     try:
         resume = _read_save(load, AGENT_KINDS) if load else None
+        if resume is not None and verify:
+            resume.position = resume.goes_on = None  # replayed from the seed and compared, as format 2 saves are
         if save is not None:
             saves.check_target(save, force)
     except saves.SaveError as err:
@@ -381,12 +383,20 @@ def _play(args: _PlayArgs) -> int:
     scenario, loaded, applied = ready
     resume = args.resume
     game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=_terminal("human" in args.kinds),
-                stop_after=args.stop_after, resume=resume and {**resume.head, "state": resume.state}, detail=args.detail)
+                stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail)
     _tell_the_rest(game, args.detail)
     if game.error is not None:
         print(render(game.error, sources), file=sys.stderr)
         return 1
     return _after_the_game(game, args, applied)
+
+
+def _resumed(resume) -> dict:
+    """A loaded save as play() reads it: the header, and the position when it goes on from there."""
+    out = {**resume.head, "state": resume.state}
+    if resume.position is not None:
+        out["position"], out["goes_on"] = resume.position, resume.goes_on
+    return out
 
 
 def _ready_game(args: _PlayArgs, sources: Sources):

@@ -2,10 +2,14 @@
 
 A save is plain TOML: a header (`umpire_save`: seed, agents, the number of decisions made, the
 number of trace lines and a digest of them, what a person typed, the rules file, overlays, errata
-and scenario played) and the position (`state`). Loading replays the game from its seed to the
-saved decision and compares the position and the narration with the saved ones (play.py), so a
-save cannot describe a game that did not happen. Everything here checks the file itself: every
-field's type and range, before any of it is used, each refusal naming the field.
+and scenario played), a summary of the position (`state`), and since format 3 the position itself
+(`position`: runtime/position_data.py) with what the game goes on from (`goes_on`: the segment of
+the sequence of play, the dice's and the random agents' generators). Loading puts the position
+back and goes on (play.py); `--verify`, and every save of format 1 or 2, replays the game from its
+seed to the saved decision instead and compares the position and the narration with the saved
+ones, so a save cannot describe a game that did not happen. Everything here checks the file
+itself: every field's type and range, before any of it is used, each refusal naming the field;
+the position's fields are checked against the game's rules when it is loaded.
 
 Paths are stored relative to the save's own folder, so a save loads from any working folder and
 can be mailed with the rules beside it. Saves written before that (format 1) hold paths relative
@@ -21,7 +25,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-FORMAT = 2
+FORMAT = 3
 # Files a save must never replace, whatever --force says: the game's own sources.
 PROTECTED = (".rules", ".scenario", ".errata", ".house", ".overlay", ".sections", ".lark", ".py")
 MAX_SAVE_BYTES = 16 * 1024 * 1024
@@ -95,6 +99,8 @@ class Resume:
     scenario: str | None
     head: dict             # the checked header, as play() reads it (decisions, events, narration, typed)
     state: dict
+    position: dict | None = None  # format 3: the position, checked when loaded against the rules
+    goes_on: dict | None = None   # format 3: segment, dice and agents' generators, checked here
 
 
 def read(path: str, agent_kinds: tuple[str, ...]) -> Resume:
@@ -106,6 +112,7 @@ def read(path: str, agent_kinds: tuple[str, ...]) -> Resume:
     base = os.path.dirname(os.path.abspath(path)) if version >= 2 else None
     checked = _header(head, version, agent_kinds)
     _check_position(state)
+    goes_on = _goes_on(data, checked["agents"]) if version >= 3 else None
     file, root = _game_files(head, base)
     return Resume(
         file=file,
@@ -117,7 +124,33 @@ def read(path: str, agent_kinds: tuple[str, ...]) -> Resume:
         scenario=_get(head, "scenario", str, "") or None,
         head=checked,
         state=state,
+        position=_table(data, "position") if version >= 3 else None,
+        goes_on=goes_on,
     )
+
+
+def _goes_on(data: dict, kinds: list[str]) -> dict:
+    """What a game loaded from its position goes on from, every field checked."""
+    table = _table(data, "goes_on")
+    segment = _get(table, "segment", list)
+    if not segment or segment[0] not in ("game_start", "turn_start", "step", "game_end") or \
+            not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in segment):
+        raise SaveError(f"{segment!r} is not a segment of a game (game_start, turn_start, step or game_end, "
+                        f"with its turn, phase and step)", "goes_on.segment")
+    agents = _get(table, "agents", dict)
+    for side, state in agents.items():
+        _rng_state(state, f"goes_on.agents.{side}")
+    return {"segment": segment, "dice": _rng_state(_get(table, "dice", list), "goes_on.dice"), "agents": agents}
+
+
+def _rng_state(state, field: str) -> list:
+    """A random generator's state as play.py writes it: [version, [624 words, then an index]]."""
+    ok = (isinstance(state, list) and len(state) == 2 and isinstance(state[0], int) and isinstance(state[1], list)
+          and len(state[1]) == 625 and all(isinstance(w, int) and not isinstance(w, bool) and 0 <= w < 2**32 for w in state[1])
+          and state[1][-1] <= 624)
+    if not ok:
+        raise SaveError("is not the state of a random generator ([version, 625 whole numbers])", field)
+    return state
 
 
 def _load(path: str) -> dict:

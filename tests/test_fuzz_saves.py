@@ -84,3 +84,58 @@ def test_a_tampered_save_is_resumed_or_refused_never_a_crash(base_save, tmp_path
     assert "Traceback" not in text and "internal error" not in text, (edits, text[-2000:])
     assert code in (0, 1), (edits, code, text[-2000:])
     assert "root:x:0:0" not in text, "no other file's content is ever shown"
+
+
+POSITION_FIELDS = ["clock", "units", "places", "tracks", "globals", "facts", "stack", "waiting", "deferred", "depth",
+                   "steps", "format"]
+GOES_ON_FIELDS = ["segment", "dice", "agents"]
+
+
+@settings(max_examples=25 * SCALE, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                         HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(st.tuples(st.sampled_from([f"position.{f}" for f in POSITION_FIELDS]
+                                                 + [f"goes_on.{f}" for f in GOES_ON_FIELDS]), toml_values),
+                      min_size=1, max_size=2),
+       deep=st.lists(st.tuples(st.integers(0, 10**6), toml_values), max_size=2))
+def test_a_tampered_position_is_resumed_or_refused_never_a_crash(base_save, tmp_path, edits, deep):
+    """The position a save stores, and what it goes on from: whole fields retyped, and values deep in
+    the position (a frame's locals, a unit's record) replaced."""
+    data = tomllib.loads(base_save.read_text())
+    for field, value in edits:
+        table, key = field.split(".")
+        if value is None:
+            data[table].pop(key, None)
+        else:
+            data[table][key] = _drop_none(value)
+    leaves = list(_leaves(data.get("position", {}), ("position",)))
+    for index, value in deep:
+        if leaves and value is not None:
+            path = leaves[index % len(leaves)]
+            holder = data
+            for k in path[:-1]:
+                holder = holder[k]
+            holder[path[-1]] = _drop_none(value)
+    save = tmp_path / "tampered.toml"
+    save.write_text(tomli_w.dumps(data))
+    out, err = io.StringIO(), io.StringIO()
+    before = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["play", "--load", str(save)])
+    finally:
+        os.chdir(before)
+    text = out.getvalue() + err.getvalue()
+    assert "Traceback" not in text and "internal error" not in text, (edits, deep, text[-2000:])
+    assert code in (0, 1), (edits, code, text[-2000:])
+
+
+def _leaves(v, path):
+    if isinstance(v, dict):
+        for k, x in v.items():
+            yield from _leaves(x, path + (k,))
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            yield from _leaves(x, path + (i,))
+    else:
+        yield path

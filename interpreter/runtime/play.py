@@ -21,8 +21,11 @@ from .dice import SeededDice
 from .driver import Quit, Runner, Suspend
 from .engine import Engine
 from .human import HumanAgent
+from .position import Position
+from .position_data import PositionError, from_data, to_data
 from .requests import RuleError, ScriptError
 from .setup import Setup
+from .vm import Process
 
 AGENT_KINDS = ("random", "eager", "first", "human")
 
@@ -184,6 +187,7 @@ class _Session:
         self.agents: dict[str, Agent] = {}
         self.resumed_at = [0, False]  # where the replay reached the save (its narration starts there), and whether it has
         self.runner: Runner | None = None
+        self.segment: tuple = ()  # the segment of the game running (a save says it)
 
     def run(self, stop_after: int | None) -> None:
         """The set-up, then the sequence of play from where it stands to the end of the last turn."""
@@ -193,52 +197,124 @@ class _Session:
             self.game.lines.append(f"set-up: {setup.title}")
             engine.run_invariants()  # the set-up's position is checked as a scenario's is
         self.start(stop_after)
-        final = last_turn(self.sym, setup)
-        self.play_turns(final)
-        self.end(final)
+        self.play_turns(last_turn(self.sym, setup))
 
     def start(self, stop_after: int | None) -> None:
-        """The agents and the runner that asks them; a loaded game checks the position at its save point."""
-        typed = list(self.resume["typed"]) if self.resume else []
+        """The agents and the runner that asks them. A game loaded by replay replays what was typed
+        and checks the position at its save point; one loaded from its position only keeps what was
+        typed, for its own saves."""
+        resume = self.resume
+        by_replay = bool(resume) and "position" not in resume
+        typed = list(resume["typed"]) if by_replay else []
         self.agents = make_agents(self.sym, self.kinds, self.seed, self.engine, self.terminal, typed, self.stream)
         self.runner = Runner(self.engine, SeededDice(self.seed), self.agents)
         self.runner.stop_after = stop_after
-        if self.resume:
-            self.runner.on_asked = _resume_check(self.engine, self.resume, self.resumed_at)
+        if by_replay:
+            self.runner.on_asked = _resume_check(self.engine, resume, self.resumed_at)
+        elif resume:
+            humans = [a for a in self.agents.values() if isinstance(a, HumanAgent)]
+            if humans:
+                humans[0].typed.extend(resume["typed"])  # one log, shared by every human agent
 
     def play_turns(self, final: int) -> None:
-        """Every step from the set-up's point to the end of turn `final`; a game's first step starts the game."""
-        engine, runner, setup = self.engine, self.runner, self.setup
+        """Every step from the set-up's point to the end of turn `final`, then the game's end; a
+        game loaded from its position goes on from the segment it was saved in."""
+        loaded = self.loaded()
+        for label, begin in self.segments(final):
+            if loaded is not None:
+                if label != loaded[0]:
+                    continue  # before the save: the position holds what it did
+                self.segment, work, loaded = label, _answered(*loaded[1:]), None
+            else:
+                self.segment, work = label, begin()
+            if work is not None:
+                self.runner.run(work)
+        if loaded is not None:
+            raise ScriptError(f"field 'goes_on.segment': {list(loaded[0])} is no part of this game's sequence of play")
+        self.end_check()
+
+    def segments(self, final: int):
+        """The game as segments run one after another, each named (a save says which it is in): the
+        game's start, each turn's start, each step, and the game's end. `begin` does what comes
+        before the segment's rules (the clock, its trace line) and gives what the runner runs."""
+        engine, setup = self.engine, self.setup
         first = engine.first_step()
         start = setup.at if setup is not None else None
         if start is None or (start.turn, start.phase, start.step) == (1, *first):
-            engine.state.turn = 1
-            runner.run(engine.game_event("game_start"))
+            yield ("game_start",), lambda: self._event("game_start", 1)
         for turn, phase, step in steps_from(self.sym, start, final):
-            engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
             if (phase.name, step.name) == first:
-                runner.run(engine.game_event("turn_start"))
-            # A game goes on past a step it cannot play, and says so (a scenario stops there instead).
-            why = engine.not_playable(step)
-            if why:
-                engine.trace(step.cite or step.name, f"turn {turn}, {phase.name}, {step.name}: {why}, skipped")
-                continue
-            runner.run(engine.run_step(phase.name, step))
+                yield ("turn_start", turn), lambda turn=turn, phase=phase, step=step: self._turn_start(turn, phase, step)
+            yield ("step", turn, phase.name, step.name), lambda turn=turn, phase=phase, step=step: self._step(turn, phase, step)
+        yield ("game_end", final), lambda: self._end(final)
 
-    def end(self, final: int) -> None:
-        """The game's end, with its rule; a loaded game must have reached its save point by then."""
-        engine, runner, sym, setup, resume = self.engine, self.runner, self.sym, self.setup, self.resume
+    def _event(self, event: str, turn: int):
+        self.engine.state.turn = turn
+        return self.engine.game_event(event)
+
+    def _turn_start(self, turn, phase, step):
+        engine = self.engine
+        engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
+        return engine.game_event("turn_start")
+
+    def _step(self, turn, phase, step):
+        engine = self.engine
+        engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
+        # A game goes on past a step it cannot play, and says so (a scenario stops there instead).
+        why = engine.not_playable(step)
+        if why:
+            engine.trace(step.cite or step.name, f"turn {turn}, {phase.name}, {step.name}: {why}, skipped")
+            return None
+        return engine.start_step(phase.name, step)
+
+    def _end(self, final: int):
+        """The game's end, with its rule."""
+        sym, setup = self.sym, self.setup
         end_cite = (sym.game.turns_cite or sym.game.cite) if sym.game else None
         if setup is not None and setup.until is not None:
             end_cite = setup.cite or end_cite
-        engine.trace(end_cite or "game", f"the game ends after turn {final}")
-        runner.run(engine.game_event("game_end"))
-        if resume and not self.resumed_at[1]:
+        self.engine.trace(end_cite or "game", f"the game ends after turn {final}")
+        return self.engine.game_event("game_end")
+
+    def end_check(self) -> None:
+        """A game replayed from a save must have reached its save point by its end."""
+        resume, runner = self.resume, self.runner
+        if resume and "position" not in resume and not self.resumed_at[1]:
             raise ScriptError(f"field 'decisions': the save is of the position before decision {resume['decisions'] + 1}, "
                               f"but this game ends after {runner.asked} decisions")
 
+    def loaded(self):
+        """A save's position put back in place: (its segment, the process, the decision it waits for)."""
+        resume = self.resume
+        if not resume or "position" not in resume:
+            return None
+        engine = self.engine
+        try:
+            position = from_data(resume["position"], engine)
+        except PositionError as err:
+            raise ScriptError(f"this save's position cannot be played: {err.within('position')}") from None
+        proc = Process(engine, None)
+        position.restore(engine, proc)
+        engine.process = proc  # the process waiting (a save at its decision reads it from here)
+        del engine.events[:]  # what the set-up traced again is before the save point: not told again
+        self.resumed_at[:] = [0, True]
+        goes_on = resume["goes_on"]
+        self.runner.asked = resume["decisions"]
+        self.runner.dice.rng.setstate(_rng(goes_on["dice"]))
+        for side, state in goes_on["agents"].items():
+            self.agents[side].rng.setstate(_rng(state))
+        return tuple(goes_on["segment"]), proc, proc.pending()
+
     def save(self, decisions: int) -> dict:
-        return _save(self.engine, self.seed, self.kinds, decisions, self.agents)
+        data = _save(self.engine, self.seed, self.kinds, decisions, self.agents)
+        proc = self.engine.process
+        data["position"] = to_data(Position.of(self.engine, proc))
+        data["goes_on"] = {
+            "segment": list(self.segment),
+            "dice": _rng_state(self.runner.dice.rng),
+            "agents": {side: _rng_state(a.rng) for side, a in self.agents.items() if isinstance(a, RandomAgent)},
+        }
+        return data
 
     def stream(self) -> None:
         """Show the narration so far on the terminal (never during the silent replay of a save)."""
@@ -283,6 +359,28 @@ def _save(engine: Engine, seed: int, kinds: list[str], decisions: int, agents: d
                         "narration": _digest(engine), "typed": [t for h in humans[:1] for t in h.typed]},
         "state": snapshot(engine),
     }
+
+
+def _answered(proc: Process, req):
+    """A loaded process driven as the runner drives one: the decision it waits for first."""
+    answer = yield req
+    while True:
+        try:
+            req = proc.send(answer)
+        except StopIteration as stop:
+            return stop.value
+        answer = yield req
+
+
+def _rng_state(rng) -> list:
+    """A generator's state as TOML holds it: [version, [624 words and the index]] (no gauss cache: unused)."""
+    version, internal, _gauss = rng.getstate()
+    return [version, list(internal)]
+
+
+def _rng(state: list) -> tuple:
+    version, internal = state
+    return version, tuple(internal), None
 
 
 def _digest(engine: Engine) -> str:

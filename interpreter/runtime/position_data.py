@@ -44,9 +44,13 @@ _FUNCTIONS = {"leave_call": _leave_call}  # the engine's own callbacks a frame m
 
 
 class PositionError(Exception):
-    def __init__(self, message: str, field: str = ""):
-        super().__init__(f"field '{field}': {message}" if field else message)
-        self.message = str(self)
+    def __init__(self, reason: str, field: str = ""):
+        super().__init__(f"field '{field}': {reason}" if field else reason)
+        self.message, self.reason, self.field = str(self), reason, field
+
+    def within(self, outer: str) -> str:
+        """The message with the field named from a table the position is part of (a save's `position`)."""
+        return f"field '{outer}.{self.field}': {self.reason}" if self.field else f"field '{outer}': {self.reason}"
 
 
 # ───────────────────────────── writing ─────────────────────────────

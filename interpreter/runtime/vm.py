@@ -55,6 +55,10 @@ class Frame:
     def resume(self, proc: Process, answer: Any) -> Any:
         return None
 
+    def asked_again(self, proc: Process) -> Any:
+        """The request this frame waits for, made again from what it holds (a loaded position)."""
+        raise RuleError(f"a {type(self).__name__} does not wait for an answer", None)
+
     def finish(self, proc: Process) -> None:
         """The frame has ended: hand its result to whoever waits for it."""
 
@@ -86,6 +90,14 @@ class CodeFrame(Frame):
 
     def resume(self, proc: Process, answer: Any) -> Any:
         return self.code.ops[self.pc - 1].resume(proc, self, answer)
+
+    def asked_again(self, proc: Process) -> Any:
+        if self.asked is not None:  # a roll keeps its request
+            return self.asked
+        op = self.code.ops[self.pc - 1] if self.pc else None
+        if not isinstance(op, Choose):
+            raise RuleError("the position waits for an answer at no roll or decision", op.span if op else None)
+        return op.ask(self.env)  # the options are read again from the same position: the same request
 
     def finish(self, proc: Process) -> None:
         if self.done is not None:
@@ -120,6 +132,12 @@ class Process:
         except BaseException:
             self.engine.process = None
             raise
+
+    def pending(self) -> Any:
+        """What a waiting process waits for, asked again from its top frame (a loaded position)."""
+        if not self.waiting or not self.stack:
+            raise RuleError("the position waits for no answer", None)
+        return self.stack[-1].asked_again(self)
 
     def where(self) -> tuple[Any, tuple[str, ...]]:
         """For `umpire explain`: the statement running (the innermost instruction begun) and the
@@ -507,9 +525,7 @@ class RerollFrame(Frame):
     def advance(self, proc):
         if self.stage == "reroll":  # the spent unit is eliminated: roll the voided die again
             self.stage = "rerolled"
-            pool, k, old = self.voided
-            die_name, low, high = pool.die
-            return RollRequest(1, low, high, die_name, f"reroll of {pool.label} die {k + 1}", self.cite, self.span)
+            return self._roll()
         while self.passes < len(self.sides):
             side = self.sides[self.i % len(self.sides)]
             self.i += 1
@@ -519,9 +535,25 @@ class RerollFrame(Frame):
                 self.passes += 1
                 continue
             self.side, self.can_spend, self.stage = side, can_spend, "asked"
-            return ChoiceRequest(chooser=side, name="reroll", mode="reroll", options=options, cite=self.cite, span=self.span,
-                                 optional=True, prompt="spend a unit to void one die and reroll it", spend={side: can_spend})
+            return self._choice()
         return _DONE
+
+    def _roll(self) -> RollRequest:
+        pool, k, _old = self.voided
+        die_name, low, high = pool.die
+        return RollRequest(1, low, high, die_name, f"reroll of {pool.label} die {k + 1}", self.cite, self.span)
+
+    def _choice(self) -> ChoiceRequest:
+        options = [(p, k) for p in self.pools if isinstance(p, Pool) for k in range(len(p))]
+        return ChoiceRequest(chooser=self.side, name="reroll", mode="reroll", options=options, cite=self.cite, span=self.span,
+                             optional=True, prompt="spend a unit to void one die and reroll it", spend={self.side: self.can_spend})
+
+    def asked_again(self, proc):
+        if self.stage == "asked":
+            return self._choice()
+        if self.stage == "rerolled":
+            return self._roll()
+        return super().asked_again(proc)
 
     def resume(self, proc, answer):
         eng = proc.engine
