@@ -44,3 +44,15 @@ def assert_clean(code: int, text: str, source: str) -> None:
     assert "Traceback" not in text, shown
     assert "internal error" not in text, shown
     assert code in (0, 1), f"exit code {code}\n{shown}"
+
+
+def leaves(v, path=()):
+    """The path (keys and indexes) of every leaf of nested tables and lists: where a fuzz test damages."""
+    if isinstance(v, dict):
+        for k, x in v.items():
+            yield from leaves(x, path + (k,))
+    elif isinstance(v, list):
+        for i, x in enumerate(v):
+            yield from leaves(x, path + (i,))
+    else:
+        yield path

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-from fuzzing import SCALE
+from fuzzing import SCALE, cli, leaves
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -70,17 +70,7 @@ def test_a_tampered_save_is_resumed_or_refused_never_a_crash(base_save, tmp_path
             table.pop(key, None)
         else:
             table[key] = _drop_none(value)
-    save = tmp_path / "tampered.toml"
-    save.write_text(tomli_w.dumps(data))
-    out, err = io.StringIO(), io.StringIO()
-    before = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(["play", "--load", str(save)])
-    finally:
-        os.chdir(before)
-    text = out.getvalue() + err.getvalue()
+    code, text = _load(tmp_path, data)
     assert "Traceback" not in text and "internal error" not in text, (edits, text[-2000:])
     assert code in (0, 1), (edits, code, text[-2000:])
     assert "root:x:0:0" not in text, "no other file's content is ever shown"
@@ -107,35 +97,26 @@ def test_a_tampered_position_is_resumed_or_refused_never_a_crash(base_save, tmp_
             data[table].pop(key, None)
         else:
             data[table][key] = _drop_none(value)
-    leaves = list(_leaves(data.get("position", {}), ("position",)))
+    paths = list(leaves(data.get("position", {}), ("position",)))
     for index, value in deep:
-        if leaves and value is not None:
-            path = leaves[index % len(leaves)]
+        if paths and value is not None:
+            path = paths[index % len(paths)]
             holder = data
             for k in path[:-1]:
                 holder = holder[k]
             holder[path[-1]] = _drop_none(value)
-    save = tmp_path / "tampered.toml"
-    save.write_text(tomli_w.dumps(data))
-    out, err = io.StringIO(), io.StringIO()
-    before = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(["play", "--load", str(save)])
-    finally:
-        os.chdir(before)
-    text = out.getvalue() + err.getvalue()
+    code, text = _load(tmp_path, data)
     assert "Traceback" not in text and "internal error" not in text, (edits, deep, text[-2000:])
     assert code in (0, 1), (edits, code, text[-2000:])
 
 
-def _leaves(v, path):
-    if isinstance(v, dict):
-        for k, x in v.items():
-            yield from _leaves(x, path + (k,))
-    elif isinstance(v, list):
-        for i, x in enumerate(v):
-            yield from _leaves(x, path + (i,))
-    else:
-        yield path
+def _load(tmp_path: Path, data: dict) -> tuple[int, str]:
+    """Write the save and load it from the repository's root: the exit code and everything printed."""
+    save = tmp_path / "tampered.toml"
+    save.write_text(tomli_w.dumps(data))
+    before = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        return cli("play", "--load", str(save))
+    finally:
+        os.chdir(before)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+from fuzzing import leaves
 
 from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.engine import Engine
@@ -131,9 +132,9 @@ def test_any_damage_is_a_position_error_never_a_traceback(monkeypatch):
     """Every leaf of the data replaced in turn by a value of another kind: read back, or refused."""
     game, data = _data(monkeypatch)
     engine, _ = game.start()
-    leaves = list(_leaves(data))
+    paths = list(leaves(data))
     rng = random.Random(5)
-    for path in rng.sample(leaves, min(400, len(leaves))):
+    for path in rng.sample(paths, min(400, len(paths))):
         damaged = copy.deepcopy(data)
         holder = damaged
         for k in path[:-1]:
@@ -144,13 +145,3 @@ def test_any_damage_is_a_position_error_never_a_traceback(monkeypatch):
         except PositionError:
             pass
 
-
-def _leaves(v, path=()):
-    if isinstance(v, dict):
-        for k, x in v.items():
-            yield from _leaves(x, path + (k,))
-    elif isinstance(v, list):
-        for i, x in enumerate(v):
-            yield from _leaves(x, path + (i,))
-    else:
-        yield path

@@ -4,10 +4,10 @@ The scenario's run goes on until it waits for dice. There its position is taken 
 position.py) and, for each outcome of the roll (a multiset of faces, weighted by its
 orderings, as `odds.roll_outcomes` gives them), restored and sent on with that outcome to its
 next roll or its end. Positions wait in layers, by the number of rolls behind them; in a
-layer, positions with equal keys are one, their probabilities and path counts added: a
-battle's English roll of 2002 multisets leaves ten positions (one per number of hits), not
-2002, once the dice themselves are no longer read (`Code.live`). The work is the sum over
-the layers of positions times outcomes, where a replay's is the number of paths.
+layer, positions with equal keys are one, their probabilities and path counts added: a roll
+of 3d6 counted into hits and then a second roll leaves four positions waiting for the second
+(one per count), not 56, once the first dice are no longer read (`Code.live`). The work is
+the sum over the layers of positions times outcomes, where a replay's is the number of paths.
 
 What is reported is what the replay reported: the number of dice paths (each position
 carries how many it stands for), how many stopped early, and the same distribution; the
@@ -121,18 +121,16 @@ def enumerate_positions(brancher: Brancher, outcomes_of: Callable[[RollRequest],
 
 def _place(result: Waiting | Ended, layer: dict, ended: dict[Any, Ended]) -> None:
     if isinstance(result, Ended):
-        key = (result.cut, canon(result.facts))
-        same = ended.get(key)
-        if same is None:
-            ended[key] = result
-        else:
-            same.probability += result.probability
-            same.paths += result.paths
-        return
-    key = (result.part, result.position.key())
-    same = layer.get(key)
+        _merge(ended, (result.cut, canon(result.facts)), result)
+    else:
+        _merge(layer, (result.part, result.position.key()), result)
+
+
+def _merge(table: dict, key: Any, result: Waiting | Ended) -> None:
+    """Equal positions (or ends with equal facts) are one: probabilities and path counts added."""
+    same = table.get(key)
     if same is None:
-        layer[key] = result
+        table[key] = result
     else:
         same.probability += result.probability
         same.paths += result.paths

@@ -1,6 +1,6 @@
 """Calls of ruleset functions whose arguments are all positional (nearly all of them), written out per arity.
 
-A call is made often (a Guerra a Muerte campaign makes some 600,000) and most of its cost was
+A call is made often (a long campaign makes some 600,000) and most of its cost was
 its bookkeeping: packing the values, testing how many there are, zipping the frame. Here the
 caller of `f(p, s)` is a Python function of exactly two values, its memo key and its frame
 written out for two: the same key `Engine`'s `_memo_key` makes, the same frame `bind_args`
