@@ -186,6 +186,11 @@ def _header(head: dict, version: int, agent_kinds: tuple[str, ...]) -> dict:
         "typed": _get(head, "typed", list, [], item=str),
     }
     # The overlays the game was played with, by name: a changed 'errata' or 'overlays' is caught against it.
+    links = _get(head, "links", list, [], item=int)
+    if any(isinstance(k, bool) for k in links) or links != sorted(links) or any(not 0 <= k <= checked["events"] for k in links):
+        raise SaveError(f"{links!r} is not a rising list of line counts up to 'events'", "links")
+    if links:
+        checked["links"] = links
     applied = _get(head, "applied", list, item=str) if version >= 2 else _get(head, "applied", list, None, item=str)
     if applied is not None:
         checked["applied"] = applied

@@ -25,7 +25,7 @@ from interpreter.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = "scenarios/jenkins_ear/eop_combat_step.scenario"
 FIELDS = ["format", "seed", "agents", "decisions", "events", "narration", "typed", "file", "root", "overlays",
-          "errata", "scenario", "applied"]
+          "errata", "scenario", "applied", "links"]
 
 toml_values = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**63), max_value=2**63 - 1) | st.text(max_size=30)

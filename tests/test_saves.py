@@ -243,3 +243,27 @@ def test_a_save_s_root_must_hold_its_game_file(saved, capsys):
 def test_a_nul_byte_in_a_save_name_is_refused(at_root, capsys, args):
     code, out, err = run(capsys, *args)
     assert code == 1 and "umpire: error:" in err and out == ""
+
+
+def test_a_game_loaded_from_its_position_saves_again_and_still_verifies(saved, capsys, tmp_path):
+    """Saved, loaded from the position, saved again later, loaded again: the three parts tell the whole
+    game; the second save's narration digest is chained at the load (`links`), so --verify replaying
+    from the seed accepts it, and refuses it once a line of the chain is changed."""
+    save, whole, first = saved
+    again = tmp_path / "again.toml"
+    code, second, err = run(capsys, "play", "--load", str(save), "--save", str(again), "--stop-after", "9")
+    assert code == 0, err
+    head = tomllib.loads(again.read_text())["umpire_save"]
+    assert head["decisions"] == 9 and head["links"] == [tomllib.loads(save.read_text())["umpire_save"]["events"]]
+    code, third, err = run(capsys, "play", "--load", str(again))
+    assert code == 0, err
+    assert body(first) + body(second) + third.splitlines()[2:] == body(whole)
+    code, verified, err = run(capsys, "play", "--load", str(again), "--verify")
+    assert code == 0, err
+    assert verified.splitlines()[2:] == third.splitlines()[2:]
+    tampered(again, links=[1])
+    code, _, err = run(capsys, "play", "--load", str(again), "--verify")
+    assert code == 1 and "does not replay to the saved position" in err
+    tampered(again, links=[5, 2])
+    code, _, err = run(capsys, "play", "--load", str(again))
+    assert code == 1 and "field 'links'" in err

@@ -188,6 +188,10 @@ class _Session:
         self.resumed_at = [0, False]  # where the replay reached the save (its narration starts there), and whether it has
         self.runner: Runner | None = None
         self.segment: tuple = ()  # the segment of the game running (a save says it)
+        # The narration before this engine's first line, when the game was loaded from its position:
+        # how many lines, their digest, and where earlier loads joined it (see _chain).
+        self.before = (0, None)
+        self.links: list[int] = list(resume.get("links", [])) if resume else []
 
     def run(self, stop_after: int | None) -> None:
         """The set-up, then the sequence of play from where it stands to the end of the last turn."""
@@ -297,6 +301,8 @@ class _Session:
         position.restore(engine, proc)
         engine.process = proc  # the process waiting (a save at its decision reads it from here)
         del engine.events[:]  # what the set-up traced again is before the save point: not told again
+        self.before = (resume["events"], resume["narration"])
+        self.links.append(resume["events"])
         self.resumed_at[:] = [0, True]
         goes_on = resume["goes_on"]
         self.runner.asked = resume["decisions"]
@@ -307,6 +313,13 @@ class _Session:
 
     def save(self, decisions: int) -> dict:
         data = _save(self.engine, self.seed, self.kinds, decisions, self.agents)
+        lines = [e.line() for e in self.engine.events]
+        told, digest = self.before
+        head = data["umpire_save"]
+        head["events"] = told + len(lines)
+        head["narration"] = _link(digest, lines) if digest is not None else _chain(lines, self.links)
+        if self.links:
+            head["links"] = list(self.links)
         proc = self.engine.process
         data["position"] = to_data(Position.of(self.engine, proc))
         data["goes_on"] = {
@@ -385,7 +398,24 @@ def _rng(state: list) -> tuple:
 
 def _digest(engine: Engine) -> str:
     """A fingerprint of the narration so far: a loaded game must have told the same story."""
-    return hashlib.sha256("\n".join(e.line() for e in engine.events).encode()).hexdigest()[:16]
+    return _chain([e.line() for e in engine.events], [])
+
+
+def _chain(lines: list[str], links: list[int]) -> str:
+    """The digest of the narration, chained at `links` (the line counts where a game was loaded from its
+    position and went on without the lines before): a game saved again after such a load cannot hash
+    the lines it never had, so it hashes its own onto the digest it was loaded with; a replay (--verify),
+    which has every line, computes the same chain. No links: the digest of all the lines."""
+    digest = None
+    bounds = [0, *links, len(lines)]
+    for a, b in zip(bounds, bounds[1:]):
+        digest = _link(digest, lines[a:b])
+    return digest
+
+
+def _link(before: str | None, lines: list[str]) -> str:
+    text = "\n".join(lines) if before is None else before + "\n" + "\n".join(lines)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _resume_check(engine: Engine, resume: dict, resumed_at: list[int]):
@@ -394,7 +424,8 @@ def _resume_check(engine: Engine, resume: dict, resumed_at: list[int]):
 
     def check(asked: int) -> None:
         if asked == target and not resumed_at[1]:
-            if snapshot(engine) != resume["state"] or _digest(engine) != resume.get("narration"):
+            told = _chain([e.line() for e in engine.events], resume.get("links", []))
+            if snapshot(engine) != resume["state"] or told != resume.get("narration"):
                 raise ScriptError("this saved game does not replay to the saved position: the rules, set-up or seed changed")
             if resume["events"] != len(engine.events):
                 raise ScriptError(f"field 'events': the save says {resume['events']} lines of narration before the saved "
