@@ -396,13 +396,16 @@ def _units(r: _Reader, v, engine) -> tuple:
 def _tracks(r: _Reader, v, engine) -> dict:
     out = {}
     for i, rec in enumerate(r.want(v, list, "tracks", "a list")):
-        r.table(rec, f"tracks[{i}]", ("name", "values"))
+        f = f"tracks[{i}]"
+        r.table(rec, f, ("name", "values"))
         name = rec["name"]
-        if name not in engine.state.tracks:
-            raise PositionError(f"no track '{name}' in this game", f"tracks[{i}].name")
-        pairs = r.want(rec["values"], list, f"tracks[{i}].values", "a list")
-        out[name] = {r.value(k, f"tracks[{i}].values"): r.want(x, int, f"tracks[{i}].values", "a number")
-                     for k, x in (p if isinstance(p, list) and len(p) == 2 else (None, "bad") for p in pairs)}
+        if not isinstance(name, str) or name not in engine.state.tracks:
+            raise PositionError(f"no track '{name}' in this game", f"{f}.name")
+        values = out[name] = {}
+        for k, pair in enumerate(r.want(rec["values"], list, f"{f}.values", "a list")):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise PositionError("expected [side, value]", f"{f}.values[{k}]")
+            values[r.value(pair[0], f"{f}.values[{k}]")] = r.want(pair[1], int, f"{f}.values[{k}]", "a number")
     if set(out) != set(engine.state.tracks):
         raise PositionError("not every track of this game has its values", "tracks")
     return out
