@@ -86,7 +86,7 @@ class Position:
         memo: dict = {}
         st, pos = engine.state, cls()
         pos.units = tuple((u, u.side, u._location, u.carrier, tuple(u.cargo), _copy(u.state, memo)) for u in st.units.values())
-        pos.places = {p: _copy(p.state, memo) for p in _places(st) if p.state}
+        pos.places = {p: _copy(p.state, memo) for p in st.every_place() if p.state}
         pos.tracks = {name: dict(t.values) for name, t in st.tracks.items()}
         pos.globals, pos.facts = _copy(st.globals, memo), _copy(st.facts, memo)
         pos.clock = (st.turn, st.phase, st.step)
@@ -104,7 +104,7 @@ class Position:
         st = engine.state
         for u, side, location, carrier, cargo, state in self.units:
             u.side, u.location, u.carrier, u.cargo, u.state = side, location, carrier, list(cargo), _copy(state, memo)
-        for p in _places(st):
+        for p in st.every_place():
             saved = self.places.get(p)
             if saved is not None:
                 p.state = _copy(saved, memo)
@@ -134,12 +134,6 @@ class Position:
         game = (canon(self.globals), canon(self.facts), self.clock)
         stack = tuple(_canon_frame(f) for f in self.stack)
         return units, places, tracks, game, stack, self.waiting, canon(self.deferred), self.depth
-
-
-def _places(state):
-    yield from state.places.values()
-    for box in state.boxes.values():
-        yield from (box.values() if isinstance(box, dict) else (box,))
 
 
 def _canon_frame(frame: Frame) -> tuple:

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..ir import nodes as n
 from ..syntax.diagnostics import Span
-from .position import Position, _places
+from .position import Position
 from .requests import RollRequest
 from .values import MISSING, Die, Place, Pool, Unit, X
 from .vm import Code, CodeFrame, EliminateFrame, Frame, QueuedEliminations, RerollFrame, TableFrame, _leave_call
@@ -160,7 +160,7 @@ class _Reader:
         self.at = ""  # the field being read: where a damage no check foresaw is reported
         st = engine.state
         self.units = st.units
-        self.places = {p.id: p for p in _places(st)}
+        self.places = {p.id: p for p in st.every_place()}
         self.refs: dict[int, Any] = {}
 
     # ── checks ──

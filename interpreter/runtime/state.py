@@ -33,6 +33,12 @@ class GameState:
     phase: str | None = None
     step: str | None = None
 
+    def every_place(self):
+        """The map's places, then every box (a box may be one place or one per side)."""
+        yield from self.places.values()
+        for box in self.boxes.values():
+            yield from (box.values() if isinstance(box, dict) else (box,))
+
     def units_at(self, place: Place) -> list[Unit]:
         """The units in a place, in set-up order (whatever order they arrived in)."""
         if place.in_order is None:
