@@ -106,9 +106,20 @@ def _add_odds(sub) -> None:
     p = sub.add_parser("odds", help="exact odds: every die of a scenario's run enumerated through the rules")
     p.add_argument("scenario")
     p.add_argument("--fact", action="append", metavar="NAME",
-                   help="a recorded fact to measure (repeatable; default: every fact the run records)")
-    p.add_argument("--policy", default="first", help="how decisions are taken: first (the first legal option)")
-    p.add_argument("--monte-carlo", type=int, metavar="N", help="also run the interpreter N times with seeded dice")
+                   help="a recorded fact to measure (repeatable; default: the facts the scenario's expectations name, "
+                        "else every fact the run records)")
+    p.add_argument("--all-facts", action="store_true", help="measure every fact any path records")
+    p.add_argument("--list-facts", action="store_true", help="list the facts the rules record and this scenario's run records")
+    p.add_argument("--policy",
+                   help="how decisions are taken: script (the scenario's decisions while they fit; the default when "
+                        "it scripts any) or first (the first legal option, optional decisions declined)")
+    p.add_argument("--decide", action="append", metavar="NAME=ANSWER",
+                   help="answer every decision NAME with ANSWER (option names separated by commas, or 'pass') "
+                        "where it is legal; repeatable")
+    p.add_argument("--monte-carlo", type=int, metavar="N",
+                   help="also run the interpreter N times with seeded dice; alone, with 95%% confidence intervals, "
+                        "when the enumeration is refused for its size")
+    p.add_argument("--no-exact", action="store_true", help="skip the exact enumeration (with --monte-carlo N)")
     p.add_argument("--seed", type=int, default=1, help="seed of the Monte Carlo runs")
     p.add_argument("--limit", type=int, default=2_000_000,
                    help="refuse enumerations that send on more outcomes than this (with --replay: run more dice paths)")

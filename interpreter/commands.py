@@ -32,8 +32,10 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "explain":
         return cmd_explain(args.scenario, args.at, args.overlays)
     if args.command == "odds":
-        return cmd_odds(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays,
-                        args.replay)
+        from .commands_odds import OddsArgs, cmd_odds
+
+        return cmd_odds(OddsArgs(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit,
+                                 args.overlays, args.replay, args.decide, args.no_exact, args.list_facts, args.all_facts))
     if args.command == "play":
         return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
                         not args.no_errata, args.scenario, args.detail, args.force, args.verify)
@@ -235,56 +237,6 @@ def cmd_explain(path: str, at: str | None, overlays: list[str] = ()) -> int:
         return 1
     print("\n".join(lines))
     return _finish(outcome, sources)
-
-
-def cmd_odds(path: str, facts: list[str] | None, policy: str, mc_runs: int | None, seed: int, limit: int,
-             overlays: list[str] = (), replay: bool = False) -> int:
-    from .runtime.odds import OddsError, exact_odds, monte_carlo, replay_odds, report
-
-    sources = Sources()
-    ready = _ready_scenario(path, sources, overlays)
-    if ready is None:
-        return 1
-    scenario, loaded = ready
-    print(f"odds: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""))
-    print(f"ruleset: {scenario.uses}")
-
-    try:
-        if replay:
-            odds = replay_odds(scenario, loaded.symbols, sources, facts, policy, limit, _replay_progress())
-        else:
-            odds = exact_odds(scenario, loaded.symbols, sources, facts, policy, limit, _progress_bar())
-        mc = monte_carlo(scenario, loaded.symbols, sources, odds.names, mc_runs, seed, policy) if mc_runs else None
-    except OddsError as err:
-        print(render(Diagnostic("error", err.message, err.span or scenario.span, err.hint), sources), file=sys.stderr)
-        return 1
-    if facts:
-        never = [f for f in facts if all(key[odds.names.index(f)] is None for key in odds.outcomes)]
-        for f in never:
-            print(f"umpire: warning: the run never records '{f}'", file=sys.stderr)
-    print("\n".join(report(odds, mc)))
-    return 0
-
-
-def _progress_bar():
-    """A bar per roll on a terminal (positions times outcomes, as they are sent on); nothing when
-    stderr is not a terminal, so logs and pipes stay clean."""
-    if not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-
-    return lambda roll, total: tqdm(total=total, desc=f"roll {roll}", unit=" outcomes", leave=False,
-                                    file=sys.stderr, mininterval=0.25)
-
-
-def _replay_progress():
-    if not sys.stderr.isatty():
-        return None
-
-    def progress(runs: int, waiting: int) -> None:
-        print(f"... {runs} dice paths run, {waiting} waiting", file=sys.stderr, flush=True)
-
-    return progress
 
 
 @dataclass

@@ -43,6 +43,7 @@ class Waiting:
     probability: Fraction
     paths: int               # dice paths merged into it
     path: tuple[int, ...]    # the first of them (the outcome taken at each roll), for messages
+    memory: Any = None       # what the agents remember (a script's cursor): part of the position
 
 
 @dataclass
@@ -60,6 +61,9 @@ class Brancher:
         self.engine, self.parts, self.runner = engine, parts, runner
         self.shell = Process(engine, None)  # what a restored position's stack is put into
         self.work = 0  # outcomes sent on: what the limit counts
+        self.rolled: set[str] = set()  # the labels of every roll met (a table's is its name)
+        # Agents that remember (a scenario's script, read in order) keep that memory with the position.
+        self.minds = [a for a in dict.fromkeys(runner.agents.values()) if hasattr(a, "memory")]
 
     def start(self) -> Waiting | Ended:
         return self._go(self.parts[0](), 0, None, Fraction(1), 1, ())
@@ -69,6 +73,8 @@ class Brancher:
         for index, (dice, p) in enumerate(outcomes):
             self.work += 1
             w.position.restore(self.engine, self.shell)
+            for mind, memory in zip(self.minds, w.memory or ()):
+                mind.recall(memory)
             yield self._go(self.shell, w.part, list(dice), w.probability * p, w.paths, w.path + (index,))
 
     def _go(self, proc: Process, part: int, answer, probability: Fraction, paths: int, path: tuple[int, ...]) -> Waiting | Ended:
@@ -88,49 +94,100 @@ class Brancher:
             except Cut:
                 return Ended(dict(engine.state.facts), probability, paths, True)
             if isinstance(req, RollRequest):
-                return Waiting(Position.of(engine, proc), req, part, probability, paths, path)
+                self.rolled.add(req.label)
+                memory = tuple(mind.memory() for mind in self.minds)
+                return Waiting(Position.of(engine, proc), req, part, probability, paths, path, memory)
             answer = runner.decide(req)
+
+
+class TooLarge(Exception):
+    """The next roll would send on more outcomes than the limit: refused before any of it is run."""
+
+    def __init__(self, roll: int, waiting: int, outcomes: int, done: int):
+        super().__init__(outcomes)
+        self.roll, self.waiting, self.outcomes, self.done = roll, waiting, outcomes, done
 
 
 def enumerate_positions(brancher: Brancher, outcomes_of: Callable[[RollRequest], list], limit: int,
                         bar: Bar | None = None) -> tuple[list[Ended], int]:
     """Every end of the run (ends with the same facts added up), weighted; and how many positions
-    waited (after merging)."""
-    ended: dict[Any, Ended] = {}
-    first = brancher.start()
-    layer: dict[Any, Waiting] = {}
-    _place(first, layer, ended)
-    positions, roll = 0, 0
-    while layer:
+    waited for dice. Each distinct position is sent on once, whenever it is first met: the run is
+    a graph of positions (a chance process), solved for the probability of each end by
+    `chain.solve` (exactly, cycles included: a roll repeated on a tie). The frontier's size is
+    known before its work starts; one that would take the work past ``limit`` is refused
+    (`TooLarge`) before it is run."""
+    graph = Graph()
+    root = graph.place(brancher.start())
+    frontier, roll = graph.fresh(), 0
+    while frontier:
         roll += 1
-        positions += len(layer)
-        branches = [(w, outcomes_of(w.request)) for w in layer.values()]
-        shown = bar(roll, sum(len(o) for _, o in branches)) if bar is not None else None
-        layer = {}
-        for w, outs in branches:
-            for result in brancher.branch(w, outs):
-                _place(result, layer, ended)
-            if brancher.work > limit:
-                raise OverflowError(brancher.work)
-            if shown is not None:
-                shown.update(len(outs))
+        branches = [(i, outcomes_of(graph.nodes[i].request)) for i in frontier]
+        size = sum(len(o) for _, o in branches)
+        if brancher.work + size > limit:
+            raise TooLarge(roll, len(frontier), size, brancher.work)
+        _send_on(brancher, graph, branches, bar(roll, size) if bar is not None else None)
+        frontier = graph.fresh()
+    return graph.solve(root), len(graph.nodes)
+
+
+def _send_on(brancher: Brancher, graph: Graph, branches: list, shown) -> None:
+    """One frontier's work: every outcome of every new position sent on, an edge to what it reached."""
+    for i, outs in branches:
+        edges = graph.edges[i] = []
+        for result in brancher.branch(graph.nodes[i], outs):
+            p = result.probability  # read before `place`, which makes a new position a start (probability 1)
+            edges.append((graph.place(result), p))
         if shown is not None:
-            shown.close()
-    return list(ended.values()), positions
+            shown.update(len(outs))
+    if shown is not None:
+        shown.close()
 
 
-def _place(result: Waiting | Ended, layer: dict, ended: dict[Any, Ended]) -> None:
-    if isinstance(result, Ended):
-        _merge(ended, (result.cut, canon(result.facts)), result)
-    else:
-        _merge(layer, (result.part, result.position.key()), result)
+class Graph:
+    """Positions met (by key, each once) and ends (by facts); edges carry the outcome's probability.
+    A node is ``i >= 0``, an end ``~j`` (negative)."""
 
+    def __init__(self):
+        self.nodes: list[Waiting] = []
+        self.edges: dict[int, list[tuple[int, Fraction]]] = {}
+        self.ends: list[Ended] = []
+        self._ids: dict[Any, int] = {}
+        self._expanded = 0
 
-def _merge(table: dict, key: Any, result: Waiting | Ended) -> None:
-    """Equal positions (or ends with equal facts) are one: probabilities and path counts added."""
-    same = table.get(key)
-    if same is None:
-        table[key] = result
-    else:
-        same.probability += result.probability
-        same.paths += result.paths
+    def place(self, result: Waiting | Ended) -> int:
+        if isinstance(result, Ended):
+            key = ("end", result.cut, canon(result.facts))
+        else:
+            key = ("node", result.part, result.memory, result.position.key())
+        found = self._ids.get(key)
+        if found is not None:
+            return found
+        if isinstance(result, Ended):
+            self.ends.append(Ended(result.facts, Fraction(0), 0, result.cut))
+            found = ~(len(self.ends) - 1)
+        else:
+            result.probability, result.paths = Fraction(1), 1  # sent on as a start: edges are relative
+            self.nodes.append(result)
+            found = len(self.nodes) - 1
+        self._ids[key] = found
+        return found
+
+    def fresh(self) -> list[int]:
+        """The positions met since the last call, not yet sent on."""
+        new = list(range(self._expanded, len(self.nodes)))
+        self._expanded = len(self.nodes)
+        return new
+
+    def solve(self, root: int) -> list[Ended]:
+        from .chain import solve
+
+        reach, paths = solve(len(self.nodes), self.edges, root)
+        for i, edges in self.edges.items():
+            for target, p in edges:
+                if target < 0:
+                    end = self.ends[~target]
+                    end.probability += reach[i] * p
+                    end.paths = None if paths is None or end.paths is None else end.paths + paths[i]
+        if root < 0:
+            self.ends[~root].probability, self.ends[~root].paths = Fraction(1), 1
+        return self.ends

@@ -77,6 +77,8 @@ class Runner:
             agent = self.agents.get(req.chooser)
             if isinstance(agent, ScriptedAgent):
                 self.confirm_forced(agent, req, forced)
+            elif hasattr(agent, "forced"):
+                agent.forced(req)  # an agent that reads a script in order passes the entry this answers
             if req.mode != "reroll":
                 self.engine.trace(req.cite, f"{req.chooser} {req.name}: {show(forced)} (no other choice)", "decision")
             return forced

@@ -36,22 +36,19 @@ from typing import Any
 from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..syntax.diagnostics import Sources
-from .agents import Agent, FirstLegalAgent
-from .branching import Bar, Brancher, Cut, enumerate_positions
+from .agents import Agent
+from .branching import Bar, Brancher, Cut, TooLarge, enumerate_positions
 from .dice import DiceProvider, SeededDice
 from .driver import Runner
 from .engine import Engine
+from .policies import POLICIES, Seen, agents_for
 from .requests import RollRequest, RuleError, ScriptError
 from .scenario import run_target, target_parts
 from .setup import Setup
 from .values import show
 
-POLICIES: dict[str, str] = {
-    "first": "the first legal option of every decision; optional decisions declined",
-}
-
-# An enumeration is refused once it has sent on this many outcomes (by branching) or run this many paths
-# (by replaying), counted as it grows, so a huge one runs until it gets there; an estimate up front is issue 14.
+# An enumeration is refused before a roll whose outcomes would take the outcomes sent on past this
+# (by branching: each roll's size is known before its work starts), or once a replay has run this many paths.
 DEFAULT_LIMIT = 2_000_000
 
 
@@ -85,14 +82,16 @@ class EnumeratedDice(DiceProvider):
     """Follows a path (one outcome index per roll) and extends it with outcome 0, recording
     the siblings it leaves for later runs."""
 
-    def __init__(self, path: list[int], pending: list[list[int]]):
+    def __init__(self, path: list[int], pending: list[list[int]], rolled: set[str] | None = None):
         self.path = path
+        self.rolled = rolled if rolled is not None else set()  # labels of the rolls met (shared by the runs)
         self.pending = pending
         self.depth = 0
         self.probability = Fraction(1)
 
     def roll(self, req: RollRequest) -> list[int]:
         outcomes = roll_outcomes(req)
+        self.rolled.add(req.label)
         if self.depth < len(self.path):
             index = self.path[self.depth]
         else:
@@ -109,12 +108,14 @@ class EnumeratedDice(DiceProvider):
 class Odds:
     names: list[str]                      # what is measured, in order
     outcomes: dict[tuple, Fraction]       # one value per name -> exact probability
-    runs: int = 0                         # dice paths (leaves of the tree)
-    cut: int = 0                          # paths stopped early, once every fact was known
+    runs: int | None = 0                  # dice paths (leaves of the tree); None: infinitely many (a cycle)
+    cut: int | None = 0                   # paths stopped early, once every fact was known
     seconds: float = 0.0
     policy: str = "first"
     notes: list[str] = field(default_factory=list)
     positions: int | None = None          # positions that waited for dice, after merging (by branching)
+    seen: Seen = field(default_factory=Seen)  # what the decision policy did, over every path
+    rests_on: list[str] = field(default_factory=list)  # data beyond the published rules the answer uses
 
     @property
     def total(self) -> Fraction:
@@ -131,17 +132,39 @@ def _order(value: Any) -> tuple:
     return (0, value, "") if isinstance(value, (int, float)) and not isinstance(value, bool) else (1, 0, show(value))
 
 
-def _agents(sym: Symbols, policy: str) -> dict[str, Agent]:
+def default_policy(sc: n.Scenario) -> str:
+    """A scenario that scripts its decisions is measured with them (`script`); else `first`."""
+    return "script" if sc.decisions else "first"
+
+
+def _agents(sym: Symbols, policy: str, sc: n.Scenario | None = None, decide: dict[str, str] | None = None,
+            seen: Seen | None = None) -> dict[str, Agent]:
     if policy not in POLICIES:
         raise OddsError(f"unknown decision policy '{policy}'", f"the policies are {', '.join(POLICIES)}")
-    return {side: FirstLegalAgent() for side in sym.sides}
+    return agents_for(sym.sides, policy, sc.decisions if sc is not None else (), decide, seen or Seen())
+
+
+def expected_facts(sc: n.Scenario) -> list[str]:
+    """The facts the scenario's expectations name (``fact("NAME")`` with a plain string), in order."""
+    from ..ir.visit import descendants
+
+    names: list[str] = []
+    for node in descendants([e.expr for e in sc.expects]):
+        if isinstance(node, n.CallExpr) and node.func == "fact" and node.args:
+            value = node.args[0].value
+            if isinstance(value, n.StrLit) and not any(p.expr is not None for p in value.parts):
+                if value.value not in names:
+                    names.append(value.value)
+    return names
 
 
 class _Trial:
     """One engine, reset and set up again for each run of the scenario's target."""
 
-    def __init__(self, sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None):
-        self.sc, self.sym, self.facts = sc, sym, facts
+    def __init__(self, sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None,
+                 decide: dict[str, str] | None = None, seen: Seen | None = None):
+        self.sc, self.sym, self.facts, self.decide = sc, sym, facts, decide
+        self.seen = seen if seen is not None else Seen()
         self.engine = Engine(sym, sources)
         if facts is not None:
             self.engine.on_record = self._stop_when_known
@@ -150,12 +173,15 @@ class _Trial:
         if self.known():
             raise Cut
 
+    def agents(self, policy: str) -> dict[str, Agent]:
+        return _agents(self.sym, policy, self.sc, self.decide, self.seen)
+
     def run(self, dice: DiceProvider, policy: str) -> tuple[dict[str, Any], bool]:
         """Run once; the facts measured and whether the run was cut."""
         engine = self.engine
         engine.reset()
         Setup(engine, self.sc).run()
-        runner = Runner(engine, dice, _agents(self.sym, policy))
+        runner = Runner(engine, dice, self.agents(policy))
         cut = False
         try:
             runner.run(run_target(engine, self.sc))
@@ -169,29 +195,32 @@ class _Trial:
 
 
 def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None = None,
-               policy: str = "first", limit: int = DEFAULT_LIMIT, bar: Bar | None = None) -> Odds:
+               policy: str = "first", limit: int = DEFAULT_LIMIT, bar: Bar | None = None,
+               decide: dict[str, str] | None = None) -> Odds:
     """The exact distribution of ``facts`` (or of every fact any path records) over all dice, by
     branching at each roll and merging equal positions."""
-    trial = _Trial(sc, sym, sources, facts)
+    trial = _Trial(sc, sym, sources, facts, decide)
     started = time.perf_counter()
     engine = trial.engine
     engine.reset()
     Setup(engine, sc).run()
-    brancher = Brancher(engine, target_parts(engine, sc), Runner(engine, _NoDice(), _agents(sym, policy)))
+    brancher = Brancher(engine, target_parts(engine, sc), Runner(engine, _NoDice(), trial.agents(policy)))
     try:
         ended, positions = enumerate_positions(brancher, roll_outcomes, limit, bar)
     except (RuleError, ScriptError) as err:
         raise _failed(err, brancher.path) from err
-    except OverflowError as err:
-        raise OddsError(f"more than {limit} outcomes sent on from the positions waiting for dice: the enumeration is too large",
-                        "measure fewer facts (--fact), or start the scenario closer to the roll") from err
+    except TooLarge as big:
+        raise _too_large(big, limit) from big
     names = facts if facts is not None else sorted({k for e in ended for k in e.facts} - _NOT_MEASURED)
     outcomes: dict[tuple, Fraction] = {}
     for e in ended:
         key = tuple(e.facts.get(name) for name in names)
         outcomes[key] = outcomes.get(key, Fraction(0)) + e.probability
-    odds = Odds(names, outcomes, sum(e.paths for e in ended), sum(e.paths for e in ended if e.cut),
-                time.perf_counter() - started, policy, positions=positions)
+    endless = any(e.paths is None for e in ended)  # a cycle: a roll may come again without end
+    runs = None if endless else sum(e.paths for e in ended)
+    odds = Odds(names, outcomes, runs, None if endless else sum(e.paths for e in ended if e.cut),
+                time.perf_counter() - started, policy, positions=positions, seen=trial.seen,
+                rests_on=rests_on(sc, sym, brancher.rolled))
     odds.notes.extend(_notes(facts))
     odds.notes.append(f"positions are merged when equal: {positions} waited for dice, "
                       f"{brancher.work} outcomes sent on from them")
@@ -199,6 +228,34 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
 
 
 _NOT_MEASURED = {"departures", "rule checks failed"}
+
+
+class TooLargeError(OddsError):
+    """An enumeration refused for its size: `--monte-carlo` can still answer."""
+
+
+def _too_large(big: TooLarge, limit: int) -> TooLargeError:
+    return TooLargeError(
+        f"roll {big.roll} would send on {big.outcomes} outcomes from {big.waiting} positions waiting for dice "
+        f"({big.done} sent on before it): more than the limit of {limit}; refused before it was run",
+        "measure fewer facts (--fact), start the scenario closer to the roll, raise --limit, "
+        "or estimate with --monte-carlo N")
+
+
+def rests_on(sc: n.Scenario, sym: Symbols, rolled: set[str]) -> list[str]:
+    """What the answer rests on beyond the published rules: tables the rulebook does not print that a
+    path rolled on (demo or fixture data stands in), and the scenario's fixtures."""
+    lines = []
+    for label in sorted(rolled):
+        missing = sym.missing.get(label)
+        if missing is not None and missing.what == "table" and label in sym.tables:
+            where = sym.tables[label].span
+            lines.append(f"table '{label}' is not printed in the rulebook [{missing.cite}]: the odds use the rows "
+                         f"of {where.file}:{where.line}, not published data")
+    if sc.fixtures:
+        lines.append(f"the position uses {len(sc.fixtures)} fixture(s), values the rulebook does not print "
+                     f"(the scenario's 'fixture' lines)")
+    return lines
 
 
 class _NoDice(DiceProvider):
@@ -220,17 +277,18 @@ def _failed(err: RuleError | ScriptError, path: tuple[int, ...]) -> OddsError:
 
 def replay_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None = None,
                 policy: str = "first", limit: int = DEFAULT_LIMIT,
-                progress: Callable[[int, int], None] | None = None) -> Odds:
+                progress: Callable[[int, int], None] | None = None, decide: dict[str, str] | None = None) -> Odds:
     """The same distribution by replaying the run from its set-up for every dice path."""
-    trial = _Trial(sc, sym, sources, facts)
+    trial = _Trial(sc, sym, sources, facts, decide)
     started = time.perf_counter()
     outcomes: dict[tuple, Fraction] = {}
     names: list[str] | None = facts
     pending: list[list[int]] = [[]]
     runs = cut = 0
+    rolled: set[str] = set()
     while pending:
         path = pending.pop()
-        dice = EnumeratedDice(path, pending)
+        dice = EnumeratedDice(path, pending, rolled)
         try:
             recorded, was_cut = trial.run(dice, policy)
         except (RuleError, ScriptError) as err:
@@ -242,86 +300,95 @@ def replay_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str]
         key = tuple(recorded.get(name) for name in names)
         outcomes[key] = outcomes.get(key, Fraction(0)) + dice.probability
         if runs > limit:
-            raise OddsError(f"more than {limit} dice paths: the enumeration is too large",
-                            "measure fewer facts (--fact), or start the scenario closer to the roll")
+            raise TooLargeError(f"more than {limit} dice paths: the enumeration is too large",
+                                "measure fewer facts (--fact), or start the scenario closer to the roll")
         if progress and runs % 5000 == 0:
             progress(runs, len(pending))
-    odds = Odds(names or [], outcomes, runs, cut, time.perf_counter() - started, policy)
+    odds = Odds(names or [], outcomes, runs, cut, time.perf_counter() - started, policy, seen=trial.seen,
+                rests_on=rests_on(sc, sym, rolled))
     odds.notes.extend(_notes(facts))
     odds.notes.append("every dice path replayed from the set-up")
     return odds
 
 
 def monte_carlo(sc: n.Scenario, sym: Symbols, sources: Sources, names: list[str], runs: int, seed: int = 1,
-                policy: str = "first") -> tuple[Counter, float]:
+                policy: str = "first", decide: dict[str, str] | None = None) -> tuple[Counter, float]:
     """The same measurement from ``runs`` seeded runs of the interpreter (for cross-checks)."""
-    trial = _Trial(sc, sym, sources, names)
-    counts: Counter = Counter()
+    sampled = sample(sc, sym, sources, names, runs, seed, policy, decide)
+    return sampled.counts, sampled.seconds
+
+
+@dataclass
+class Sampled:
+    names: list[str]
+    counts: Counter
+    seconds: float
+    seen: Seen
+    rests_on: list[str]
+
+
+def sample(sc: n.Scenario, sym: Symbols, sources: Sources, names: list[str] | None, runs: int, seed: int = 1,
+           policy: str = "first", decide: dict[str, str] | None = None) -> Sampled:
+    """``runs`` seeded runs of the interpreter: the counts of each joint outcome. With ``names`` None,
+    every fact a run records is measured (sorted by name)."""
+    trial = _Trial(sc, sym, sources, names, decide)
     started = time.perf_counter()
-    dice = SeededDice(seed)
-    for _ in range(runs):
-        recorded, _ = trial.run(dice, policy)
-        counts[tuple(recorded.get(name) for name in names)] += 1
-    return counts, time.perf_counter() - started
+    dice = _Watched(SeededDice(seed))
+    recorded = [trial.run(dice, policy)[0] for _ in range(runs)]
+    names = names if names is not None else sorted({k for r in recorded for k in r} - _NOT_MEASURED)
+    counts: Counter = Counter(tuple(r.get(name) for name in names) for r in recorded)
+    return Sampled(names, counts, time.perf_counter() - started, trial.seen, rests_on(sc, sym, dice.rolled))
 
 
-def report(odds: Odds, mc: tuple[Counter, float] | None = None) -> list[str]:
-    """The distribution as a rules lawyer reads it: fractions, percentages, each fact, then jointly."""
-    lines = [f"decisions: {odds.policy} ({POLICIES[odds.policy]})"]
-    lines += [f"enumeration: {note}" for note in odds.notes]
-    lines.append(f"enumeration: {odds.runs} dice paths" + (f", {odds.cut} stopped early" if odds.cut else "")
-                 + f", {odds.seconds:.2f} s")
-    for i, name in enumerate(odds.names):
-        lines.append(f"{name}:")
-        mc_marginal = _mc_marginal(mc[0], i) if mc else None
-        marginal = odds.marginal(i)
-        width = max(len(_value(v)) for v in marginal)
-        for value, p in marginal.items():
-            lines.append(f"  {_value(value):>{width}}  {_fraction(p)}" + _mc_text(mc_marginal, value, p, mc))
-    if len(odds.names) > 1:
-        lines.append("jointly (" + ", ".join(odds.names) + "):")
-        joint = sorted(odds.outcomes.items(), key=lambda kv: tuple(_order(v) for v in kv[0]))
-        width = max(len(", ".join(_value(v) for v in key)) for key, _ in joint)
-        for key, p in joint:
-            lines.append(f"  {', '.join(_value(v) for v in key):>{width}}  {_fraction(p)}")
-    total = odds.total
-    lines.append(f"total probability: {total}" + (" (exactly)" if total == 1 else " -- NOT 1: a bug in Umpire"))
-    if mc:
-        runs = sum(mc[0].values())
-        lines.append(f"monte carlo: {runs} seeded runs of the interpreter, {mc[1]:.2f} s; "
-                     f"largest deviation {_largest_deviation(odds, mc[0]):.2f} standard errors")
-    return lines
+class _Watched(DiceProvider):
+    """Seeded dice that note the label of every roll (a table's roll is labelled with its name)."""
+
+    def __init__(self, dice: DiceProvider):
+        self.dice, self.rolled = dice, set()
+
+    def roll(self, req: RollRequest) -> list[int]:
+        self.rolled.add(req.label)
+        return self.dice.roll(req)
 
 
-def _mc_marginal(counts: Counter, i: int) -> Counter:
-    out: Counter = Counter()
-    for key, c in counts.items():
-        out[key[i]] += c
-    return out
+@dataclass
+class Estimate:
+    """The size of an enumeration before it is run: Knuth's estimator (the product of the branching
+    along uniformly random paths is an unbiased estimate of the number of leaves)."""
+
+    paths: float       # dice paths (multisets at each roll), the leaves of the unmerged tree
+    outcomes: float    # outcomes sent on if no position merged (its nodes below the root)
+    probes: int
+    seconds: float
 
 
-def _mc_text(marginal: Counter | None, value: Any, p: Fraction, mc) -> str:
-    if marginal is None:
-        return ""
-    runs = sum(mc[0].values())
-    return f"   monte carlo {marginal.get(value, 0) / runs:7.2%}"
+def estimate(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None = None, policy: str = "first",
+             decide: dict[str, str] | None = None, probes: int = 48, seed: int = 1) -> Estimate:
+    import random
+
+    trial = _Trial(sc, sym, sources, facts, decide)
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    paths = outcomes = 0.0
+    for _ in range(probes):
+        dice = _Probe(rng)
+        try:
+            trial.run(dice, policy)
+        except (RuleError, ScriptError):
+            pass  # the enumeration meets the same error and reports it
+        paths += dice.product
+        outcomes += dice.nodes
+    return Estimate(paths / probes, outcomes / probes, probes, time.perf_counter() - started)
 
 
-def _largest_deviation(odds: Odds, counts: Counter) -> float:
-    """max over joint outcomes of |observed - expected| / standard error."""
-    runs = sum(counts.values())
-    worst = 0.0
-    for key, p in odds.outcomes.items():
-        q = float(p)
-        se = math.sqrt(q * (1 - q) / runs) if 0 < q < 1 else 0.0
-        if se:
-            worst = max(worst, abs(counts.get(key, 0) / runs - q) / se)
-    return worst
+class _Probe(DiceProvider):
+    """A uniformly random outcome at each roll (not a weighted one: Knuth's estimator needs uniform)."""
 
+    def __init__(self, rng):
+        self.rng, self.product, self.nodes = rng, 1, 0
 
-def _value(value: Any) -> str:
-    return "none" if value is None else show(value)
-
-
-def _fraction(p: Fraction) -> str:
-    return f"{str(p):>18}  {float(p):8.4%}"
+    def roll(self, req: RollRequest) -> list[int]:
+        outs = roll_outcomes(req)
+        self.product *= len(outs)
+        self.nodes += self.product
+        return list(outs[self.rng.randrange(len(outs))][0])

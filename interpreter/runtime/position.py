@@ -141,13 +141,20 @@ def _canon_frame(frame: Frame) -> tuple:
         env = frame.env
         live = frame.code.live(frame.pc)
         locals_ = tuple(sorted((k, canon(v)) for k, v in env.items() if k in live))
-        return ("code", frame.code.name, frame.pc, locals_, canon(frame.loops), canon(frame.asked),
+        return ("code", frame.code.name, frame.pc, locals_, _loops(frame.loops), canon(frame.asked),
                 canon(frame.done))
     fields = vars(frame)
     if isinstance(frame, TableFrame) and frame.result_to is not None:
         # the lookup's variable is in the caller's locals, which its own frame's key holds
         fields = {**fields, "result_to": frame.result_to[1]}
     return (type(frame).__name__,) + tuple((name, canon(v)) for name, v in sorted(fields.items()) if name != "label")
+
+
+def _loops(loops: list) -> tuple:
+    """Open loops as a key holds them: a `repeat`'s round count is left out (it counts work for
+    the limit, as the steps do, not the game), so a position that a tie sends back to the same
+    roll is the position it was."""
+    return tuple(("repeat", loop[2]) if loop[0] == "repeat" else canon(loop) for loop in loops)
 
 
 def canon(v: Any) -> Any:

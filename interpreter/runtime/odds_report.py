@@ -1,0 +1,138 @@
+"""The answer of `umpire odds` as a rules lawyer reads it: what was measured and how the decisions
+were taken, the distribution (fractions and percentages, each fact and jointly), what the answer
+rests on beyond the published rules, and a warning wherever it measured nothing."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+from .odds import Odds, Sampled, _order
+from .policies import POLICIES, Seen
+from .values import show
+
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+
+
+def report(odds: Odds, mc: tuple[Counter, float] | None = None, decide: dict[str, str] | None = None) -> list[str]:
+    """The exact distribution, with a seeded Monte Carlo run of the interpreter beside it when given."""
+    lines = decisions(odds.policy, odds.seen, decide)
+    lines += [f"enumeration: {note}" for note in odds.notes]
+    if odds.runs is None:
+        lines.append(f"enumeration: infinitely many dice paths (a roll can come again without end, as a tie rolled "
+                     f"again: a position met again is the same position, and the chances are solved exactly), "
+                     f"{odds.seconds:.2f} s")
+    else:
+        lines.append(f"enumeration: {odds.runs} dice paths" + (f", {odds.cut} stopped early" if odds.cut else "")
+                     + f", {odds.seconds:.2f} s")
+    lines += [f"rests on: {line}" for line in odds.rests_on]
+    for i, name in enumerate(odds.names):
+        lines.append(f"{name}:")
+        mc_marginal = _marginal_counts(mc[0], i) if mc else None
+        marginal = odds.marginal(i)
+        width = max(len(_value(v)) for v in marginal)
+        for value, p in marginal.items():
+            lines.append(f"  {_value(value):>{width}}  {_fraction(p)}" + _mc_text(mc_marginal, value, mc))
+    if len(odds.names) > 1:
+        lines.append("jointly (" + ", ".join(odds.names) + "):")
+        joint = sorted(odds.outcomes.items(), key=lambda kv: tuple(_order(v) for v in kv[0]))
+        width = max(len(", ".join(_value(v) for v in key)) for key, _ in joint)
+        for key, p in joint:
+            lines.append(f"  {', '.join(_value(v) for v in key):>{width}}  {_fraction(p)}")
+    total = odds.total
+    lines.append(f"total probability: {total}" + (" (exactly)" if total == 1 else " -- NOT 1: a bug in Umpire"))
+    if mc:
+        runs = sum(mc[0].values())
+        lines.append(f"monte carlo: {runs} seeded runs of the interpreter, {mc[1]:.2f} s; "
+                     f"largest deviation {_largest_deviation(odds, mc[0]):.2f} standard errors")
+    return lines + warnings(odds.names, list(odds.outcomes), odds.seen)
+
+
+def report_sampled(sampled: Sampled, policy: str, decide: dict[str, str] | None = None) -> list[str]:
+    """A Monte Carlo estimate alone (the enumeration refused or not asked for): each value's share
+    of the runs with its 95% confidence interval (Wilson's score interval)."""
+    runs = sum(sampled.counts.values())
+    lines = decisions(policy, sampled.seen, decide)
+    lines.append(f"monte carlo: {runs} seeded runs of the interpreter, {sampled.seconds:.2f} s; "
+                 f"an estimate, not exact: each share with its 95% confidence interval")
+    lines += [f"rests on: {line}" for line in sampled.rests_on]
+    for i, name in enumerate(sampled.names):
+        lines.append(f"{name}:")
+        counts = _marginal_counts(sampled.counts, i)
+        ordered = sorted(counts.items(), key=lambda kv: _order(kv[0]))
+        width = max(len(_value(v)) for v, _ in ordered)
+        for value, c in ordered:
+            low, high = wilson(c, runs)
+            lines.append(f"  {_value(value):>{width}}  {c / runs:8.2%}   ({low:.2%} to {high:.2%})")
+    return lines + warnings(sampled.names, list(sampled.counts), sampled.seen)
+
+
+def wilson(hits: int, runs: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion: sound near 0 and 1, where the normal one is not."""
+    if runs == 0:
+        return 0.0, 1.0
+    p = hits / runs
+    centre = (p + z * z / (2 * runs)) / (1 + z * z / runs)
+    half = z * math.sqrt(p * (1 - p) / runs + z * z / (4 * runs * runs)) / (1 + z * z / runs)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def decisions(policy: str, seen: Seen, decide: dict[str, str] | None) -> list[str]:
+    lines = [f"decisions: {policy} ({POLICIES[policy]})"]
+    for name, answer in (decide or {}).items():
+        used = "" if name in seen.decided else " (never asked)"
+        lines.append(f"decisions: --decide {name}={answer}{used}")
+    for (side, name), given in sorted(seen.unfit.items()):
+        lines.append(f"decisions: {given} did not fit {side}'s '{name}' on some paths: the first legal option was taken")
+    return lines
+
+
+def warnings(names: list[str], keys: list[tuple], seen: Seen) -> list[str]:
+    """Say so when nothing was measured, naming the optional decisions the policy declined (the
+    usual reason: the battle was never fought)."""
+    never = [name for i, name in enumerate(names) if all(key[i] is None for key in keys)]
+    if names and not never:
+        return []
+    lines = (["warning: nothing was measured: no path records a fact"] if not names
+             else [f"warning: no path records '{name}'" for name in never])
+    if seen.declined:
+        declined = ", ".join(f"{side} '{name}' [{cite}]" for (side, name), cite in sorted(seen.declined.items()))
+        lines.append(f"warning: the decision policy declined {declined}: if that skips what you measure, script the "
+                     f"decision in the scenario or answer it with --decide NAME=ANSWER")
+    return lines
+
+
+def _marginal_counts(counts: Counter, i: int) -> Counter:
+    out: Counter = Counter()
+    for key, c in counts.items():
+        out[key[i]] += c
+    return out
+
+
+def _mc_text(marginal: Counter | None, value: Any, mc) -> str:
+    if marginal is None:
+        return ""
+    runs = sum(mc[0].values())
+    return f"   monte carlo {marginal.get(value, 0) / runs:7.2%}"
+
+
+def _largest_deviation(odds: Odds, counts: Counter) -> float:
+    """max over joint outcomes of |observed - expected| / standard error."""
+    runs = sum(counts.values())
+    worst = 0.0
+    for key, p in odds.outcomes.items():
+        q = float(p)
+        se = math.sqrt(q * (1 - q) / runs) if 0 < q < 1 else 0.0
+        if se:
+            worst = max(worst, abs(counts.get(key, 0) / runs - q) / se)
+    return worst
+
+
+def _value(value: Any) -> str:
+    return "none" if value is None else show(value)
+
+
+def _fraction(p: Fraction) -> str:
+    return f"{str(p):>18}  {float(p):8.4%}"

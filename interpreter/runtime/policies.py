@@ -1,0 +1,131 @@
+"""How `umpire odds` takes the decisions inside a run it enumerates.
+
+Every path of an enumeration meets decisions: which counter is lost, whether to activate,
+which target to fire at. A policy answers them the same way on every path, so the odds are
+those of the dice alone. Two policies:
+
+- ``first``: the first legal option; an optional decision is declined;
+- ``script``: the scenario's ``decisions`` block read in order, as `umpire run` reads it, while
+  an entry fits the decision asked (same side and name, a legal answer); where it does not
+  (another dice path asks other questions), the first legal option. The default when the
+  scenario scripts decisions: the odds are then those of the position the example plays.
+
+``--decide NAME=ANSWER`` answers every decision of that name, on every path and for either side,
+before the script is read. The script's cursor (which entries are used) is part of a position:
+`memory` and `recall` let the branching keep it with the position and merge only equal ones.
+What a policy did that changes the answer's meaning (optional decisions declined, scripted or
+`--decide` answers that did not fit) is collected over all paths for the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ir import nodes as n
+from .agents import PASS, Agent, FirstLegalAgent, ScriptedAgent, resolve_answer
+from .driver import illegal, normalize
+from .requests import ChoiceRequest, ScriptError
+from .values import show
+
+POLICIES: dict[str, str] = {
+    "first": "the first legal option of every decision; optional decisions declined",
+    "script": "the scenario's scripted decisions while they fit the position; otherwise the first legal option",
+}
+
+
+@dataclass
+class Seen:
+    """What the policy did, over every path: what a report must say about the decisions."""
+
+    declined: dict[tuple[str, str], str] = field(default_factory=dict)   # (side, decision) -> its rule
+    unfit: dict[tuple[str, str], str] = field(default_factory=dict)      # scripted or --decide answers not taken
+    decided: set[str] = field(default_factory=set)                       # --decide names used
+
+
+class PolicyAgent(Agent):
+    """One agent for both sides: --decide answers, then the script, then the first legal option."""
+
+    def __init__(self, decisions: tuple[n.Decision, ...] = (), decide: dict[str, str] | None = None,
+                 seen: Seen | None = None):
+        self.script = ScriptedAgent(decisions) if decisions else None
+        self.decide = {k.lower(): v for k, v in (decide or {}).items()}
+        self.first = FirstLegalAgent()
+        self.seen = seen if seen is not None else Seen()
+
+    def memory(self) -> Any:
+        return frozenset(self.script.used) if self.script else None
+
+    def recall(self, memory: Any) -> None:
+        if self.script is not None:
+            self.script.used = set(memory)
+
+    def choose(self, req: ChoiceRequest) -> Any:
+        text = self.decide.get(req.name.lower())
+        if text is not None:
+            answer = self._fit(req, lambda: _named(text, req))
+            if answer is not _UNFIT:
+                self.seen.decided.add(req.name)
+                return answer
+            self.seen.unfit[(req.chooser, req.name)] = f"--decide {req.name}={text}"
+        if self.script is not None:
+            answer = self._scripted(req)
+            if answer is not _UNFIT:
+                return answer
+        answer = self.first.choose(req)
+        if answer is PASS and req.optional:
+            self.seen.declined[(req.chooser, req.name)] = req.cite
+        return answer
+
+    def forced(self, req: ChoiceRequest) -> None:
+        """A decision with one legal answer is not asked; the script's entry for it is passed over."""
+        if self.script is not None:
+            self.script.next_entry(req, take=True)
+
+    def _scripted(self, req: ChoiceRequest) -> Any:
+        entry = self.script.next_entry(req, take=True)
+        if entry is None:
+            return _UNFIT
+        given = entry.departure.instead if entry.departure is not None else entry.answer
+        if given is None:
+            return _UNFIT
+        answer = self._fit(req, lambda: resolve_answer(given, req))
+        if answer is _UNFIT:
+            self.seen.unfit[(req.chooser, req.name)] = f"'{req.chooser} {req.name}: {given.text()}' in the scenario"
+        return answer
+
+    @staticmethod
+    def _fit(req: ChoiceRequest, answer_of) -> Any:
+        try:
+            answer = answer_of()
+        except ScriptError:
+            return _UNFIT
+        return _UNFIT if illegal(req, normalize(req, answer)) else answer
+
+
+_UNFIT = object()
+
+
+def _named(text: str, req: ChoiceRequest) -> Any:
+    """A --decide answer: 'pass', or option names separated by commas."""
+    if text.strip().lower() == "pass":
+        return PASS
+    names = [t.strip().lower() for t in text.split(",") if t.strip()]
+    found = []
+    for name in names:
+        match = next((o for o in req.options if show(o).lower() == name or str(o).lower() == name), None)
+        if match is None:
+            raise ScriptError(f"'{name}' is not an option", req.span)
+        found.append(match)
+    if req.mode == "one":
+        if len(found) != 1:
+            raise ScriptError("one answer needed", req.span)
+        return found[0]
+    return found
+
+
+def agents_for(sides, policy: str, decisions: tuple[n.Decision, ...], decide: dict[str, str] | None,
+               seen: Seen) -> dict[str, Agent]:
+    """The agents of a policy: one object for every side (the script is read in one order)."""
+    agent = PolicyAgent(decisions if policy == "script" else (), decide, seen)
+    return {side: agent for side in sides}
