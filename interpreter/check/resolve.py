@@ -579,7 +579,8 @@ class Checker:
 
     def expr_var(self, e: n.Var, scope: set[str]) -> None:
         if e.name not in scope and e.name not in self.values:
-            self.unknown("name", e.name, e.span, scope | self.values)
+            hint = _call_hint(e.name, self.sym.functions.get(e.name)) or did_you_mean(e.name, scope | self.values)
+            self.error(f"unknown name '{e.name}'", e.span, hint)
 
     def expr_str(self, e: n.StrLit, scope: set[str]) -> None:
         self.string(e, scope)
@@ -674,6 +675,23 @@ def check_ruleset(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
     all_diags = diags + checker.diags
     all_diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
     return sym, all_diags
+
+
+def _call_hint(name: str, fn: n.FunctionDecl | None) -> str | None:
+    """A bare name that is a function, built-in or the ruleset's own: it is called, with its arguments
+    in brackets (``turn()``, not ``turn``)."""
+    if fn is not None:
+        params = ", ".join(p.name for p in fn.params)
+        return f"did you mean {name}({params})? '{name}' is a function of the ruleset: call it, with its arguments in brackets"
+    builtin = BUILTINS.get(name)
+    if builtin is None:
+        return None
+    if builtin.max_args == 0:
+        return f"did you mean {name}()? '{name}' is a built-in function ({builtin.doc}): call it, even with no arguments"
+    want = str(builtin.min_args) if builtin.min_args == builtin.max_args else f"{builtin.min_args} to {builtin.max_args}"
+    plural = "s" if builtin.max_args > 1 else ""
+    return (f"did you mean {name}(...)? '{name}' is a built-in function of {want} argument{plural} ({builtin.doc}): "
+            "call it, with its arguments in brackets")
 
 
 def _row_name(row: n.Row) -> str:
