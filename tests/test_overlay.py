@@ -433,8 +433,9 @@ def test_an_ambiguous_clause_lists_the_candidates(tmp_path):
         """))
     (error,) = loaded.errors
     assert error.message == "clause [6.2] of procedure fire is ambiguous: 2 statements cite it"
-    assert error.hint == "write the statement's keyword before the citation, as in 'clause if [6.2]'"
+    assert error.hint == "write the keyword of the statement meant before the citation: 'clause if [6.2]' or 'clause say [6.2]'"
     assert [note.split(" at ")[0] for note in error.notes] == ["if", "say"]
+    assert [note.split(": ")[-1] for note in error.notes] == ["'clause if [6.2]' selects it", "'clause say [6.2]' selects it"]
 
 
 def test_an_amendment_that_changes_nothing_is_a_warning(tmp_path):
