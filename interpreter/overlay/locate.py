@@ -156,7 +156,10 @@ class Finder:
         p = _position([ph.name for ph in phases], phase, "phase", phase_span)
         if step is None:
             return seq, p, None
-        return seq, p, _position([st.name for st in phases[p].steps], step, "step", step_span, f" in phase '{phase}'")
+        steps = [st.name for st in phases[p].steps]
+        if step not in steps:
+            raise error(f"unknown step '{step}' in phase '{phase}'", step_span, _steps_hint(step, phase, steps))
+        return seq, p, steps.index(step)
 
     # ── clauses ──
     def clause(self, block: Block, sel: ov.ClauseSelector) -> tuple[tuple, tuple, object]:
@@ -178,6 +181,16 @@ def _position(names: list[str], name: str, what: str, span: Span | None, extra: 
     if name not in names:
         raise unknown(what, name, span, names, extra)
     return names.index(name)
+
+
+def _steps_hint(step: str, phase: str, steps: list[str]) -> str:
+    """A did-you-mean when a step's name is close, and always the steps the phase has."""
+    if not steps:
+        listed = f"phase '{phase}' has no steps"
+    else:
+        listed = f"phase '{phase}' has the step{'s' if len(steps) > 1 else ''} {', '.join(steps)}"
+    close = did_you_mean(step, steps)
+    return f"{close} {listed}" if close else listed
 
 
 def _no_clause(block: Block, sel: ov.ClauseSelector, cited: list) -> Refused:
