@@ -174,7 +174,9 @@ def test_an_added_row_that_overlaps_is_the_checker_s_error(tmp_path):
           add row to table peril with 6 -> lucky "Lucky"
         }
         """))
-    assert any("overlaps row 3..6" in d.message for d in loaded.errors), loaded.rendered
+    (error,) = [d for d in loaded.errors if "overlaps row 3..6" in d.message]
+    assert error.span.file.endswith("o0.overlay") and error.span.line == 3, loaded.rendered  # the overlay's row
+    assert len(error.notes) == 1 and error.notes[0].startswith("row 3..6 is at ") and ".overlay" not in error.notes[0]
 
 
 def test_modifiers_replaced_removed_added_and_the_trace_cites_the_house_rule(tmp_path):

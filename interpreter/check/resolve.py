@@ -285,7 +285,7 @@ class Checker:
                 self.error(f"row {_row_name(row)} is empty: its low end is above its high end", row.span)
             other = next((r for r in seen if r.low <= row.high and row.low <= r.high), None)
             if other is not None:
-                self.error(f"row {_row_name(row)} overlaps row {_row_name(other)} at line {other.span.line}", row.span)
+                self.overlap(table, row, other)
             seen.append(row)
             self.block(row.effect, set(scope))
         die = self.sym.dice.get(table.die)
@@ -294,6 +294,18 @@ class Checker:
             if gaps:
                 text = ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in gaps)
                 self.error(f"table '{table.name}' has no row for the roll(s) {text}", table.span)
+
+    def overlap(self, table: n.TableDecl, row: n.Row, other: n.Row) -> None:
+        """Two rows cover the same roll. When an overlay wrote one of them, the error is at the row it
+        wrote (not the table's own file) and a note says where the other one is."""
+        if row.span.file == other.span.file:
+            self.error(f"row {_row_name(row)} overlaps row {_row_name(other)} at line {other.span.line}", row.span)
+            return
+        here, there = (other, row) if row.span.file == table.span.file else (row, other)
+        at = f"{there.span.file}:{there.span.line}:{there.span.col}"
+        self.diags.append(Diagnostic(
+            "error", f"row {_row_name(here)} overlaps row {_row_name(there)} of table '{table.name}'", here.span,
+            f"change this row's range, or amend row {_row_name(there)} too", [f"row {_row_name(there)} is at {at}"]))
 
     def check_beyond(self, table: n.TableDecl) -> None:
         """What a modified roll beyond the rows means: a known policy, and one is required once there are modifiers."""
