@@ -444,6 +444,7 @@ def test_an_amendment_that_changes_nothing_is_a_warning(tmp_path):
     loaded = amend(tmp_path, overlay("same", """\
         amend HR-1 "as printed" [5.0 house rule] {
           replace modifier storm of table peril with modifier storm: -1 when storm
+          replace row 1..2 of table peril with 1..2 -> sunk "Sunk"
           set stat gun of VICTORY to 4
           set turns to 2
           change may to must in step first of phase main
@@ -453,6 +454,7 @@ def test_an_amendment_that_changes_nothing_is_a_warning(tmp_path):
     warnings = [d.message for d in loaded.diagnostics if d.severity == "warning"]
     assert warnings == [
         "amendment HR-1 changes nothing: modifier 'storm' of table 'peril' is already so",
+        "amendment HR-1 changes nothing: row 1..2 of table 'peril' is already so",
         "amendment HR-1 changes nothing: VICTORY's gun is already 4",
         "amendment HR-1 changes nothing: the game already lasts 2 turns",
         "amendment HR-1 changes nothing: step first of phase main has no optional ('may') decision",
