@@ -174,7 +174,9 @@ def test_an_added_row_that_overlaps_is_the_checker_s_error(tmp_path):
           add row to table peril with 6 -> lucky "Lucky"
         }
         """))
-    assert any("overlaps row 3..6" in d.message for d in loaded.errors), loaded.rendered
+    (error,) = [d for d in loaded.errors if "overlaps row 3..6" in d.message]
+    assert error.span.file.endswith("o0.overlay") and error.span.line == 3, loaded.rendered  # the overlay's row
+    assert len(error.notes) == 1 and error.notes[0].startswith("row 3..6 is at ") and ".overlay" not in error.notes[0]
 
 
 def test_modifiers_replaced_removed_added_and_the_trace_cites_the_house_rule(tmp_path):
@@ -408,7 +410,7 @@ def test_an_amendment_of_a_missing_table_waits_and_a_note_on_missing_data_is_lis
     ("remove modifier strom of table peril", "unknown modifier 'strom' of table 'peril'", "did you mean 'storm'?"),
     ("remove row 1 of table peril", "table 'peril' has no row 1", "its rows are 1..2, 3..6"),
     ("set stat gun of VICTROY to 5", "unknown counter or unit type 'VICTROY'", "did you mean 'VICTORY'?"),
-    ("disable step frist of phase main", "unknown step 'frist' in phase 'main'", "did you mean 'first'?"),
+    ("disable step frist of phase main", "unknown step 'frist' in phase 'main'", "did you mean 'first'? phase 'main' has the steps first, second"),
     ("disable step first of phase mian", "unknown phase 'mian'", "did you mean 'main'?"),
     ("disable clause [6.22] of procedure fire", "procedure fire has no clause [6.22]", "did you mean '6.2'?"),
     ("disable clause [6.2] of procedure fier", "unknown procedure 'fier'", "did you mean 'fire'?"),
@@ -433,14 +435,16 @@ def test_an_ambiguous_clause_lists_the_candidates(tmp_path):
         """))
     (error,) = loaded.errors
     assert error.message == "clause [6.2] of procedure fire is ambiguous: 2 statements cite it"
-    assert error.hint == "write the statement's keyword before the citation, as in 'clause if [6.2]'"
+    assert error.hint == "write the keyword of the statement meant before the citation: 'clause if [6.2]' or 'clause say [6.2]'"
     assert [note.split(" at ")[0] for note in error.notes] == ["if", "say"]
+    assert [note.split(": ")[-1] for note in error.notes] == ["'clause if [6.2]' selects it", "'clause say [6.2]' selects it"]
 
 
 def test_an_amendment_that_changes_nothing_is_a_warning(tmp_path):
     loaded = amend(tmp_path, overlay("same", """\
         amend HR-1 "as printed" [5.0 house rule] {
           replace modifier storm of table peril with modifier storm: -1 when storm
+          replace row 1..2 of table peril with 1..2 -> sunk "Sunk"
           set stat gun of VICTORY to 4
           set turns to 2
           change may to must in step first of phase main
@@ -450,6 +454,7 @@ def test_an_amendment_that_changes_nothing_is_a_warning(tmp_path):
     warnings = [d.message for d in loaded.diagnostics if d.severity == "warning"]
     assert warnings == [
         "amendment HR-1 changes nothing: modifier 'storm' of table 'peril' is already so",
+        "amendment HR-1 changes nothing: row 1..2 of table 'peril' is already so",
         "amendment HR-1 changes nothing: VICTORY's gun is already 4",
         "amendment HR-1 changes nothing: the game already lasts 2 turns",
         "amendment HR-1 changes nothing: step first of phase main has no optional ('may') decision",

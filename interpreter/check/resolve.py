@@ -285,7 +285,7 @@ class Checker:
                 self.error(f"row {_row_name(row)} is empty: its low end is above its high end", row.span)
             other = next((r for r in seen if r.low <= row.high and row.low <= r.high), None)
             if other is not None:
-                self.error(f"row {_row_name(row)} overlaps row {_row_name(other)} at line {other.span.line}", row.span)
+                self.overlap(table, row, other)
             seen.append(row)
             self.block(row.effect, set(scope))
         die = self.sym.dice.get(table.die)
@@ -294,6 +294,18 @@ class Checker:
             if gaps:
                 text = ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in gaps)
                 self.error(f"table '{table.name}' has no row for the roll(s) {text}", table.span)
+
+    def overlap(self, table: n.TableDecl, row: n.Row, other: n.Row) -> None:
+        """Two rows cover the same roll. When an overlay wrote one of them, the error is at the row it
+        wrote (not the table's own file) and a note says where the other one is."""
+        if row.span.file == other.span.file:
+            self.error(f"row {_row_name(row)} overlaps row {_row_name(other)} at line {other.span.line}", row.span)
+            return
+        here, there = (other, row) if row.span.file == table.span.file else (row, other)
+        at = f"{there.span.file}:{there.span.line}:{there.span.col}"
+        self.diags.append(Diagnostic(
+            "error", f"row {_row_name(here)} overlaps row {_row_name(there)} of table '{table.name}'", here.span,
+            f"change this row's range, or amend row {_row_name(there)} too", [f"row {_row_name(there)} is at {at}"]))
 
     def check_beyond(self, table: n.TableDecl) -> None:
         """What a modified roll beyond the rows means: a known policy, and one is required once there are modifiers."""
@@ -579,7 +591,8 @@ class Checker:
 
     def expr_var(self, e: n.Var, scope: set[str]) -> None:
         if e.name not in scope and e.name not in self.values:
-            self.unknown("name", e.name, e.span, scope | self.values)
+            hint = _call_hint(e.name, self.sym.functions.get(e.name)) or did_you_mean(e.name, scope | self.values)
+            self.error(f"unknown name '{e.name}'", e.span, hint)
 
     def expr_str(self, e: n.StrLit, scope: set[str]) -> None:
         self.string(e, scope)
@@ -674,6 +687,23 @@ def check_ruleset(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
     all_diags = diags + checker.diags
     all_diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
     return sym, all_diags
+
+
+def _call_hint(name: str, fn: n.FunctionDecl | None) -> str | None:
+    """A bare name that is a function, built-in or the ruleset's own: it is called, with its arguments
+    in brackets (``turn()``, not ``turn``)."""
+    if fn is not None:
+        params = ", ".join(p.name for p in fn.params)
+        return f"did you mean {name}({params})? '{name}' is a function of the ruleset: call it, with its arguments in brackets"
+    builtin = BUILTINS.get(name)
+    if builtin is None:
+        return None
+    if builtin.max_args == 0:
+        return f"did you mean {name}()? '{name}' is a built-in function ({builtin.doc}): call it, even with no arguments"
+    want = str(builtin.min_args) if builtin.min_args == builtin.max_args else f"{builtin.min_args} to {builtin.max_args}"
+    plural = "s" if builtin.max_args > 1 else ""
+    return (f"did you mean {name}(...)? '{name}' is a built-in function of {want} argument{plural} ({builtin.doc}): "
+            "call it, with its arguments in brackets")
 
 
 def _row_name(row: n.Row) -> str:

@@ -30,6 +30,8 @@ ADDABLE = (n.StatDecl, n.FlagDecl, n.UnitStateDecl, n.GameStateDecl, n.PlaceStat
 
 def _meaning(x):
     """A node without its spans and citations: what it does, to tell a change from a no-op."""
+    if isinstance(x, Span):
+        return None  # where a part is written (a row's cell_spans, say) is not what it does
     if isinstance(x, n.BaseModel):
         return (type(x).__name__,) + tuple((k, _meaning(v)) for k, v in x if not (k == "span" or k.endswith("_span") or k.endswith("cite")))
     if isinstance(x, tuple):

@@ -156,7 +156,10 @@ class Finder:
         p = _position([ph.name for ph in phases], phase, "phase", phase_span)
         if step is None:
             return seq, p, None
-        return seq, p, _position([st.name for st in phases[p].steps], step, "step", step_span, f" in phase '{phase}'")
+        steps = [st.name for st in phases[p].steps]
+        if step not in steps:
+            raise error(f"unknown step '{step}' in phase '{phase}'", step_span, _steps_hint(step, phase, steps))
+        return seq, p, steps.index(step)
 
     # ── clauses ──
     def clause(self, block: Block, sel: ov.ClauseSelector) -> tuple[tuple, tuple, object]:
@@ -169,7 +172,7 @@ class Finder:
         if not hits:
             raise _no_clause(block, sel, [s for _, _, s in cited])
         if len(hits) > 1:
-            raise _ambiguous(block, sel, [s for _, _, s in hits])
+            raise _ambiguous(block, sel, hits)
         path, ancestors, s = hits[0]
         return path, block.key + ancestors + ((s.kind, _text(s.cite)),), s
 
@@ -178,6 +181,16 @@ def _position(names: list[str], name: str, what: str, span: Span | None, extra: 
     if name not in names:
         raise unknown(what, name, span, names, extra)
     return names.index(name)
+
+
+def _steps_hint(step: str, phase: str, steps: list[str]) -> str:
+    """A did-you-mean when a step's name is close, and always the steps the phase has."""
+    if not steps:
+        listed = f"phase '{phase}' has no steps"
+    else:
+        listed = f"phase '{phase}' has the step{'s' if len(steps) > 1 else ''} {', '.join(steps)}"
+    close = did_you_mean(step, steps)
+    return f"{close} {listed}" if close else listed
 
 
 def _no_clause(block: Block, sel: ov.ClauseSelector, cited: list) -> Refused:
@@ -191,8 +204,27 @@ def _no_clause(block: Block, sel: ov.ClauseSelector, cited: list) -> Refused:
 
 
 def _ambiguous(block: Block, sel: ov.ClauseSelector, hits: list) -> Refused:
-    kinds = {s.kind for s in hits}
-    hint = (f"write the statement's keyword before the citation, as in 'clause {sorted(kinds)[0]} [{sel.cite}]'"
-            if len(kinds) > 1 else "these cannot be told apart: amend the enclosing clause, or replace the whole declaration")
-    return error(f"clause [{sel.cite}] of {block.what} is ambiguous: {len(hits)} statements cite it", sel.span, hint,
-                 [_stmt_text(s) for s in hits])
+    """Several statements share the citation: for each, the selector that names it alone (its keyword
+    before the citation), or, when another of the same keyword shares it, what to amend instead."""
+    kinds = [s.kind for _, _, s in hits]
+    cite = f"[{sel.cite}]"
+    alone = [f"'clause {k} {cite}'" for k in dict.fromkeys(kinds) if kinds.count(k) == 1]
+    if alone:
+        hint = f"write the keyword of the statement meant before the citation: {_either(alone)}"
+    else:
+        hint = "these cannot be told apart: amend the enclosing clause, or replace the whole declaration"
+    notes = [f"{_stmt_text(s)}: {_selects(s, ancestors, kinds, cite)}" for _, ancestors, s in hits]
+    return error(f"clause [{sel.cite}] of {block.what} is ambiguous: {len(hits)} statements cite it", sel.span, hint, notes)
+
+
+def _selects(s, ancestors: tuple, kinds: list[str], cite: str) -> str:
+    """What selects one statement of an ambiguous clause."""
+    if kinds.count(s.kind) == 1:
+        return f"'clause {s.kind} {cite}' selects it"
+    outer = next(((k, c) for k, c in reversed(ancestors) if c), None)
+    where = f"the enclosing '{outer[0]}' clause [{outer[1]}]" if outer else "the whole declaration"
+    return f"another '{s.kind}' cites {cite} too: amend {where} instead"
+
+
+def _either(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
