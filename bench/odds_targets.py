@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-FACTS = ("3018 land hits english", "3018 land hits spanish")
-DICE_FACTS = ("3018 land dice english", "3018 land dice spanish")
+FACTS = ("3018 land hits scored by english", "3018 land hits scored by spanish")
+DICE_FACTS = ("3018 land dice rolled by english", "3018 land dice rolled by spanish")
 LOAD_TIMEOUT = 120.0  # seconds the worker may take to load the rules before its enumeration starts
 
 

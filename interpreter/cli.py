@@ -119,6 +119,8 @@ def _add_odds(sub) -> None:
     p.add_argument("--monte-carlo", type=int, metavar="N",
                    help="also run the interpreter N times with seeded dice; alone, with 95%% confidence intervals, "
                         "when the enumeration is refused for its size")
+    p.add_argument("--demo", action="store_true",
+                   help="add the game's demo data (invented tables standing in for ones the rulebook does not print)")
     p.add_argument("--no-exact", action="store_true", help="skip the exact enumeration (with --monte-carlo N)")
     p.add_argument("--seed", type=int, default=1, help="seed of the Monte Carlo runs")
     p.add_argument("--limit", type=int, default=2_000_000,

@@ -35,7 +35,8 @@ def dispatch(args: argparse.Namespace) -> int:
         from .commands_odds import OddsArgs, cmd_odds
 
         return cmd_odds(OddsArgs(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit,
-                                 args.overlays, args.replay, args.decide, args.no_exact, args.list_facts, args.all_facts))
+                                 args.overlays, args.replay, args.decide, args.no_exact, args.list_facts, args.all_facts,
+                                 args.demo))
     if args.command == "play":
         return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
                         not args.no_errata, args.scenario, args.detail, args.force, args.verify)
@@ -133,7 +134,8 @@ def _missing_summary(loaded) -> list[str]:
     return lines
 
 
-def _load_scenario_and_rules(path: str, sources: Sources, overlays: list[str] = (), with_errata: bool = False):
+def _load_scenario_and_rules(path: str, sources: Sources, overlays: list[str] = (), with_errata: bool = False,
+                             with_demo: bool = False):
     """The scenario, its ruleset amended by the overlays the scenario names and then ``overlays``, and every
     diagnostic of both."""
     from .check.scenario import check_scenario
@@ -144,7 +146,7 @@ def _load_scenario_and_rules(path: str, sources: Sources, overlays: list[str] = 
         cache.note_absent(rules)  # a checked verdict kept by the cache holds until the file appears
         missing = Diagnostic("error", f"the ruleset '{scenario.uses}' does not exist (looked for {rules})", scenario.uses_span)
         return scenario, None, [missing]
-    loaded = load_scenario_rules(scenario, sources, overlays, with_errata=with_errata)
+    loaded = load_scenario_rules(scenario, sources, overlays, with_errata=with_errata, with_demo=with_demo)
     if loaded.errors:
         return scenario, loaded, loaded.errors
     return scenario, loaded, check_scenario(scenario, loaded.symbols)
@@ -188,10 +190,10 @@ def _stop_on_errors(diags: list[Diagnostic]) -> None:
         raise UmpireError(errors)
 
 
-def _ready_scenario(path: str, sources: Sources, overlays: list[str]):
+def _ready_scenario(path: str, sources: Sources, overlays: list[str], with_demo: bool = False):
     """The scenario and its checked ruleset, or None once the errors are printed."""
     try:
-        scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays)
+        scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays, with_demo=with_demo)
         _stop_on_errors(diags)
     except UmpireError as err:
         print(render_all(err.diagnostics, sources), file=sys.stderr)

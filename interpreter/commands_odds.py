@@ -29,6 +29,7 @@ class OddsArgs:
     no_exact: bool = False
     list_facts: bool = False
     all_facts: bool = False
+    demo: bool = False
 
 
 def cmd_odds(a: OddsArgs) -> int:
@@ -36,7 +37,7 @@ def cmd_odds(a: OddsArgs) -> int:
     from .runtime.odds import OddsError, default_policy
 
     sources = Sources()
-    ready = _ready_scenario(a.path, sources, a.overlays)
+    ready = _ready_scenario(a.path, sources, a.overlays, a.demo)
     if ready is None:
         return 1
     scenario, loaded = ready

@@ -114,12 +114,13 @@ def overlay_paths(scenario: n.Scenario) -> list[str]:
 
 
 def load_scenario_rules(scenario: n.Scenario, sources: Sources, overlays: Sequence[str] = (),
-                        with_errata: bool = False) -> Loaded:
+                        with_errata: bool = False, with_demo: bool = False) -> Loaded:
     """The ruleset a scenario uses, amended by the overlays it names and then by ``overlays``
-    (after the game's errata first, with ``with_errata``, as 'play' reads it)."""
+    (after the game's errata first, with ``with_errata``, as 'play' reads it); with ``with_demo``,
+    the game's demo data too (`umpire odds --demo`)."""
     with files.entry(scenario.file):
         return load_rules(rules_path_for(scenario), sources, overlays=overlay_paths(scenario) + list(overlays),
-                          with_errata=with_errata)
+                          with_errata=with_errata, with_demo=with_demo)
 
 
 def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:

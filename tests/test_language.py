@@ -40,3 +40,21 @@ def test_toy_scenario_fails_as_expected(path, capsys, monkeypatch):
 def test_toy_ruleset_checks_clean(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     assert main(["check", "tests/lang/toy.rules"]) == 0
+
+
+def test_a_departure_whose_printed_claim_holds_fails_its_expectation(capsys, monkeypatch, tmp_path):
+    """`departs … printed EXPR`: the example's claim must not hold; if it does, the rules agree with
+    the example and the scenario is wrong to call it a departure."""
+    monkeypatch.chdir(ROOT)
+    text = (ROOT / "tests" / "lang" / "printed_departure.scenario").read_text(encoding="utf-8")
+    agreeing = text.replace('printed fact("hits red") == 2', 'printed fact("hits red") == 1')
+    assert agreeing != text
+    path = ROOT / "tests" / "lang" / "parts" / "_agreeing_departure.scenario"
+    path.write_text(agreeing.replace('uses "toy.rules"', 'uses "../toy.rules"'), encoding="utf-8")
+    try:
+        assert main(["run", str(path.relative_to(ROOT))]) == 1
+    finally:
+        path.unlink()
+    out = capsys.readouterr().out
+    assert 'FAIL fact("hits red") == 1' in out
+    assert "departure X1: the example's claim fact(\"hits red\") == 1 holds too, so the rules do not depart from it" in out

@@ -96,7 +96,7 @@ def test_branching_and_replaying_give_the_same_odds_for_the_example_combats(monk
     distributions, path counts and facts on a table read, a naval combat and a whole game step."""
     monkeypatch.chdir(ROOT)
     cases = [("scenarios/jenkins_ear/case_table_perilous_storm_and_admiral.scenario", None),
-             ("scenarios/jenkins_ear/tc_9_1b_la_guaira.scenario", ["3624 naval hits english", "3624 naval hits spanish"])]
+             ("scenarios/jenkins_ear/tc_9_1b_la_guaira.scenario", ["3624 naval hits scored by english", "3624 naval hits scored by spanish"])]
     for path, facts in cases:
         loaded = load(path)
         odds, replayed = exact_odds(*loaded, facts=facts), replay_odds(*loaded, facts=facts)
@@ -114,7 +114,7 @@ def test_a_path_stops_once_the_measured_facts_are_known(tmp_path):
 
 def test_leogane_land_combat_exact(monkeypatch):
     monkeypatch.chdir(ROOT)
-    facts = ["3018 land hits english", "3018 land hits spanish"]
+    facts = ["3018 land hits scored by english", "3018 land hits scored by spanish"]
     odds = exact_odds(*load("scenarios/jenkins_ear/eop_land_3018.scenario"), facts=facts)
     assert odds.total == 1
     english, spanish = odds.marginal(0), odds.marginal(1)
@@ -137,7 +137,7 @@ def test_leogane_land_combat_exact(monkeypatch):
 
 def test_monte_carlo_of_the_interpreter_agrees(monkeypatch):
     monkeypatch.chdir(ROOT)
-    facts = ["3624 naval hits english", "3624 naval hits spanish"]
+    facts = ["3624 naval hits scored by english", "3624 naval hits scored by spanish"]
     sc, sym, sources = load("scenarios/jenkins_ear/tc_9_1b_la_guaira.scenario")
     odds = exact_odds(sc, sym, sources, facts=facts)
     runs = 3000

@@ -18,6 +18,8 @@ def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
     _check_run(checker, sc, sym)
     for exp in sc.expects:
         checker.expr(exp.expr, set())
+        if exp.departure is not None:
+            checker.expr(exp.departure.printed, set())
     _check_decisions(checker, sc, sym)
     try:  # the set-up is static: unknown types, places, stats and printed values are found here
         Setup(Engine(sym), sc).run()

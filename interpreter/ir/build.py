@@ -809,7 +809,12 @@ class Builder(Transformer_NonRecursive):
 
     def expectation(self, meta, c):
         label = _first(c, "STRING")
-        return n.Expectation(span=self.sp(meta), expr=c[0], label=_unquote(label) if label else None)
+        departure = next((x for x in c if isinstance(x, n.PrintedDeparture)), None)
+        return n.Expectation(span=self.sp(meta), expr=c[0], label=_unquote(label) if label else None, departure=departure)
+
+    def printed_departure(self, meta, c):
+        reason = _tokens(c, "STRING")[0]
+        return n.PrintedDeparture(span=self.sp(meta), tag=str(c[0]), reason=_unquote(reason), printed=c[-1], cite=_cite(c))
 
 
 def _shift(node: Any, line: int, col_offset: int) -> Any:

@@ -821,9 +821,19 @@ class Decision(Node):
     departure: Departure | None = None
 
 
+class PrintedDeparture(Cited):
+    """``departs TAG [cite] "REASON" printed EXPR`` on an expectation: the printed example claims
+    EXPR, which the rules (the expectation) contradict; ``cite`` names the rule."""
+
+    tag: str
+    reason: str
+    printed: Expr
+
+
 class Expectation(Node):
     expr: Expr
     label: str | None = None
+    departure: PrintedDeparture | None = None
 
 
 class StepAt(Node):

@@ -550,6 +550,7 @@ class Procedure:
             raise RuleError(
                 f"procedure '{self.decl.name}' needs the missing table(s) {', '.join(self.unmet)}, which no data file supplies",
                 self.decl.span, self.decl.cite, "run it with a ruleset whose data file supplies the table (a demo data file, or a scenario fixture overlay)",
+                tuple(self.unmet),
             )
 
     def bind(self, args: list[tuple[str | None, Any]]) -> dict:

@@ -271,8 +271,14 @@ def _notes(facts: list[str] | None) -> list[str]:
 
 
 def _failed(err: RuleError | ScriptError, path: tuple[int, ...]) -> OddsError:
+    where = f"(on the dice path {'/'.join(map(str, path)) or '(first roll)'})"
+    if getattr(err, "missing", ()):
+        return OddsError(f"{err.message} {where}: the rulebook does not print {', '.join(err.missing)}, so these odds "
+                         f"cannot be had from the published rules",
+                         "--demo measures them on the game's demo tables (invented, not the published data); "
+                         "or measure only facts recorded before this point (--fact)", err.span)
     hint = (f"{err.hint}; or " if err.hint else "") + "measure only facts recorded before this point (--fact)"
-    return OddsError(f"{err.message} (on the dice path {'/'.join(map(str, path)) or '(first roll)'})", hint, err.span)
+    return OddsError(f"{err.message} {where}", hint, err.span)
 
 
 def replay_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None = None,

@@ -44,12 +44,14 @@ class ChoiceRequest:
 class RuleError(Exception):
     """A rule cannot be applied as written (a missing value, a bad type): reported, never a traceback."""
 
-    def __init__(self, message: str, span: Span, cite: str | None = None, hint: str | None = None):
+    def __init__(self, message: str, span: Span, cite: str | None = None, hint: str | None = None,
+                 missing: tuple[str, ...] = ()):
         super().__init__(message)
         self.message = message
         self.span = span
         self.cite = cite
         self.hint = hint
+        self.missing = missing  # the tables the rulebook does not print that the rule needed, if that is why
 
 
 class ScriptError(Exception):

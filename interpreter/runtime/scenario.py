@@ -62,9 +62,11 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
     _trace_into(out, engine.events, detail)
     if stopped is not None:
         out.lines.append(f"stopped: {stopped}")
-    if runner is not None and runner.departures:
+    printed = [_printed_line(exp, engine.compiler, sources) for exp in sc.expects if exp.departure is not None]
+    if (runner is not None and runner.departures) or printed:
         out.lines.append("departures of the script from the rules (the engine follows the rules):")
-        out.lines.extend(f"  {e.line()}" for e in runner.departures)
+        out.lines.extend(f"  {e.line()}" for e in (runner.departures if runner is not None else []))
+        out.lines.extend(f"  {line}" for line in printed)
     out.lines.append("expectations:")
     _expect_stop(out, sc, stopped)
     for exp in sc.expects:
@@ -121,11 +123,36 @@ def _expect(out: Outcome, exp: n.Expectation, comp, sources: Sources) -> None:
     except RuleError as err:
         status, detail = "FAIL", f"  ({err.message})"
         held = False
+    if held is True and exp.departure is not None and _printed_holds(exp, comp):
+        held, status = False, "FAIL"
+        detail = (f"  (departure {exp.departure.tag}: the example's claim {_source_text(sources, exp.departure.printed.span)}"
+                  f" holds too, so the rules do not depart from it)")
     label = f"  -- {exp.label}" if exp.label else ""
     out.lines.append(f"  {status} {text}{label}{detail}")
     if held is not True:
         out.ok = False
         out.failures += 1
+
+
+def _printed_line(exp: n.Expectation, comp, sources: Sources) -> str:
+    """A printed example's claim the rules contradict, with what the rules give instead."""
+    dep = exp.departure
+    claim = dep.printed
+    try:
+        given = (f"by the rules {_source_text(sources, claim.left.span)} is {show(comp.expr(claim.left)({}))}"
+                 if isinstance(claim, n.Compare) else "by the rules it does not hold")
+    except RuleError as err:
+        given = f"by the rules it cannot be read ({err.message})"
+    cite = f"[{dep.cite}] " if dep.cite else ""
+    return f"{cite}departure {dep.tag}: the example prints {_source_text(sources, claim.span)}; {given} ({dep.reason})"
+
+
+def _printed_holds(exp: n.Expectation, comp) -> bool:
+    """Whether the example's claim holds after all (then the rules agree with it: no departure)."""
+    try:
+        return comp.expr(exp.departure.printed)({}) is True
+    except RuleError:
+        return False
 
 
 def _what_was(comp, expr, sources: Sources) -> str:
