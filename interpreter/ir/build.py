@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from types import FunctionType
 from typing import Any, NamedTuple
 
 from lark import Token, Transformer_NonRecursive, Tree, v_args
+from lark.visitors import _VArgsWrapper
 
 from ..limits import MAX_TURNS
 from ..syntax.diagnostics import Diagnostic, Span, UmpireError
@@ -95,6 +97,20 @@ def _of(children: list, cls: type) -> list:
 _INTERP = re.compile(r"\{([^{}]*)\}")
 
 
+def plain_methods(cls: type) -> type:
+    """Undo the cost of ``v_args`` on a transformer class (apply it after): Lark wraps every public
+    method, and its wrapper makes a new wrapper (functools.update_wrapper) at every attribute
+    access, so every node built and every helper called (``self.sp``) paid for one, about 5% of a
+    cold check. Each method becomes its plain function again, carrying v_args' calling convention
+    as ``visit_wrapper``, which Lark reads through the bound method; the calls are the same."""
+    for name, value in list(vars(cls).items()):
+        if isinstance(value, _VArgsWrapper) and isinstance(value.base_func, FunctionType):
+            value.base_func.visit_wrapper = value.visit_wrapper
+            setattr(cls, name, value.base_func)
+    return cls
+
+
+@plain_methods
 @v_args(meta=True)
 class Builder(Transformer_NonRecursive):
     """Transforms a parse tree of one file into IR nodes.

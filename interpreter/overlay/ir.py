@@ -19,7 +19,7 @@ from lark import Token, v_args
 from pydantic import Field
 
 from ..ir import nodes as n
-from ..ir.build import Builder, _cite, _first, _unquote
+from ..ir.build import Builder, _cite, _first, _unquote, plain_methods
 from ..syntax.diagnostics import UmpireError
 
 
@@ -269,6 +269,7 @@ def _range(low: int | None, high: int | None) -> str:
     return str(low) if low == high else f"{low}..{high}"
 
 
+@plain_methods
 @v_args(meta=True)
 class OverlayBuilder(Builder):
     """The rules-file builder plus one method per overlay grammar rule."""
