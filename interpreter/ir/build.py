@@ -20,6 +20,7 @@ from ..limits import MAX_TURNS
 from ..syntax.diagnostics import Diagnostic, Span, UmpireError
 from ..syntax.parse import LimitError, parse
 from . import nodes as n
+from .trust import trusted
 
 
 class _Range(NamedTuple):
@@ -842,7 +843,8 @@ def _shift(node: Any, line: int, col_offset: int) -> Any:
 def build(tree: Tree, file: str) -> Any:
     """Transform a parse tree to IR; raise UmpireError on any construct error."""
     builder = Builder(file)
-    result = builder.transform(tree)
+    with trusted():  # the builder makes every field of its declared type (trust.py)
+        result = builder.transform(tree)
     if builder.errors:
         raise UmpireError(builder.errors)
     return result
