@@ -101,8 +101,8 @@ _INTERP = re.compile(r"\{([^{}]*)\}")
 def plain_methods(cls: type) -> type:
     """Undo the cost of ``v_args`` on a transformer class (apply it after): Lark wraps every public
     method, and its wrapper makes a new wrapper (functools.update_wrapper) at every attribute
-    access, so every node built and every helper called (``self.sp``) paid for one, about 5% of a
-    cold check. Each method becomes its plain function again, carrying v_args' calling convention
+    access, so every node built and every helper called (``self.sp``) paid for one, a few percent
+    of a cold check. Each method becomes its plain function again, carrying v_args' calling convention
     as ``visit_wrapper``, which Lark reads through the bound method; the calls are the same."""
     for name, value in list(vars(cls).items()):
         if isinstance(value, _VArgsWrapper) and isinstance(value.base_func, FunctionType):

@@ -4,14 +4,14 @@ Validating a node checks each field's type; the builder (ir/build.py, overlay/ir
 makes every field of the type declared (a rules file's text reaches the IR only through its
 code, as str, int, bool, tuples and nodes), so there the check proves nothing about the input.
 It costs much, though: pydantic makes a model's validator the first time the model is
-validated, and making those of the ~95 models a ruleset uses took about a quarter of a cold
+validated, and making those of the ~95 models a ruleset uses took about a fifth of a cold
 ``umpire check``. So within ``trusted()`` a node is filled as pydantic's ``model_construct``
 does, still refusing a field that does not exist or a required field left out, and gets exactly
 the state validation would give it (the same values, in the fields' order, the same fields
-set): tests/test_trusted_build.py builds every rules, scenario and overlay file of the
-repository both ways and compares the pickles. Everywhere else (a save's position read back, a
-test, any other code) a node is validated as before; an IR unpickled from the cache is
-trusted for other reasons (docs/safety.md §4).
+set, the same nodes shared): tests/test_trusted_build.py builds every rules, scenario and
+overlay file of the repository both ways and compares them, types included. Everywhere else
+(a save's position read back, a test, any other code) a node is validated as before; an IR
+unpickled from the cache is trusted for other reasons (docs/safety.md §4).
 """
 
 from __future__ import annotations
