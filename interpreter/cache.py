@@ -154,12 +154,12 @@ def _private_folder(where: Path) -> bool:
 
 @functools.cache
 def code_version() -> str:
-    """A hash of the code that makes a load's value: every .py file of the package and the
-    grammar (hashed by content, once per process: a few milliseconds), the Python version, and
+    """A hash of the code that makes a load's value: every .py file of the package, the grammar
+    and its shipped tables (syntax/tables.py) (hashed by content, once per process: a few milliseconds), the Python version, and
     where pydantic and lark are installed and when (an upgrade rewrites them)."""
     package = Path(__file__).resolve().parent
     digest = hashlib.sha256(sys.version.encode())
-    sources = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".lark"))
+    sources = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".lark", ".json"))
     grammar = package.parent / "grammar" / "umpire.lark"  # in a checkout, beside the package
     for path in [*sources, *([grammar] if grammar.is_file() else [])]:
         digest.update(str(path.relative_to(package.parent)).encode() + b"\0" + path.read_bytes() + b"\0")

@@ -61,6 +61,7 @@ def load_rules(path: str, sources: Sources, with_demo: bool = False, overlays: S
 def _load_rules(path: str, sources: Sources, with_demo: bool, overlays: Sequence[str], with_errata: bool) -> Loaded:
     from .check.resolve import check_ruleset
     from .ir import nodes as n
+    from .ir.trust import trusted
     from .overlay.apply import apply_overlays
 
     decls = _read_rules(path, sources, chain=())
@@ -72,7 +73,8 @@ def _load_rules(path: str, sources: Sources, with_demo: bool, overlays: Sequence
         already = {os.path.normpath(d.span.file) for d in decls}
         if demo not in already:  # a harness may include the demo data itself
             decls += _read_rules(demo, sources, chain=(os.path.normpath(path),))
-    base = n.Ruleset(file=path, decls=tuple(decls))
+    with trusted():  # the builder's declarations (ir/trust.py)
+        base = n.Ruleset(file=path, decls=tuple(decls))
     applied_files = list(overlays)
     if with_errata and game is not None and game.errata:
         errata = header_file(game, game.errata, files.OVERLAY, "errata")

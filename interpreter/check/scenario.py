@@ -49,6 +49,8 @@ def _check_run(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
 
 def _check_decisions(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
     """Each scripted decision names a side and a decision the ruleset's choose statements make."""
+    if not sc.decisions:
+        return  # (finding the decision names walks the whole ruleset)
     decision_names = _decision_names(sym)
     for dec in sc.decisions:
         if dec.side not in sym.sides:

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from types import FunctionType
 from typing import Any, NamedTuple
 
 from lark import Token, Transformer_NonRecursive, Tree, v_args
+from lark.visitors import _VArgsWrapper
 
 from ..limits import MAX_TURNS
 from ..syntax.diagnostics import Diagnostic, Span, UmpireError
 from ..syntax.parse import LimitError, parse
 from . import nodes as n
+from .trust import trusted
 
 
 class _Range(NamedTuple):
@@ -95,6 +98,20 @@ def _of(children: list, cls: type) -> list:
 _INTERP = re.compile(r"\{([^{}]*)\}")
 
 
+def plain_methods(cls: type) -> type:
+    """Undo the cost of ``v_args`` on a transformer class (apply it after): Lark wraps every public
+    method, and its wrapper makes a new wrapper (functools.update_wrapper) at every attribute
+    access, so every node built and every helper called (``self.sp``) paid for one, a few percent
+    of a cold check. Each method becomes its plain function again, carrying v_args' calling convention
+    as ``visit_wrapper``, which Lark reads through the bound method; the calls are the same."""
+    for name, value in list(vars(cls).items()):
+        if isinstance(value, _VArgsWrapper) and isinstance(value.base_func, FunctionType):
+            value.base_func.visit_wrapper = value.visit_wrapper
+            setattr(cls, name, value.base_func)
+    return cls
+
+
+@plain_methods
 @v_args(meta=True)
 class Builder(Transformer_NonRecursive):
     """Transforms a parse tree of one file into IR nodes.
@@ -831,7 +848,8 @@ def _shift(node: Any, line: int, col_offset: int) -> Any:
 def build(tree: Tree, file: str) -> Any:
     """Transform a parse tree to IR; raise UmpireError on any construct error."""
     builder = Builder(file)
-    result = builder.transform(tree)
+    with trusted():  # the builder makes every field of its declared type (trust.py)
+        result = builder.transform(tree)
     if builder.errors:
         raise UmpireError(builder.errors)
     return result

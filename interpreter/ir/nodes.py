@@ -10,12 +10,13 @@ from __future__ import annotations
 import typing
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field  # noqa: F401  (BaseModel: others test isinstance(x, n.BaseModel))
 
 from ..syntax.diagnostics import Span
+from .trust import IRModel
 
 
-class Node(BaseModel):
+class Node(IRModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
     span: Span
 
@@ -49,7 +50,7 @@ class IntLit(Node):
     value: int
 
 
-class StrPart(BaseModel):
+class StrPart(IRModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
     text: str | None = None
     expr: Expr | None = None
@@ -101,7 +102,7 @@ class Index(Node):
     key: Expr
 
 
-class Arg(BaseModel):
+class Arg(IRModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
     name: str | None = None
     value: Expr
@@ -179,7 +180,7 @@ class ListLit(Node):
     items: tuple[Expr, ...]
 
 
-class MapEntry(BaseModel):
+class MapEntry(IRModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
     key: Expr
     value: Expr
@@ -722,7 +723,7 @@ Decl = Annotated[
 ]
 
 
-class Ruleset(BaseModel):
+class Ruleset(IRModel):
     """A whole rules file, in source order."""
 
     model_config = ConfigDict(frozen=True, defer_build=True)
@@ -780,7 +781,7 @@ class ScriptedDie(Node):
     label: str | None = None
 
 
-class AnswerItem(BaseModel):
+class AnswerItem(IRModel):
     model_config = ConfigDict(frozen=True, defer_build=True)
     name: str
     die: int | None = None

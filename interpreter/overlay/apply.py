@@ -28,6 +28,7 @@ import os
 from dataclasses import dataclass, field
 
 from ..ir import nodes as n
+from ..ir.trust import trusted
 from ..syntax.diagnostics import Diagnostic
 from . import ir as ov
 from .amender import Amender
@@ -70,7 +71,9 @@ def apply_overlays(base: n.Ruleset, overlays: list[ov.Overlay]) -> tuple[n.Rules
     amender = Amender(base, diags)
     applied = [_apply(amender, index, overlay) for index, overlay in enumerate(order)]
     conflicts(amender.touched, follows, order, diags)
-    return n.Ruleset(file=base.file, decls=tuple(amender.decls)), diags, applied
+    with trusted():  # declarations of the builder, amended by nodes of the overlays' builder (ir/trust.py)
+        amended = n.Ruleset(file=base.file, decls=tuple(amender.decls))
+    return amended, diags, applied
 
 
 def _apply(amender: Amender, index: int, overlay: ov.Overlay) -> AppliedOverlay:

@@ -19,7 +19,8 @@ from lark import Token, v_args
 from pydantic import Field
 
 from ..ir import nodes as n
-from ..ir.build import Builder, _cite, _first, _unquote
+from ..ir.build import Builder, _cite, _first, _unquote, plain_methods
+from ..ir.trust import trusted
 from ..syntax.diagnostics import UmpireError
 
 
@@ -269,6 +270,7 @@ def _range(low: int | None, high: int | None) -> str:
     return str(low) if low == high else f"{low}..{high}"
 
 
+@plain_methods
 @v_args(meta=True)
 class OverlayBuilder(Builder):
     """The rules-file builder plus one method per overlay grammar rule."""
@@ -451,7 +453,8 @@ class OverlayBuilder(Builder):
 def build_overlay(tree, file: str) -> Overlay:
     """Transform an overlay file's parse tree to its IR; raise UmpireError on any construct error."""
     builder = OverlayBuilder(file)
-    result = builder.transform(tree)
+    with trusted():  # as the rules' builder (ir/trust.py)
+        result = builder.transform(tree)
     if builder.errors:
         raise UmpireError(builder.errors)
     return result

@@ -101,23 +101,34 @@ def _check_string(token: Token) -> Token:
 def parser(start: str | None = None) -> Lark:
     """One LALR parser for all start symbols, built once per process.
 
-    Lark caches the grammar analysis in the temporary folder (keyed by the grammar's
-    text and options), so a fresh process loads it instead of rebuilding the tables.
+    Its tables ship with the package (``tables.py``); when they are not for this grammar, Lark
+    builds them and caches them in the temporary folder (keyed by the grammar's text and options),
+    so a later process loads them instead of rebuilding them.
     """
     return _parser()
 
 
+# How the parser is made; the shipped tables are keyed by these (but for the callbacks).
+OPTIONS = {
+    "parser": "lalr",
+    "start": list(START_SYMBOLS),
+    "propagate_positions": True,
+    "maybe_placeholders": True,
+    "lexer_callbacks": {"INT": _check_number, "STRING": _check_string},
+    "cache": True,
+}
+
+
+def grammar_text() -> str:
+    return grammar_path().read_text(encoding="utf-8")
+
+
 @functools.cache
 def _parser() -> Lark:
-    return Lark(
-        grammar_path().read_text(encoding="utf-8"),
-        parser="lalr",
-        start=list(START_SYMBOLS),
-        propagate_positions=True,
-        maybe_placeholders=True,
-        lexer_callbacks={"INT": _check_number, "STRING": _check_string},
-        cache=True,
-    )
+    from . import tables
+
+    grammar = grammar_text()
+    return tables.load(grammar, OPTIONS) or Lark(grammar, **OPTIONS)
 
 
 @functools.cache
