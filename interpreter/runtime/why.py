@@ -1,0 +1,106 @@
+"""`umpire explain --why TEXT`: the story of one line of the trace told in rules, not in code.
+
+A refusal reads "ES1 is not one of the legal options"; the rules-lawyer's question is *why* ES1
+was not there. The engine, when it explains, notes on each trace line the units and places it
+changed (`Event.touched`) and, for a line written by a rule that ran because of an earlier line,
+that line (`Event.trigger`: an `on eliminated` hook runs because of the elimination, a table
+row's effect because of the roll that chose the row). From these the story is told:
+
+- the line asked about, with its rule;
+- for each unit named in it, every earlier line that changed it, oldest first, each with its
+  cause: the line that triggered its rule, or else the decision (in the same procedure call)
+  that named the unit — and that cause's cause, a few levels deep;
+- for a line that names no unit (a recorded value, say), the rolls, decisions and table reads
+  of the same procedure call before it.
+
+Nothing here knows a game: units are recognised by their ids, causes by the engine's own notes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .engine import Event
+
+DEPTH = 3          # causes of causes followed
+HISTORY = 8        # lines of one unit's history shown (the latest)
+_EVIDENCE = ("decision", "reroll")
+
+
+def why_lines(events: list[Event], ids: set[str], text: str, error: str | None = None) -> list[str]:
+    """The story of the first line containing ``text`` (or of the run's error, when it holds the text)."""
+    wanted = text.lower()
+    found = next((i for i, e in enumerate(events) if wanted in e.line().lower()), None)
+    if found is None and error is not None and wanted in error.lower():
+        return _story(events, ids, f"the run stopped: {error}", error, len(events))
+    if found is None:
+        return []
+    event = events[found]
+    return _story(events, ids, f"#{found + 1} {event.line()}", event.text, found)
+
+
+def _story(events: list[Event], ids: set[str], head: str, text: str, before: int) -> list[str]:
+    lines = [f"why {head}"]
+    named = _named(text, ids)
+    for uid in named:
+        history = [j for j in range(before) if uid in events[j].touched]
+        if not history:
+            lines.append(f"  {uid}: no line before this one changed it (it stands as the scenario set it up)")
+            continue
+        lines.append(f"  {uid}, as the rules moved it:")
+        for j in history[-HISTORY:]:
+            lines += _chain(events, j, 2, DEPTH)
+    if not named and before < len(events):
+        lines += _evidence(events, before)
+    return lines
+
+
+def _named(text: str, ids: set[str]) -> list[str]:
+    """The unit ids a line names, in the order it names them."""
+    out: list[str] = []
+    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text):
+        if word in ids and word not in out:
+            out.append(word)
+    return out
+
+
+def _chain(events: list[Event], j: int, indent: int, depth: int) -> list[str]:
+    pad = " " * indent
+    lines = [f"{pad}#{j + 1} {events[j].line()}"]
+    seen = {j}
+    while depth > 0:
+        cause, how = _cause(events, j)
+        if cause is None or cause in seen:
+            break
+        indent += 2
+        lines.append(f"{' ' * indent}because #{cause + 1} {events[cause].line()}  ({how})")
+        seen.add(cause)
+        j, depth = cause, depth - 1
+    return lines
+
+
+def _cause(events: list[Event], j: int) -> tuple[int | None, str]:
+    event = events[j]
+    if event.trigger is not None and event.trigger < j:
+        return event.trigger, "a rule that runs on it"
+    touched = set(event.touched)
+    for k in range(j - 1, -1, -1):
+        other = events[k]
+        if other.within != event.within:
+            continue
+        if other.kind == "decision" and touched & set(_named(other.text, touched)):
+            return k, "the decision it carries out"
+    return None, ""
+
+
+def _evidence(events: list[Event], at: int) -> list[str]:
+    """The rolls, decisions and table reads of the same procedure call before the line."""
+    event = events[at]
+    found = [k for k in range(at) if events[k].within == event.within and _is_evidence(events[k])]
+    if not found:
+        return ["  no roll, decision or table read in the same procedure call comes before it"]
+    return ["  in the same procedure call, before it:"] + [f"    #{k + 1} {events[k].line()}" for k in found]
+
+
+def _is_evidence(event: Event) -> bool:
+    return event.kind in _EVIDENCE or event.text.startswith("roll ") or " roll " in event.text
