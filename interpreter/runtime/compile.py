@@ -14,11 +14,11 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ir import nodes as n
-from ..limits import MAX_INT, MAX_LIST
+from ..limits import MAX_INT, MAX_LIST, MAX_STRING
 from . import source
 from .guards import check_int, check_list, check_string, over_budget
 from .requests import ChoiceRequest, RollRequest, RuleError
-from .values import MISSING, Die, Place, Pool, Unit, X, show
+from .values import MISSING, Die, Place, Pool, Unit, X, show, shown_at_most
 
 Env = dict
 ExprFn = Callable[[Env], Any]
@@ -525,7 +525,8 @@ class Compiler:
         def receive(env, req: RollRequest, faces: list) -> None:
             k, label = req.count, req.label
             pool = Pool([Die(f, label) for f in faces], label, key_of(env), (die.name, die.low, die.high))
-            engine.trace(cite, f"roll {label}: {k}{die.name} -> {show(pool) if k else 'no dice'}")
+            if engine.narrate:
+                engine.trace(cite, f"roll {label}: {k}{die.name} -> {show(pool) if k else 'no dice'}")
             assign(env, pool)
 
         return ask, receive
@@ -616,8 +617,32 @@ class Compiler:
 
     def s_say(self, s: n.Say, cite: str) -> StmtFn:
         text, engine = self.expr(s.text), self.engine
+        quiet = self.unread_text(s.text)
 
-        return lambda env: engine.trace(cite, text(env))
+        def say(env):
+            if engine.narrate:
+                engine.trace(cite, text(env))
+            else:
+                quiet(env)
+
+        return say
+
+    def unread_text(self, e: n.StrLit) -> StmtFn:
+        """A text nobody will read (Engine.narrate off): its values evaluated in the same order, with the
+        same errors, as `expr(e)` evaluates them, but not shown; the text is built only when it may be
+        too long (check_string's error, with its length)."""
+        parts = [(p.text, self.expr(p.expr) if p.expr is not None else None) for p in e.parts]
+        fns = [fn for _, fn in parts if fn is not None]
+        fixed = sum(len(t) for t, fn in parts if fn is None)
+        span, cite = e.span, self.cite
+
+        def unread(env):
+            values = [fn(env) for fn in fns]
+            if fixed + sum(map(shown_at_most, values)) > MAX_STRING:
+                shown = iter(values)
+                check_string("".join(t if fn is None else show(next(shown)) for t, fn in parts), span, cite)
+
+        return unread
 
     def s_record(self, s: n.Record, cite: str) -> StmtFn:
         key, value, engine = self.expr(s.key), self.expr(s.value), self.engine

@@ -143,6 +143,7 @@ class _Trial:
     def __init__(self, sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None):
         self.sc, self.sym, self.facts = sc, sym, facts
         self.engine = Engine(sym, sources)
+        self.engine.narrate = False  # nothing here reads the trace: only facts are measured
         if facts is not None:
             self.engine.on_record = self._stop_when_known
 

@@ -135,3 +135,26 @@ def show(value: Any) -> str:
     if isinstance(value, Die):
         return str(int(value))
     return str(value)
+
+
+_SHORT_NUMBER = 10**19  # a number between minus and plus this shows in at most 20 characters
+
+
+def shown_at_most(value: Any) -> int:
+    """An upper bound on len(show(value)), found without writing the text (for lines nobody reads)."""
+    cls = value.__class__
+    if cls is str:
+        return len(value)
+    if cls is Unit or cls is Place:
+        return len(value.id)
+    if value is None or cls is bool:
+        return 4
+    if (cls is int or cls is Die) and -_SHORT_NUMBER < value < _SHORT_NUMBER:
+        return 20
+    if cls is Pool and (not value or (-_SHORT_NUMBER < min(value) and max(value) < _SHORT_NUMBER)):
+        return 2 + 22 * len(value)  # faces: numbers
+    if cls is list or cls is tuple or cls is Pool:
+        return 2 + sum(shown_at_most(v) + 2 for v in value)
+    if cls is dict:
+        return 2 + sum(shown_at_most(k) + shown_at_most(v) + 4 for k, v in value.items())
+    return len(show(value))
