@@ -121,9 +121,26 @@ def enumerate_positions(brancher: Brancher, outcomes_of: Callable[[RollRequest],
 
 def _place(result: Waiting | Ended, layer: dict, ended: dict[Any, Ended]) -> None:
     if isinstance(result, Ended):
-        _merge(ended, (result.cut, canon(result.facts)), result)
+        _merge(ended, (result.cut, _facts_key(result.facts)), result)
     else:
         _merge(layer, (result.part, result.position.key()), result)
+
+
+_PLAIN = frozenset({int, str})  # values whose key (canon) is themselves: equal ones are the same value
+_FACTS_KEYS: dict[tuple, Any] = {}  # the facts of an end as they came, for plain values -> canon(facts)
+
+
+def _facts_key(facts: dict) -> Any:
+    """canon(facts), found again for facts of plain values seen before (ends repeat the same few)."""
+    items = tuple(facts.items())
+    if {x.__class__ for item in items for x in item} <= _PLAIN:
+        key = _FACTS_KEYS.get(items)
+        if key is None:
+            if len(_FACTS_KEYS) >= 10_000:
+                _FACTS_KEYS.clear()
+            key = _FACTS_KEYS[items] = canon(facts)
+        return key
+    return canon(facts)
 
 
 def _merge(table: dict, key: Any, result: Waiting | Ended) -> None:

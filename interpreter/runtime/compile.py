@@ -25,6 +25,7 @@ ExprFn = Callable[[Env], Any]
 StmtFn = Callable[[Env], None]
 
 MAX_POOL = 10_000  # no board game rolls more; a guard against runaway rules
+_SHORT = 10**19  # a number between minus and plus this shows in at most 20 characters
 
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
@@ -631,16 +632,21 @@ class Compiler:
         """A text nobody will read (Engine.narrate off): its values evaluated in the same order, with the
         same errors, as `expr(e)` evaluates them, but not shown; the text is built only when it may be
         too long (check_string's error, with its length)."""
-        parts = [(p.text, self.expr(p.expr) if p.expr is not None else None) for p in e.parts]
-        fns = [fn for _, fn in parts if fn is not None]
-        fixed = sum(len(t) for t, fn in parts if fn is None)
+        parts = [(p.text, p.expr is not None) for p in e.parts]
+        # The values as one list, evaluated left to right as the text's are (one function, as the text is).
+        evaluate = self.expr(n.ListLit.model_construct(items=tuple(p.expr for p in e.parts if p.expr is not None), span=e.span))
+        fixed = sum(len(t) for t, shown in parts if not shown)
         span, cite = e.span, self.cite
 
         def unread(env):
-            values = [fn(env) for fn in fns]
-            if fixed + sum(map(shown_at_most, values)) > MAX_STRING:
+            values = evaluate(env)
+            size = fixed
+            for v in values:  # text and numbers (the commonest) measured here, the rest by shown_at_most
+                cls = v.__class__
+                size += len(v) if cls is str else 20 if cls is int and -_SHORT < v < _SHORT else shown_at_most(v)
+            if size > MAX_STRING:
                 shown = iter(values)
-                check_string("".join(t if fn is None else show(next(shown)) for t, fn in parts), span, cite)
+                check_string("".join(show(next(shown)) if is_value else t for t, is_value in parts), span, cite)
 
         return unread
 
@@ -771,7 +777,13 @@ def max_matching(edges: list[list[int]], n_right: int) -> int:
                     return True
         return False
 
-    return sum(1 for i in range(len(edges)) if augment(i, [False] * n_right))
+    matched = 0
+    for i, row in enumerate(edges):
+        if row and augment(i, [False] * n_right):
+            matched += 1
+            if matched == n_right:  # every unit has its die: no path can add one
+                break
+    return matched
 
 
 def unit_attr(u: Unit, name: str) -> Any:

@@ -43,7 +43,7 @@ _UNIT_FIELDS = {"id": "id", "side": "side", "type": "type", "location": "_locati
 
 # Node kinds worth a function of their own: a lone name or literal is as quick as a closure.
 COMPOSITE = frozenset({"attr", "index", "call", "binop", "compare", "boolop", "not", "neg", "is", "in", "has",
-                       "cond", "list", "map", "comprehension", "str"})
+                       "cond", "list", "map", "comprehension", "matching", "str"})
 
 
 def generate(comp, e) -> c.ExprFn:
@@ -274,6 +274,30 @@ class _Writer:
         # Python refuses ':=' in a comprehension's iterable: the items are named first, in a tuple.
         checked = f"{self.const(c.items)}({seq}, {self.const(self.engine)}, {self.const(e.span)}, {self.const(self.comp.cite)})"
         return f"(({t} := {checked}), [{body} for {local} in {t}{where}])[1]"
+
+    def w_matching(self, e, d):
+        """compile.py's matching with its test written inline, the die and the unit locals of a comprehension
+        of the edges; written only when nothing inside the test reads the frame (as a comprehension)."""
+        dice, units = self.write(e.dice, d), self.write(e.units, d)
+        ds, us, j, die, unit = (self.temp() for _ in range(5))
+        closures, outer = self.closures, {name: self.locals.get(name) for name in (e.die_var, e.unit_var)}
+        self.locals[e.die_var], self.locals[e.unit_var] = die, unit  # the unit's name last, as the closure binds them
+        try:
+            where = self.write(e.where, d)
+        finally:
+            for name, local in outer.items():
+                if local is None:
+                    self.locals.pop(name, None)
+                else:
+                    self.locals[name] = local
+        if self.closures != closures:
+            return None
+        as_list, span, steps = self.const(c.as_list), self.const(e.span), self.const(self.engine.count_steps)
+        edges = f"[[{j} for {j}, {unit} in enumerate({us}) if {where}] for {die} in {ds}]"
+        return (f"(({ds} := {as_list}({dice}, {'the dice of ' + chr(39) + 'matching' + chr(39)!r}, {span})), "
+                f"({us} := {as_list}({units}, {'the units of ' + chr(39) + 'matching' + chr(39)!r}, {span})), "
+                f"{steps}(len({ds}) * len({us}), {span}, {self.const(self.comp.cite)}), "
+                f"{self.const(c.max_matching)}({edges}, len({us})))[3]")
 
     def w_cond(self, e, d):
         return f"({self.write(e.then, d)} if {self.write(e.test, d)} else {self.write(e.orelse, d)})"

@@ -151,10 +151,20 @@ def shown_at_most(value: Any) -> int:
         return 4
     if (cls is int or cls is Die) and -_SHORT_NUMBER < value < _SHORT_NUMBER:
         return 20
-    if cls is Pool and (not value or (-_SHORT_NUMBER < min(value) and max(value) < _SHORT_NUMBER)):
-        return 2 + 22 * len(value)  # faces: numbers
     if cls is list or cls is tuple or cls is Pool:
-        return 2 + sum(shown_at_most(v) + 2 for v in value)
+        return _items_at_most(value)
     if cls is dict:
         return 2 + sum(shown_at_most(k) + shown_at_most(v) + 4 for k, v in value.items())
     return len(show(value))
+
+
+def _items_at_most(items: list | tuple) -> int:
+    """shown_at_most of a list, a tuple or a pool: each item and its ', '."""
+    if items.__class__ is Pool and (not items or (-_SHORT_NUMBER < min(items) and max(items) < _SHORT_NUMBER)):
+        return 2 + 22 * len(items)  # faces: numbers
+    size = 2
+    for v in items:  # numbers and text measured here, the rest by a call
+        c = v.__class__
+        size += 2 + (20 if (c is int or c is Die) and -_SHORT_NUMBER < v < _SHORT_NUMBER else len(v) if c is str
+                     else shown_at_most(v))
+    return size
