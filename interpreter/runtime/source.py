@@ -137,15 +137,23 @@ class _Writer:
         return f"(env[{name}] if {name} in env else {general})"
 
     # ── reading values ──
+    def bound(self, text: str) -> tuple[str, str]:
+        """A value read more than once: its name, and its first read. A comprehension's variable is read as it
+        is; anything else is put in a new temporary by its first read."""
+        if text in self.locals.values():
+            return text, text
+        t = self.temp()
+        return t, f"({t} := {text})"
+
     def w_attr(self, e, d):
-        obj, t, name = self.write(e.obj, d), self.temp(), repr(e.name)
+        (t, obj), name = self.bound(self.write(e.obj, d)), repr(e.name)
         general = f"{self.const(self.engine.attribute)}({t}, {name}, {self.const(e.span)})"
         if e.name in self.sym.stats and e.name not in self.sym.place_props:  # a unit's printed value
             v = self.temp()
-            return f"({v} if ({t} := {obj}).__class__ is _Unit and ({v} := {t}.stats.get({name})) is not _MISSING else {general})"
+            return f"({v} if {obj}.__class__ is _Unit and ({v} := {t}.stats.get({name})) is not _MISSING else {general})"
         on_unit = self.unit_field(e.name, t) or general
         on_place = self.place_field(e.name, t) or general
-        return f"({on_unit} if ({t} := {obj}).__class__ is _Unit else {on_place} if {t}.__class__ is _Place else {general})"
+        return f"({on_unit} if {obj}.__class__ is _Unit else {on_place} if {t}.__class__ is _Place else {general})"
 
     def unit_field(self, name: str, t: str) -> str | None:
         """What Engine.attribute reads of a unit, written out (None: the general path, which explains)."""
@@ -238,10 +246,10 @@ class _Writer:
         return f"(-{v} if ({v} := {self.write(e.operand, d)}).__class__ is int else {self.const(c.negative)}({v}, {self.const(e.span)}))"
 
     def w_is(self, e, d):
-        u, name, negate = self.temp(), repr(e.name), e.negate
+        (u, operand), name, negate = self.bound(self.write(e.operand, d)), repr(e.name), e.negate
         test = f"({name} == {u}.cls or {name} == {u}.type or {name} in {u}.flags) != {negate}"
         general = f"{self.const(c.is_test)}({u}, {name}, {negate}, {self.const(e.span)})"
-        return f"({test} if ({u} := {self.write(e.operand, d)}).__class__ is _Unit else {general})"
+        return f"({test} if {operand}.__class__ is _Unit else {general})"
 
     def w_in(self, e, d):
         span = self.const(e.span)  # the collection is checked before the item is evaluated
