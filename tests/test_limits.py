@@ -214,3 +214,10 @@ def test_play_keeps_the_narration_when_the_budget_runs_out(tmp_path, small_budge
     assert code == 1 and "Traceback" not in out and "internal error" not in out, out
     assert "the story so far" in out
     assert "the run has taken 5,000 steps" in out
+
+
+@pytest.mark.parametrize("command", ["run", "odds"])
+def test_a_line_nobody_reads_is_still_too_long(tmp_path, command):
+    """Exact odds write no trace (Engine.narrate), but a `say` too long to be written fails there as in a run."""
+    body = 'procedure main() [2.0] {\n  let s = "ab"\n  repeat [2.1] {\n    set s = "{s}{s}"\n    say "{[s, s]}" [2.2]\n  }\n}\n'
+    fails(tmp_path, body, at(5, 9), "this string would be 131,076 characters long [2.2]; a string has at most 100,000", command=command)

@@ -35,6 +35,63 @@ def test_max_matching_equals_brute_force(dice, values):
     assert max_matching(edges, len(values)) == brute_matching(dice, values)
 
 
+@given(st.lists(st.lists(st.integers(0, 3), max_size=4), max_size=5), st.integers(4, 5))
+def test_max_matching_of_any_graph_equals_brute_force(rows, n_right):
+    """Any edges, not only nested neighbourhoods: the size of the largest one-to-one choice of edges."""
+    edges = [sorted(set(row)) for row in rows]
+    best = max((k for k in range(min(len(edges), n_right), 0, -1)
+                for lefts in itertools.combinations(range(len(edges)), k)
+                for rights in itertools.product(*(edges[i] for i in lefts)) if len(set(rights)) == k), default=0)
+    assert max_matching(edges, n_right) == best
+
+
+MATCHINGS = ["matching d in [1, 2, 6] with u in [R1, B1] where d <= u.gun",
+             "matching d in [5, 6] with u in [R1, B1] where d <= u.gun",
+             "matching d in [] with u in [R1, B1] where d <= u.gun",
+             "matching d in [1, 3] with u in [] where d <= u.gun",
+             "matching u in [1, 3] with u in [R1] where u.gun > 0",
+             "matching d in [1, 2] with u in [1, 2, 3] where d == u",
+             "sum([matching d in [1, 2] with u in [R1, B1] where d <= u.gun + x for x in [0, -3, -4]])",
+             "matching d in 3 with u in [R1] where d <= u.gun",
+             "matching d in [1] with u in R1 where d <= u.gun",
+             "matching d in [1, 2] with u in [R1, B1] where d <= u.cost + u",
+             "matching d in [1, 2] with u in [R1, 3] where d <= u.gun"]
+
+
+def test_the_generated_matching_is_the_closure(tmp_path, monkeypatch):
+    """source.py writes a matching's test inline: the same values, the same errors as compile.py's closure."""
+    from interpreter.load import load_rules, load_scenario, rules_path_for
+    from interpreter.runtime import source
+    from interpreter.runtime.engine import Engine
+    from interpreter.runtime.setup import Setup
+    from interpreter.syntax.diagnostics import Sources
+    from tests.test_fuzz import ROOT, SKIRMISH_SCENARIO
+
+    (tmp_path / "skirmish.rules").write_text((ROOT / "tests/bad/support/skirmish.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    text = SKIRMISH_SCENARIO.format(rules="skirmish.rules", expects="\n".join(f"    ({e}) == 1" for e in MATCHINGS))
+    (tmp_path / "m.scenario").write_text(text, encoding="utf-8")
+    sources = Sources()
+    sc = load_scenario(str(tmp_path / "m.scenario"), sources)
+    sym = load_rules(rules_path_for(sc), sources).symbols
+
+    def outcomes() -> list:
+        engine = Engine(sym, sources)
+        Setup(engine, sc).run()
+        found = []
+        for exp in sc.expects:
+            try:
+                found.append(engine.compiler.expr(exp.expr.left)({}))
+            except RuleError as err:
+                found.append((err.message, err.span))
+        return found
+
+    written = outcomes()
+    monkeypatch.setattr(source, "COMPOSITE", source.COMPOSITE - {"matching"})
+    closures = outcomes()
+    assert written == closures, (written, closures)
+    assert written[:7] == [2, 0, 0, 0, 1, 2, 3] and all(isinstance(x, tuple) for x in written[7:]), written
+
+
 def test_leogane_matching_from_the_example_of_play():
     dice, values = [2, 3, 6, 3, 1, 4, 4, 1, 5], [1, 2]
     edges = [[j for j, v in enumerate(values) if d <= v] for d in dice]

@@ -156,7 +156,7 @@ class Graph:
 
     def place(self, result: Waiting | Ended) -> int:
         if isinstance(result, Ended):
-            key = ("end", result.cut, canon(result.facts))
+            key = ("end", result.cut, _facts_key(result.facts))
         else:
             key = ("node", result.part, result.memory, result.position.key())
         found = self._ids.get(key)
@@ -191,3 +191,20 @@ class Graph:
         if root < 0:
             self.ends[~root].probability, self.ends[~root].paths = Fraction(1), 1
         return self.ends
+
+
+_PLAIN = frozenset({int, str})  # values whose key (canon) is themselves: equal ones are the same value
+_FACTS_KEYS: dict[tuple, Any] = {}  # the facts of an end as they came, for plain values -> canon(facts)
+
+
+def _facts_key(facts: dict) -> Any:
+    """canon(facts), found again for facts of plain values seen before (ends repeat the same few)."""
+    items = tuple(facts.items())
+    if {x.__class__ for item in items for x in item} <= _PLAIN:
+        key = _FACTS_KEYS.get(items)
+        if key is None:
+            if len(_FACTS_KEYS) >= 10_000:
+                _FACTS_KEYS.clear()
+            key = _FACTS_KEYS[items] = canon(facts)
+        return key
+    return canon(facts)

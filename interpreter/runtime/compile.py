@@ -14,17 +14,18 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ir import nodes as n
-from ..limits import MAX_INT, MAX_LIST
+from ..limits import MAX_INT, MAX_LIST, MAX_STRING
 from . import source
 from .guards import check_int, check_list, check_string, over_budget
 from .requests import ChoiceRequest, RollRequest, RuleError
-from .values import MISSING, Die, Place, Pool, Unit, X, show
+from .values import MISSING, Die, Place, Pool, Unit, X, show, shown_at_most
 
 Env = dict
 ExprFn = Callable[[Env], Any]
 StmtFn = Callable[[Env], None]
 
 MAX_POOL = 10_000  # no board game rolls more; a guard against runaway rules
+_SHORT = 10**19  # a number between minus and plus this shows in at most 20 characters
 
 
 _ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
@@ -525,7 +526,8 @@ class Compiler:
         def receive(env, req: RollRequest, faces: list) -> None:
             k, label = req.count, req.label
             pool = Pool([Die(f, label) for f in faces], label, key_of(env), (die.name, die.low, die.high))
-            engine.trace(cite, f"roll {label}: {k}{die.name} -> {show(pool) if k else 'no dice'}")
+            if engine.narrate:
+                engine.trace(cite, f"roll {label}: {k}{die.name} -> {show(pool) if k else 'no dice'}")
             assign(env, pool)
 
         return ask, receive
@@ -616,8 +618,37 @@ class Compiler:
 
     def s_say(self, s: n.Say, cite: str) -> StmtFn:
         text, engine = self.expr(s.text), self.engine
+        quiet = self.unread_text(s.text)
 
-        return lambda env: engine.trace(cite, text(env))
+        def say(env):
+            if engine.narrate:
+                engine.trace(cite, text(env))
+            else:
+                quiet(env)
+
+        return say
+
+    def unread_text(self, e: n.StrLit) -> StmtFn:
+        """A text nobody will read (Engine.narrate off): its values evaluated in the same order, with the
+        same errors, as `expr(e)` evaluates them, but not shown; the text is built only when it may be
+        too long (check_string's error, with its length)."""
+        parts = [(p.text, p.expr is not None) for p in e.parts]
+        # The values as one list, evaluated left to right as the text's are (one function, as the text is).
+        evaluate = self.expr(n.ListLit.model_construct(items=tuple(p.expr for p in e.parts if p.expr is not None), span=e.span))
+        fixed = sum(len(t) for t, shown in parts if not shown)
+        span, cite = e.span, self.cite
+
+        def unread(env):
+            values = evaluate(env)
+            size = fixed
+            for v in values:  # text and numbers (the commonest) measured here, the rest by shown_at_most
+                cls = v.__class__
+                size += len(v) if cls is str else 20 if cls is int and -_SHORT < v < _SHORT else shown_at_most(v)
+            if size > MAX_STRING:
+                shown = iter(values)
+                check_string("".join(show(next(shown)) if is_value else t for t, is_value in parts), span, cite)
+
+        return unread
 
     def s_record(self, s: n.Record, cite: str) -> StmtFn:
         key, value, engine = self.expr(s.key), self.expr(s.value), self.engine
@@ -746,7 +777,13 @@ def max_matching(edges: list[list[int]], n_right: int) -> int:
                     return True
         return False
 
-    return sum(1 for i in range(len(edges)) if augment(i, [False] * n_right))
+    matched = 0
+    for i, row in enumerate(edges):
+        if row and augment(i, [False] * n_right):
+            matched += 1
+            if matched == n_right:  # every unit has its die: no path can add one
+                break
+    return matched
 
 
 def unit_attr(u: Unit, name: str) -> Any:

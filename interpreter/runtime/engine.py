@@ -69,6 +69,9 @@ class Engine:
         # functions consulted; the compiler adds that bookkeeping only when asked, so plain runs
         # pay nothing for it.
         self.explain = explain
+        # Whether anyone reads the trace: exact odds and Monte Carlo read only facts, so their engine
+        # writes no lines (a `say`'s values are still evaluated, with their errors; see Compiler.s_say).
+        self.narrate = True
         self.consulted: list[str] = []
         self.state = GameState()
         self.events: list[Event] = []
@@ -126,6 +129,8 @@ class Engine:
 
     # ── trace ──
     def trace(self, cite: n.Citation | str, text: str, kind: str = "event") -> None:
+        if not self.narrate:
+            return
         if self.explain:
             where, within = self.process.where() if self.process is not None else (None, ())
             self.events.append(Event(cite, text, kind, where, within, tuple(self.consulted)))
@@ -135,7 +140,8 @@ class Engine:
 
     def record(self, key: str, value: Any, cite: str) -> None:
         self.state.facts[key] = value
-        self.trace(cite, f"record {key} = {show(value)}", "record")
+        if self.narrate:
+            self.trace(cite, f"record {key} = {show(value)}", "record")
         if self.on_record is not None:
             self.on_record()
 

@@ -41,13 +41,15 @@ def _copy(v: Any, memo: dict) -> Any:
     if t is dict:
         out: Any = {}
         memo[id(v)] = out
-        out.update((k, x if type(x) in _ATOMS else _copy(x, memo)) for k, x in v.items())
+        for k, x in v.items():
+            out[k] = x if type(x) in _ATOMS else _copy(x, memo)
     elif t is list:
         out = []
         memo[id(v)] = out
-        out.extend(x if type(x) in _ATOMS else _copy(x, memo) for x in v)
+        for x in v:
+            out.append(x if type(x) in _ATOMS else _copy(x, memo))
     elif t is tuple:
-        out = tuple(x if type(x) in _ATOMS else _copy(x, memo) for x in v)
+        out = tuple([x if type(x) in _ATOMS else _copy(x, memo) for x in v])
         memo[id(v)] = out
     elif t is Pool:
         out = Pool([], v.label, v.key, v.die)
@@ -103,7 +105,9 @@ class Position:
         memo: dict = {}
         st = engine.state
         for u, side, location, carrier, cargo, state in self.units:
-            u.side, u.location, u.carrier, u.cargo, u.state = side, location, carrier, list(cargo), _copy(state, memo)
+            if u._location is not location:
+                u.location = location
+            u.side, u.carrier, u.cargo, u.state = side, carrier, list(cargo), _copy(state, memo) if state else {}
         for p in st.every_place():
             saved = self.places.get(p)
             if saved is not None:

@@ -43,7 +43,7 @@ _UNIT_FIELDS = {"id": "id", "side": "side", "type": "type", "location": "_locati
 
 # Node kinds worth a function of their own: a lone name or literal is as quick as a closure.
 COMPOSITE = frozenset({"attr", "index", "call", "binop", "compare", "boolop", "not", "neg", "is", "in", "has",
-                       "cond", "list", "map", "comprehension", "str"})
+                       "cond", "list", "map", "comprehension", "matching", "str"})
 
 
 def generate(comp, e) -> c.ExprFn:
@@ -137,15 +137,23 @@ class _Writer:
         return f"(env[{name}] if {name} in env else {general})"
 
     # ── reading values ──
+    def bound(self, text: str) -> tuple[str, str]:
+        """A value read more than once: its name, and its first read. A comprehension's variable is read as it
+        is; anything else is put in a new temporary by its first read."""
+        if text in self.locals.values():
+            return text, text
+        t = self.temp()
+        return t, f"({t} := {text})"
+
     def w_attr(self, e, d):
-        obj, t, name = self.write(e.obj, d), self.temp(), repr(e.name)
+        (t, obj), name = self.bound(self.write(e.obj, d)), repr(e.name)
         general = f"{self.const(self.engine.attribute)}({t}, {name}, {self.const(e.span)})"
         if e.name in self.sym.stats and e.name not in self.sym.place_props:  # a unit's printed value
             v = self.temp()
-            return f"({v} if ({t} := {obj}).__class__ is _Unit and ({v} := {t}.stats.get({name})) is not _MISSING else {general})"
+            return f"({v} if {obj}.__class__ is _Unit and ({v} := {t}.stats.get({name})) is not _MISSING else {general})"
         on_unit = self.unit_field(e.name, t) or general
         on_place = self.place_field(e.name, t) or general
-        return f"({on_unit} if ({t} := {obj}).__class__ is _Unit else {on_place} if {t}.__class__ is _Place else {general})"
+        return f"({on_unit} if {obj}.__class__ is _Unit else {on_place} if {t}.__class__ is _Place else {general})"
 
     def unit_field(self, name: str, t: str) -> str | None:
         """What Engine.attribute reads of a unit, written out (None: the general path, which explains)."""
@@ -238,10 +246,10 @@ class _Writer:
         return f"(-{v} if ({v} := {self.write(e.operand, d)}).__class__ is int else {self.const(c.negative)}({v}, {self.const(e.span)}))"
 
     def w_is(self, e, d):
-        u, name, negate = self.temp(), repr(e.name), e.negate
+        (u, operand), name, negate = self.bound(self.write(e.operand, d)), repr(e.name), e.negate
         test = f"({name} == {u}.cls or {name} == {u}.type or {name} in {u}.flags) != {negate}"
         general = f"{self.const(c.is_test)}({u}, {name}, {negate}, {self.const(e.span)})"
-        return f"({test} if ({u} := {self.write(e.operand, d)}).__class__ is _Unit else {general})"
+        return f"({test} if {operand}.__class__ is _Unit else {general})"
 
     def w_in(self, e, d):
         span = self.const(e.span)  # the collection is checked before the item is evaluated
@@ -274,6 +282,30 @@ class _Writer:
         # Python refuses ':=' in a comprehension's iterable: the items are named first, in a tuple.
         checked = f"{self.const(c.items)}({seq}, {self.const(self.engine)}, {self.const(e.span)}, {self.const(self.comp.cite)})"
         return f"(({t} := {checked}), [{body} for {local} in {t}{where}])[1]"
+
+    def w_matching(self, e, d):
+        """compile.py's matching with its test written inline, the die and the unit locals of a comprehension
+        of the edges; written only when nothing inside the test reads the frame (as a comprehension)."""
+        dice, units = self.write(e.dice, d), self.write(e.units, d)
+        ds, us, j, die, unit = (self.temp() for _ in range(5))
+        closures, outer = self.closures, {name: self.locals.get(name) for name in (e.die_var, e.unit_var)}
+        self.locals[e.die_var], self.locals[e.unit_var] = die, unit  # the unit's name last, as the closure binds them
+        try:
+            where = self.write(e.where, d)
+        finally:
+            for name, local in outer.items():
+                if local is None:
+                    self.locals.pop(name, None)
+                else:
+                    self.locals[name] = local
+        if self.closures != closures:
+            return None
+        as_list, span, steps = self.const(c.as_list), self.const(e.span), self.const(self.engine.count_steps)
+        edges = f"[[{j} for {j}, {unit} in enumerate({us}) if {where}] for {die} in {ds}]"
+        return (f"(({ds} := {as_list}({dice}, {'the dice of ' + chr(39) + 'matching' + chr(39)!r}, {span})), "
+                f"({us} := {as_list}({units}, {'the units of ' + chr(39) + 'matching' + chr(39)!r}, {span})), "
+                f"{steps}(len({ds}) * len({us}), {span}, {self.const(self.comp.cite)}), "
+                f"{self.const(c.max_matching)}({edges}, len({us})))[3]")
 
     def w_cond(self, e, d):
         return f"({self.write(e.then, d)} if {self.write(e.test, d)} else {self.write(e.orelse, d)})"

@@ -135,3 +135,36 @@ def show(value: Any) -> str:
     if isinstance(value, Die):
         return str(int(value))
     return str(value)
+
+
+_SHORT_NUMBER = 10**19  # a number between minus and plus this shows in at most 20 characters
+
+
+def shown_at_most(value: Any) -> int:
+    """An upper bound on len(show(value)), found without writing the text (for lines nobody reads)."""
+    cls = value.__class__
+    if cls is str:
+        return len(value)
+    if cls is Unit or cls is Place:
+        return len(value.id)
+    if value is None or cls is bool:
+        return 4
+    if (cls is int or cls is Die) and -_SHORT_NUMBER < value < _SHORT_NUMBER:
+        return 20
+    if cls is list or cls is tuple or cls is Pool:
+        return _items_at_most(value)
+    if cls is dict:
+        return 2 + sum(shown_at_most(k) + shown_at_most(v) + 4 for k, v in value.items())
+    return len(show(value))
+
+
+def _items_at_most(items: list | tuple) -> int:
+    """shown_at_most of a list, a tuple or a pool: each item and its ', '."""
+    if items.__class__ is Pool and (not items or (-_SHORT_NUMBER < min(items) and max(items) < _SHORT_NUMBER)):
+        return 2 + 22 * len(items)  # faces: numbers
+    size = 2
+    for v in items:  # numbers and text measured here, the rest by a call
+        c = v.__class__
+        size += 2 + (20 if (c is int or c is Die) and -_SHORT_NUMBER < v < _SHORT_NUMBER else len(v) if c is str
+                     else shown_at_most(v))
+    return size

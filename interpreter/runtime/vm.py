@@ -74,7 +74,7 @@ class CodeFrame(Frame):
         self.code, self.pc, self.env, self.loops, self.done, self.asked, self.label = code, 0, env, [], done, None, label
 
     def advance(self, proc: Process) -> Any:
-        ops, engine = self.code.ops, proc.engine
+        ops, engine, env = self.code.ops, proc.engine, self.env
         while self.pc < len(ops):
             op = ops[self.pc]
             self.pc += 1
@@ -83,6 +83,10 @@ class CodeFrame(Frame):
                 engine.steps += 1  # the run's step budget: a rule that never ends stops here
                 if engine.steps > engine.max_steps:
                     raise over_budget(engine.max_steps, op.span, op.cite)
+            fn = op.fn
+            if fn is not None:  # a statement that never waits (Do): its closure, called here
+                fn(env)
+                continue
             r = op.run(proc, self)
             if r is not None:
                 return r
@@ -189,6 +193,7 @@ class Op:
     """One instruction; `counts` when it begins a statement (the step budget, as the generators count)."""
 
     counts = True
+    fn = None  # the closure of a statement that never waits (Do), which CodeFrame.advance calls itself
 
     def __init__(self, s=None):
         self.node = s  # the statement (liveness reads its names)
@@ -530,8 +535,7 @@ class RerollFrame(Frame):
             side = self.sides[self.i % len(self.sides)]
             self.i += 1
             can_spend = [u for u in self.spendable(side) if u.location is not None and not u.location.is_box and u.id not in self.spent]
-            options = [(p, k) for p in self.pools if isinstance(p, Pool) for k in range(len(p))]
-            if not can_spend or not options:
+            if not can_spend or not any(isinstance(p, Pool) and p for p in self.pools):  # nothing to spend, or no die
                 self.passes += 1
                 continue
             self.side, self.can_spend, self.stage = side, can_spend, "asked"
