@@ -98,6 +98,9 @@ def _add_explain(sub) -> None:
     p = sub.add_parser("explain", help="run a scenario and explain every line of its trace: rule, statement, calls, values")
     p.add_argument("scenario")
     p.add_argument("--at", metavar="N|TEXT", help="only event number N, or the events whose line contains TEXT")
+    p.add_argument("--why", metavar="TEXT",
+                   help="the story, in rules, of the first line containing TEXT (or of the run's error): what earlier "
+                        "lines, with their rules, changed the units it names, and why")
     _with_option(p)
     _allow_option(p)
 

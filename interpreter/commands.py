@@ -30,7 +30,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "run":
         return cmd_run(args.scenario, args.overlays, args.detail)
     if args.command == "explain":
-        return cmd_explain(args.scenario, args.at, args.overlays)
+        return cmd_explain(args.scenario, args.at, args.overlays, args.why)
     if args.command == "odds":
         from .commands_odds import OddsArgs, cmd_odds
 
@@ -222,7 +222,7 @@ def cmd_run(path: str, overlays: list[str] = (), detail: bool = False) -> int:
     return _finish(outcome, sources) or (0 if outcome.ok else 1)
 
 
-def cmd_explain(path: str, at: str | None, overlays: list[str] = ()) -> int:
+def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | None = None) -> int:
     from .runtime.explain import explain_lines
     from .runtime.scenario import run_scenario
 
@@ -233,12 +233,28 @@ def cmd_explain(path: str, at: str | None, overlays: list[str] = ()) -> int:
     scenario, loaded = ready
     outcome = run_scenario(scenario, loaded.symbols, sources, explain=True)
     print(f"explain: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""))
+    if why is not None:
+        return _explain_why(scenario, loaded.symbols, outcome, why)
     lines = explain_lines(outcome.events, sources, at)
     if at is not None and not lines:
         print(f"umpire: error: no event matches '{at}' (the trace has {len(outcome.events)} events)", file=sys.stderr)
         return 1
     print("\n".join(lines))
     return _finish(outcome, sources)
+
+
+def _explain_why(scenario, sym, outcome, text: str) -> int:
+    """`explain --why TEXT`: the story of the first line holding TEXT, told by rules (runtime/why.py)."""
+    from .runtime.why import why_lines
+
+    ids = {u.id for u in scenario.units} | set(sym.counters)
+    error = outcome.error.message if outcome.error is not None else None
+    lines = why_lines(outcome.events, ids, text, error)
+    if not lines:
+        print(f"umpire: error: no event matches '{text}' (the trace has {len(outcome.events)} events)", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    return 0
 
 
 @dataclass

@@ -77,3 +77,30 @@ def test_explaining_does_not_change_the_trace(monkeypatch):
     explained = run_scenario(sc, sym, sources, explain=True)
     assert plain.lines == explained.lines
     assert all(e.where is None and not e.within for e in plain.events)
+
+
+def test_why_tells_a_refusal_in_rules(capsys, monkeypatch):
+    """explain --why: D4's refusal ("ES1 is not in units_at(hex)") told as the rules made it so:
+    ES1 was lost with its carrier Augusta (6.3), eliminated in the naval combat (9.1 step 8) by
+    the English choice of losses."""
+    monkeypatch.chdir(ROOT)
+    code, out, _ = explain(capsys, "scenarios/jenkins_ear/eop_strict_d4.scenario", "--why", "departure D4")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1].startswith("why #") and "departure D4" in lines[1]
+    at = lines.index("  ES1, as the rules moved it:")
+    assert "[6.3] ES1 is eliminated (lost with its carrier)" in lines[at + 1]
+    assert "because" in lines[at + 2] and "[9.1 step 8] AUGUSTA is eliminated (naval combat)" in lines[at + 2]
+    assert "(a rule that runs on it)" in lines[at + 2]
+    assert "[9.1 step 8] english losses: [AUGUSTA, EFR3]" in lines[at + 3] and "(the decision it carries out)" in lines[at + 3]
+    assert "  ES2: no line before this one changed it (it stands as the scenario set it up)" in lines
+
+
+def test_why_of_a_value_lists_the_rolls_and_records_before_it(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, _ = explain(capsys, "scenarios/jenkins_ear/eop_land_3018.scenario", "--why", "land counters lost by english")
+    assert code == 0
+    assert "in the same procedure call, before it:" in out
+    assert "roll pool[spanish]: 2d6 -> [1, 5]" in out and "record 3018 land hits scored by spanish = 1" in out
+    code, _, err = explain(capsys, "scenarios/jenkins_ear/eop_land_3018.scenario", "--why", "no such line")
+    assert code == 1 and "no event matches 'no such line'" in err

@@ -45,6 +45,8 @@ class Event:
     where: Span | None = None            # the statement being executed
     within: tuple[str, ...] = ()         # the procedures and tables it runs in, outermost first
     consulted: tuple[str, ...] = ()      # functions evaluated and decisions asked since the last line
+    touched: tuple[str, ...] = ()        # the units and places it changed (explain --why)
+    trigger: int | None = None           # the line whose rule made this one's rule run (a hook, a row)
 
     def __post_init__(self) -> None:
         # The trace is plain data: a citation node is kept as the text it prints.
@@ -73,6 +75,8 @@ class Engine:
         # writes no lines (a `say`'s values are still evaluated, with their errors; see Compiler.s_say).
         self.narrate = True
         self.consulted: list[str] = []
+        self.touched: list[str] = []   # explain: ids changed since the last line
+        self.triggers: dict[int, tuple] = {}  # explain: id(frame) -> (frame, the line that made it run)
         self.state = GameState()
         self.events: list[Event] = []
         self.violations: list[Event] = []
@@ -133,10 +137,22 @@ class Engine:
             return
         if self.explain:
             where, within = self.process.where() if self.process is not None else (None, ())
-            self.events.append(Event(cite, text, kind, where, within, tuple(self.consulted)))
+            trigger = self.process.trigger() if self.process is not None else None
+            self.events.append(Event(cite, text, kind, where, within, tuple(self.consulted), tuple(self.touched), trigger))
             self.consulted.clear()
+            self.touched.clear()
             return
         self.events.append(Event(cite, text, kind))
+
+    def mark(self, *things: Any) -> None:
+        """Explain mode: note the units and places the next trace line changes."""
+        if self.explain:
+            self.touched.extend(t.id for t in things if isinstance(t, (Unit, Place)))
+
+    def note_trigger(self, frame: Any) -> None:
+        """Explain mode: the frame runs because of the last line written (a hook, a row's effect)."""
+        if self.explain and self.events:
+            self.triggers[id(frame)] = (frame, len(self.events) - 1)
 
     def record(self, key: str, value: Any, cite: str) -> None:
         self.state.facts[key] = value
@@ -234,6 +250,7 @@ class Engine:
             obj.state[name] = value
         else:
             raise RuleError(f"cannot set '{name}' of {show(obj)}", span)
+        self.mark(obj)
         self.trace(cite, f"{obj}.{name} is now {show(value)}", "state")
 
     def adjust_track(self, name: str, side: Any, by: Any, cite: str, span: Span) -> None:
@@ -280,6 +297,8 @@ class Engine:
             u.location = to
             for c in _all_cargo(u):
                 c.location = to
+                self.mark(c)
+        self.mark(*units)
         if units:
             self.trace(cite, f"{', '.join(map(str, units))} {'moves' if len(units) == 1 else 'move'} to {to}", "move")
 
@@ -289,6 +308,7 @@ class Engine:
             if u.side == side:
                 continue
             old, u.side = u.side, side
+            self.mark(u)
             self.trace(cite, f"{u} changes side: {old} -> {side}", "side")
 
     def embark(self, units: list[Unit], carrier: Any, cite: str, span: Span) -> None:
@@ -300,6 +320,7 @@ class Engine:
             if u.location is not carrier.location:
                 raise RuleError(f"{u} is in {u.location}, not in {carrier.location} with {carrier}", span)
             self.place_unit(u, carrier)
+        self.mark(*units)
         if units:
             self.trace(cite, f"{', '.join(map(str, units))} {'embarks' if len(units) == 1 else 'embark'} aboard {carrier}", "move")
 

@@ -143,6 +143,15 @@ class Process:
             raise RuleError("the position waits for no answer", None)
         return self.stack[-1].asked_again(self)
 
+    def trigger(self) -> int | None:
+        """For `umpire explain --why`: the line that made the innermost triggered frame run."""
+        triggers = self.engine.triggers
+        for f in reversed(self.stack):
+            found = triggers.get(id(f))
+            if found is not None and found[0] is f:
+                return found[1]
+        return None
+
     def where(self) -> tuple[Any, tuple[str, ...]]:
         """For `umpire explain`: the statement running (the innermost instruction begun) and the
         calls it runs in, outermost first."""
@@ -428,10 +437,10 @@ class TableFrame(Frame):
             return RollRequest(t.count(self.env), t.die.low, t.die.high, t.die.name, d.name, d.roll_cite or self.cite, d.span)
         if self.stage == "row":
             self.stage = "declared"
-            return proc.push(CodeFrame(self.effect, dict(self.env)))
+            return proc.push(_triggered(proc.engine, CodeFrame(self.effect, dict(self.env))))
         if self.stage == "declared" and self.declared is not None:
             self.stage = "end"
-            return proc.push(CodeFrame(self.declared, dict(self.env)))
+            return proc.push(_triggered(proc.engine, CodeFrame(self.declared, dict(self.env))))
         return _DONE
 
     def resume(self, proc, faces):
@@ -466,6 +475,12 @@ class TableFrame(Frame):
             proc.result = self.result
 
 
+def _triggered(engine, frame: Frame) -> Frame:
+    """A row's effect runs because of the row's line (explain --why)."""
+    engine.note_trigger(frame)
+    return frame
+
+
 class EliminateFrame(Frame):
     """Units eliminated one after another, each one's `on eliminated` hooks run before the next."""
 
@@ -478,6 +493,7 @@ class EliminateFrame(Frame):
             u, self.hooked = self.hooked, None
             for c in list(u.cargo):
                 eng._detach(c)
+                eng.mark(c)
                 eng.trace(self.cite, f"{c} was aboard {u}; no rule removes it, so it stays in {c.location}", "move")
         if self.i == 0 and eng.deferred:
             eng.deferred[-1].append((self.units, self.because, self.cite))
@@ -488,6 +504,7 @@ class EliminateFrame(Frame):
             if u.location is None or u.location.is_box:
                 continue  # already gone (for instance as cargo of a unit eliminated first)
             why = f" ({self.because})" if self.because else ""
+            eng.mark(u)
             eng.trace(self.cite, f"{u} is eliminated{why}", "eliminate")
             eng._detach(u)
             u.location = None
@@ -717,6 +734,7 @@ class Lowering:
             code = self.block(("hook", event, i), h.body, h.cite)
             label = hook_label(event, h.var, subject, h.cite or "hook") if self.engine.explain else None
             frames.append(CodeFrame(code, {h.var: subject} if h.var else {}, None, label))
+            self.engine.note_trigger(frames[-1])
         return frames
 
     # ── statements ──

@@ -10,8 +10,8 @@ row's effect because of the roll that chose the row). From these the story is to
 - for each unit named in it, every earlier line that changed it, oldest first, each with its
   cause: the line that triggered its rule, or else the decision (in the same procedure call)
   that named the unit — and that cause's cause, a few levels deep;
-- for a line that names no unit (a recorded value, say), the rolls, decisions and table reads
-  of the same procedure call before it.
+- for a line that names no unit (a recorded value, say), the rolls, decisions, table reads and
+  recorded values of the same procedure call before it.
 
 Nothing here knows a game: units are recognised by their ids, causes by the engine's own notes.
 """
@@ -24,7 +24,7 @@ from .engine import Event
 
 DEPTH = 3          # causes of causes followed
 HISTORY = 8        # lines of one unit's history shown (the latest)
-_EVIDENCE = ("decision", "reroll")
+_EVIDENCE = ("decision", "reroll", "record")
 
 
 def why_lines(events: list[Event], ids: set[str], text: str, error: str | None = None) -> list[str]:
@@ -49,7 +49,7 @@ def _story(events: list[Event], ids: set[str], head: str, text: str, before: int
             continue
         lines.append(f"  {uid}, as the rules moved it:")
         for j in history[-HISTORY:]:
-            lines += _chain(events, j, 2, DEPTH)
+            lines += _chain(events, j, 4, DEPTH)
     if not named and before < len(events):
         lines += _evidence(events, before)
     return lines
@@ -94,11 +94,11 @@ def _cause(events: list[Event], j: int) -> tuple[int | None, str]:
 
 
 def _evidence(events: list[Event], at: int) -> list[str]:
-    """The rolls, decisions and table reads of the same procedure call before the line."""
+    """The rolls, decisions, table reads and recorded values of the same procedure call before the line."""
     event = events[at]
     found = [k for k in range(at) if events[k].within == event.within and _is_evidence(events[k])]
     if not found:
-        return ["  no roll, decision or table read in the same procedure call comes before it"]
+        return ["  no roll, decision, table read or recorded value in the same procedure call comes before it"]
     return ["  in the same procedure call, before it:"] + [f"    #{k + 1} {events[k].line()}" for k in found]
 
 
