@@ -186,3 +186,16 @@ def test_an_unknown_policy_is_refused(tmp_path):
     path = write(tmp_path, "r.scenario", RAID % "")
     with pytest.raises(OddsError):
         exact_odds(*load(path), policy="clever")
+
+
+def test_a_guerra_a_muerte_battle_on_the_demo_tables(monkeypatch, capsys):
+    """With --demo the battle is fought on the demo TOT and CRT (said, with their file), and both
+    sides' losses are measured; the initiative roll repeated on a tie is solved exactly."""
+    monkeypatch.chdir(ROOT)
+    gam = "scenarios/guerra_a_muerte/case_battle_needs_tables.scenario"
+    assert main(["odds", gam, "--demo", "--fact", "salta units lost by royalist", "--fact", "salta units lost by patriot"]) == 0
+    out = capsys.readouterr().out
+    assert "rests on: table 'combat_results' is not printed in the rulebook [6.1]: the odds use the rows of " \
+           "rulesets/guerra_a_muerte/demo.rules" in out
+    assert "infinitely many dice paths" in out and "total probability: 1 (exactly)" in out
+    assert "salta units lost by patriot:" in out
