@@ -94,6 +94,9 @@ class _Words:
     def describe_may_to_must(self, c: ov.MayToMust) -> str:
         return f"change may to must in {c.container.describe()}"
 
+    def describe_restrict_decision(self, c: ov.RestrictDecision) -> str:
+        return f"restrict decision {c.decision}" + (f": {c.reason}" if c.reason else "")
+
     def describe_missing_note(self, c: ov.MissingNote) -> str:
         return f"note on missing '{c.name}'"
 
