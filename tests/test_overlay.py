@@ -321,6 +321,24 @@ def test_disable_and_add_clauses_before_after_and_at_the_end(tmp_path):
     assert (_cited(row.cite), row.label, row.span.file.endswith("o0.overlay")) == ("6.0 house rule", "Sunk (amended by HR-1)", True)
 
 
+def test_add_clause_to_the_start_of_a_procedure_a_step_or_a_hook(tmp_path):
+    loaded = amend(tmp_path, overlay("first", """\
+        amend HR-1 "first things first" [6.0 house rule] {
+          add clause to start of procedure fire with { say "aim" }
+          add clause to start of step second of phase main with { say "before" }
+          add clause to start of on eliminated with { say "alas" }
+        }
+        """))
+    clean(loaded)
+    sym = loaded.symbols
+    assert sym.procedures["fire"].body[0].text.value == "aim" and sym.procedures["fire"].body[1].kind == "roll"
+    assert [s.text.value for s in sym.steps()[("main", "second")].body] == ["before", "second"]
+    assert [s.text.value for s in sym.hooks[0].body] == ["alas", "{u} is lost"]
+    assert loaded.overlays[0].amendments[0].changes == [
+        "add clause to start of procedure fire", "add clause to start of step second of phase main",
+        "add clause to start of the 'eliminated' hook"]
+
+
 def test_may_to_must_makes_every_optional_decision_compulsory(tmp_path):
     loaded = amend(tmp_path, overlay("bold", """\
         amend ERR-1 "no retreat" [6.5 errata] {

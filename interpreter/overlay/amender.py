@@ -313,10 +313,10 @@ class Amender:
     def change_add_clause(self, c: ov.AddClause) -> None:
         block = self.block(c.container)
         self.span = c.span
-        if c.where == "end":
+        if c.where in ("start", "end"):
             new = _pin(c.body, self.cite)
-            self.touch(block.key + ("end",), c.span, f"the end of {block.what}")
-            block.write(block.stmts + new)
+            self.touch(block.key + (c.where,), c.span, f"the {c.where} of {block.what}")
+            block.write(new + block.stmts if c.where == "start" else block.stmts + new)
             return
         path, key, _ = self.find.clause(block, c.selector)
         new = _pin(c.body, self.cite)

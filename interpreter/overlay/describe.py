@@ -76,7 +76,7 @@ class _Words:
         return f"disable clause {_selector(c.selector)} of {c.container.describe()}"
 
     def describe_add_clause(self, c: ov.AddClause) -> str:
-        where = "to" if c.where == "end" else f"{c.where} {_selector(c.selector)} of"
+        where = {"end": "to", "start": "to start of"}.get(c.where) or f"{c.where} {_selector(c.selector)} of"
         return f"add clause {where} {c.container.describe()}"
 
     # ── steps ──

@@ -181,10 +181,10 @@ class DisableClause(Change):
 
 
 class AddClause(Change):
-    """New statements at the end of a block, or before or after one of its clauses."""
+    """New statements at the start or the end of a block, or before or after one of its clauses."""
 
     kind: Literal["add_clause"] = "add_clause"
-    where: Literal["end", "before", "after"]
+    where: Literal["start", "end", "before", "after"]
     selector: ClauseSelector | None = None
     container: Container
     body: tuple[n.Stmt, ...]
@@ -420,6 +420,9 @@ class OverlayBuilder(Builder):
 
     def add_clause_end(self, meta, c):
         return AddClause(span=self.sp(meta), where="end", container=c[0], body=c[1])
+
+    def add_clause_start(self, meta, c):
+        return AddClause(span=self.sp(meta), where="start", container=c[0], body=c[1])
 
     def add_clause_before(self, meta, c):
         return AddClause(span=self.sp(meta), where="before", selector=c[0], container=c[1], body=c[2])
