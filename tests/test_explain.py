@@ -62,7 +62,7 @@ def test_at_text_and_no_match(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     code, out, _ = explain(capsys, FIRE, "--at", "disposition")
     assert code == 0
-    assert [line.split()[0] for line in out.splitlines() if line.startswith("#")] == ["#8", "#11", "#15", "#27"]
+    assert [line.split()[0] for line in out.splitlines() if line.startswith("#")] == ["#8", "#11", "#15", "#29"]
     code, _, err = explain(capsys, FIRE, "--at", "no such event")
     assert code == 1
     assert "no event matches 'no such event'" in err
