@@ -321,6 +321,24 @@ def test_disable_and_add_clauses_before_after_and_at_the_end(tmp_path):
     assert (_cited(row.cite), row.label, row.span.file.endswith("o0.overlay")) == ("6.0 house rule", "Sunk (amended by HR-1)", True)
 
 
+def test_add_clause_to_the_start_of_a_procedure_a_step_or_a_hook(tmp_path):
+    loaded = amend(tmp_path, overlay("first", """\
+        amend HR-1 "first things first" [6.0 house rule] {
+          add clause to start of procedure fire with { say "aim" }
+          add clause to start of step second of phase main with { say "before" }
+          add clause to start of on eliminated with { say "alas" }
+        }
+        """))
+    clean(loaded)
+    sym = loaded.symbols
+    assert sym.procedures["fire"].body[0].text.value == "aim" and sym.procedures["fire"].body[1].kind == "roll"
+    assert [s.text.value for s in sym.steps()[("main", "second")].body] == ["before", "second"]
+    assert [s.text.value for s in sym.hooks[0].body] == ["alas", "{u} is lost"]
+    assert loaded.overlays[0].amendments[0].changes == [
+        "add clause to start of procedure fire", "add clause to start of step second of phase main",
+        "add clause to start of the 'eliminated' hook"]
+
+
 def test_may_to_must_makes_every_optional_decision_compulsory(tmp_path):
     loaded = amend(tmp_path, overlay("bold", """\
         amend ERR-1 "no retreat" [6.5 errata] {
@@ -341,6 +359,99 @@ def test_may_to_must_makes_every_optional_decision_compulsory(tmp_path):
         }
         """)
     assert "  [6.5 errata] red retreat: retreat (no other choice)" in outcome.lines
+
+
+# ───────────────────────────── restrictions ─────────────────────────────
+
+MUSTER = BASE + """\
+type sloop "Sloop": ship [3.1] { gun: 2 }
+procedure muster(s: side) [6.6] {
+  choose flagship by s from [u for u in all_units() where u.side == s] "choose the flagship" [6.6]
+  say "{flagship} leads" [6.6]
+}
+"""
+HEAVY = """\
+amend HR-1 "only a heavy ship may lead" [6.6 house rule] {
+  restrict decision flagship to ship where ship.gun >= 3 "a ship of gun 3 or more leads"
+}
+"""
+
+
+def muster(tmp_path: Path, decisions: str, *overlays: str):
+    """The muster of red's three ships (gun 4, 3, 2) with the overlays: the run's outcome."""
+    (tmp_path / "base.rules").write_text(MUSTER)
+    withs = ""
+    for i, text in enumerate(overlays):
+        (tmp_path / f"o{i}.overlay").write_text(text)
+        withs += f'  with "o{i}.overlay"\n'
+    (tmp_path / "case.scenario").write_text(
+        f'scenario "muster" uses "base.rules" [6.6] {{\n{withs}  places {{ area sea {{ }} }}\n'
+        "  units { VICTORY: frigate of red at sea\n F: frigate of red at sea\n S: sloop of red at sea }\n"
+        f"  run muster(red)\n  decisions {{ {decisions} }}\n  expect {{ true }}\n}}\n")
+    sources = Sources()
+    sc = load_scenario(str(tmp_path / "case.scenario"), sources)
+    loaded = load_scenario_rules(sc, sources)
+    assert not loaded.errors, [render(d, sources) for d in loaded.errors]
+    outcome = run_scenario(sc, loaded.symbols, sources)
+    outcome.rendered = render(outcome.error, sources) if outcome.error is not None else ""
+    return outcome
+
+
+def test_a_restriction_narrows_a_decision_and_its_refusal_cites_the_house_rule(tmp_path):
+    assert "  [6.6] S leads" in muster(tmp_path, "red flagship: S").lines  # the printed rules allow the sloop
+    narrowed = muster(tmp_path, "red flagship: F", overlay("heavy", HEAVY))
+    assert narrowed.error is None and "  [6.6] F leads" in narrowed.lines
+    refused = muster(tmp_path, "red flagship: S", overlay("heavy", HEAVY))
+    assert "decision 'red flagship: S' is not legal: S is not one of the legal options (VICTORY, F): " \
+           "S is ruled out by HR-1 [6.6 house rule]: a ship of gun 3 or more leads [6.6]" in refused.rendered
+    assert "Traceback" not in refused.rendered
+
+
+def test_restrictions_of_one_decision_compose_and_leave_a_forced_answer(tmp_path):
+    lighter = overlay("flagged", """\
+        amend HR-2 "the Victory stays home" [6.6 house rule] {
+          restrict decision flagship to u where u != VICTORY
+        }
+        """)
+    outcome = muster(tmp_path, "", overlay("heavy", HEAVY), lighter)
+    assert outcome.error is None, outcome.rendered
+    assert "  [6.6] red flagship: F (no other choice)" in outcome.lines
+    refused = muster(tmp_path, "red flagship: VICTORY", lighter)
+    assert "VICTORY is ruled out by HR-2 [6.6 house rule]: the Victory stays home" in refused.rendered
+
+
+def test_a_restriction_that_leaves_a_compulsory_decision_no_option_is_a_rule_error(tmp_path):
+    none = overlay("none", """\
+        amend HR-3 "no flagship" [6.6 house rule] {
+          restrict decision flagship to u where u.gun > 9 "no ship is heavy enough"
+        }
+        """)
+    outcome = muster(tmp_path, "", none)
+    assert "red must decide 'flagship', but the restriction HR-3 [6.6 house rule] leaves none of its 3 option(s) " \
+           "(VICTORY, F, S ruled out: no ship is heavy enough)" in outcome.rendered
+    assert "o0.overlay:3" in outcome.rendered and "Traceback" not in outcome.rendered
+
+
+def test_an_optional_decision_all_of_whose_options_are_restricted_is_declined(tmp_path):
+    loaded = amend(tmp_path, overlay("stand", """\
+        amend HR-4 "no retreat in turn 1" [6.5 house rule] {
+          restrict decision retreat to r where turn() > 1
+        }
+        """))
+    clean(loaded)
+    assert [r.by for r in loaded.symbols.restrictions["retreat"]] == ["HR-4"]
+    outcome = run(tmp_path, """\
+        scenario "fire" uses "base.rules" [6.0] {
+          with "o0.overlay"
+          places { area sea { } }
+          units { V: frigate of red at sea }
+          at turn 1 phase main step first
+          run fire(V)
+          dice { 6 "shot" }
+          expect { true }
+        }
+        """)
+    assert "  [6.5] red retreat: none (no other choice)" in outcome.lines
 
 
 # ───────────────────────────── steps ─────────────────────────────
@@ -418,6 +529,8 @@ def test_an_amendment_of_a_missing_table_waits_and_a_note_on_missing_data_is_lis
     ("disable clause roll [6.2] of procedure fire", "procedure fire has no 'roll' clause [6.2]", "the clauses [6.2] there are: if, say"),
     ("replace function bonsu(s: side) = 1", "unknown function 'bonsu': there is nothing to replace", None),
     ("note on missing bord \"x\"", "'bord' is not declared missing in this ruleset", "did you mean 'board'?"),
+    ("restrict decision retret to r where true", "unknown decision 'retret'",
+     "did you mean 'retreat'? the decisions of the ruleset are retreat"),
 ])
 def test_an_unknown_target_is_an_error_at_its_name(tmp_path, change, message, hint):
     loaded = amend(tmp_path, overlay("typo", f'amend HR-1 "a slip" [1.0 house rule] {{\n  {change}\n}}\n'))
@@ -556,6 +669,7 @@ def test_the_errata_wait_for_the_missing_tables_and_apply_to_the_demo_data(at_ro
     ("house_bold_interception", "  [7.2 house rule] spanish intercepts in 1011: 2 is at most 1 non-merchant naval counter(s) + 1"),
     ("case_admin_storm_determination_demo", "  [6.2 errata] 3522.storm is now yes"),
     ("case_admin_fortunes_of_war_demo", "  [6.6 errata] spanish fortune: eliminate the top counter of an enemy stack (no other choice)"),
+    ("house_harbour_bound", "  [7.0] english movers: [ESOL]"),
 ])
 def test_each_overlay_scenario_differs_from_the_same_scenario_without_its_overlay(at_root, name, differs):
     sources = Sources()

@@ -15,7 +15,7 @@ PAGE = (ROOT / "docs" / "tutorial-overlays.md").read_text(encoding="utf-8")
 
 def block_after(marker: str) -> str:
     """The first fenced block that follows the marker on the page."""
-    at = PAGE.index(marker)
+    at = PAGE.index(marker) + len(marker)
     found = re.search(r"```[a-z]*\n(.*?)```", PAGE[at:], re.S)
     assert found, marker
     return found.group(1)
@@ -52,3 +52,36 @@ def test_the_tutorial_house_rule_and_case(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "overlays: calm_seas (rulesets/jenkins_ear/house/calm_seas.house): CALM-1" in out
     assert "result: 2 of 2 expectations met" in out
+
+
+def test_the_tutorial_restriction_and_new_step(tmp_path, capsys, monkeypatch):
+    shutil.copytree(ROOT / "rulesets", tmp_path / "rulesets")
+    shutil.copytree(ROOT / "scenarios", tmp_path / "scenarios")
+    monkeypatch.chdir(tmp_path)
+
+    # Section 10: the shipped restriction is the page's, a misspelt decision lists them all, the
+    # scenario shows the refusal with the house rule's citation and reason.
+    house = Path("rulesets/jenkins_ear/house/harbour_bound.house")
+    shown = block_after("`rulesets/jenkins_ear/house/harbour_bound.house`. Open it")
+    assert shown in house.read_text()
+    house.write_text(house.read_text().replace("decision movers", "decision mover"))
+    assert main(["check", str(house)]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == block_after("umpire check rulesets/jenkins_ear/house/harbour_bound.house\n```").split("\noverlay ")[0].strip()
+    house.write_text(house.read_text().replace("decision mover", "decision movers"))
+    assert main(["run", "scenarios/jenkins_ear/house_harbour_bound.scenario"]) == 0
+    out = capsys.readouterr().out
+    page = block_after("umpire run scenarios/jenkins_ear/house_harbour_bound.scenario\n```")
+    assert all(line in out for line in page.splitlines() if line != "…")
+
+    # Section 11: the new step, misspelt then right, in a played game.
+    mine = Path("rulesets/jenkins_ear/house/my_subsidy.house")
+    mine.write_text(block_after("Create\n`rulesets/jenkins_ear/house/my_subsidy.house` with:"))
+    assert main(["check", str(mine)]) == 1
+    assert "did you mean 'war_fund_purchases'? phase 'english_phase' has the steps" in capsys.readouterr().err
+    mine.write_text(mine.read_text().replace("war_fund_purchase of", "war_fund_purchases of"))
+    assert main(["check", str(mine)]) == 0
+    capsys.readouterr()
+    assert main(["play", "rulesets/jenkins_ear.rules", "--with", str(mine), "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert all(line in out for line in block_after("Every turn's story now has the new step").splitlines())

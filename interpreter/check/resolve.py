@@ -75,6 +75,9 @@ class Checker:
             self.block(inv.body, set())
         if self.sym.sequence:
             self.check_sequence(self.sym.sequence)
+        for restrictions in self.sym.restrictions.values():
+            for r in restrictions:
+                self.expr(r.where, {r.var})  # the option and the game's names; not the procedure's locals
 
     def check_game(self) -> None:
         sym = self.sym

@@ -39,6 +39,7 @@ class Symbols:
     hooks: list[n.HookDecl] = field(default_factory=list)
     invariants: list[n.InvariantDecl] = field(default_factory=list)
     sequence: n.SequenceDecl | None = None
+    restrictions: dict[str, list[n.Restriction]] = field(default_factory=dict)  # decision name -> its overlays' restrictions
     view: n.ViewDecl | None = None
     overlays: list = field(default_factory=list)  # the overlays applied to the ruleset (interpreter/overlay/apply.py), in order
 
@@ -161,6 +162,9 @@ class Collector:
 
     def decl_invariant(self, decl: n.InvariantDecl) -> None:
         self.sym.invariants.append(decl)
+
+    def decl_restriction(self, decl: n.Restriction) -> None:
+        self.sym.restrictions.setdefault(decl.decision, []).append(decl)
 
     def decl_include(self, decl: n.IncludeDecl) -> None:
         self.error(f"'{decl.path}' was not included by the loader", decl)

@@ -699,6 +699,20 @@ class InvariantDecl(Cited):
     body: tuple[Stmt, ...]
 
 
+class Restriction(Cited):
+    """A decision's options narrowed by an overlay (``restrict decision NAME to VAR where TEST``): an
+    option of every ``choose NAME`` stays legal only where TEST holds with VAR bound to it. Written by
+    overlays only (no rules-file syntax); ``by`` is the amendment that wrote it, ``reason`` what it says."""
+
+    kind: Literal["restriction"] = "restriction"
+    decision: str
+    decision_span: Span
+    var: str
+    where: Expr
+    reason: str
+    by: str
+
+
 class StepDecl(Cited):
     name: str
     body: tuple[Stmt, ...] = ()
@@ -718,7 +732,8 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl,
+    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
+    | Restriction,
     Field(discriminator="kind"),
 ]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from ..ir import nodes as n
-from ..ir.visit import dispatch
-from ..syntax.diagnostics import Diagnostic, Span
+from ..ir.visit import descendants, dispatch
+from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from . import ir as ov
 from .describe import describe
 from .ir import _range
@@ -313,10 +313,10 @@ class Amender:
     def change_add_clause(self, c: ov.AddClause) -> None:
         block = self.block(c.container)
         self.span = c.span
-        if c.where == "end":
+        if c.where in ("start", "end"):
             new = _pin(c.body, self.cite)
-            self.touch(block.key + ("end",), c.span, f"the end of {block.what}")
-            block.write(block.stmts + new)
+            self.touch(block.key + (c.where,), c.span, f"the {c.where} of {block.what}")
+            block.write(new + block.stmts if c.where == "start" else block.stmts + new)
             return
         path, key, _ = self.find.clause(block, c.selector)
         new = _pin(c.body, self.cite)
@@ -376,6 +376,19 @@ class Amender:
             row = row.model_copy(update={"effect": _pin(effect, row.cite or t.cite), "cite": self.cite, "span": span,
                                          "label": self.amended_label(row.model_copy(update={"label": label}))})
         return row, count
+
+    def change_restrict_decision(self, c: ov.RestrictDecision) -> None:
+        """A restriction is a declaration of the amended ruleset, found by the decision's name wherever
+        the decision is asked (so a clause that rewrites the 'choose' keeps it); restrictions compose."""
+        names = sorted({x.name for x in descendants(self.decls) if isinstance(x, n.Choose)})
+        if c.decision not in names:
+            close = did_you_mean(c.decision, names)
+            listed = f"the decisions of the ruleset are {', '.join(names)}" if names else "the ruleset asks no decision"
+            raise error(f"unknown decision '{c.decision}'", c.decision_span, f"{close} {listed}" if close else listed)
+        self.touch(("decision", c.decision, self.overlay.name, self.amendment.id), c.span, f"decision {c.decision}")
+        self.decls.append(n.Restriction(span=c.span, decision=c.decision, decision_span=c.decision_span, var=c.var,
+                                        where=c.where, reason=c.reason or self.amendment.label or "restricted by an overlay",
+                                        by=self.amendment.id, cite=self.cite))
 
     # ── steps ──
     def set_step(self, seq: int, p: int, k: int | None, step: n.StepDecl | None, insert: bool = False) -> None:

@@ -76,7 +76,7 @@ class _Words:
         return f"disable clause {_selector(c.selector)} of {c.container.describe()}"
 
     def describe_add_clause(self, c: ov.AddClause) -> str:
-        where = "to" if c.where == "end" else f"{c.where} {_selector(c.selector)} of"
+        where = {"end": "to", "start": "to start of"}.get(c.where) or f"{c.where} {_selector(c.selector)} of"
         return f"add clause {where} {c.container.describe()}"
 
     # ── steps ──
@@ -93,6 +93,9 @@ class _Words:
     # ── decisions and missing data ──
     def describe_may_to_must(self, c: ov.MayToMust) -> str:
         return f"change may to must in {c.container.describe()}"
+
+    def describe_restrict_decision(self, c: ov.RestrictDecision) -> str:
+        return f"restrict decision {c.decision}" + (f": {c.reason}" if c.reason else "")
 
     def describe_missing_note(self, c: ov.MissingNote) -> str:
         return f"note on missing '{c.name}'"

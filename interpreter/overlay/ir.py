@@ -181,10 +181,10 @@ class DisableClause(Change):
 
 
 class AddClause(Change):
-    """New statements at the end of a block, or before or after one of its clauses."""
+    """New statements at the start or the end of a block, or before or after one of its clauses."""
 
     kind: Literal["add_clause"] = "add_clause"
-    where: Literal["end", "before", "after"]
+    where: Literal["start", "end", "before", "after"]
     selector: ClauseSelector | None = None
     container: Container
     body: tuple[n.Stmt, ...]
@@ -224,6 +224,18 @@ class MayToMust(Change):
     container: Container
 
 
+class RestrictDecision(Change):
+    """``restrict decision NAME to VAR where TEST "reason"``: the options of every ``choose NAME`` are
+    narrowed to those for which TEST holds with VAR bound to the option."""
+
+    kind: Literal["restrict_decision"] = "restrict_decision"
+    decision: str
+    decision_span: n.Span
+    var: str
+    where: n.Expr
+    reason: str | None = None
+
+
 class MissingNote(Change):
     """An amendment of data the rulebook does not print: recorded and listed, never applied."""
 
@@ -236,7 +248,7 @@ class MissingNote(Change):
 AnyChange = Annotated[
     ReplaceRow | RemoveRow | AddRow | ReplaceModifier | RemoveModifier | AddModifier | SetStat | SetRange | SetStart
     | SetTurns | SetBeyond | ReplaceDecl | AddDecl | ReplaceClause | DisableClause | AddClause | ReplaceStep
-    | DisableStep | AddStep | MayToMust | MissingNote,
+    | DisableStep | AddStep | MayToMust | RestrictDecision | MissingNote,
     Field(discriminator="kind"),
 ]
 # The kinds of change and of container: each stage that treats them one by one has a method for each (test_structure).
@@ -409,6 +421,9 @@ class OverlayBuilder(Builder):
     def add_clause_end(self, meta, c):
         return AddClause(span=self.sp(meta), where="end", container=c[0], body=c[1])
 
+    def add_clause_start(self, meta, c):
+        return AddClause(span=self.sp(meta), where="start", container=c[0], body=c[1])
+
     def add_clause_before(self, meta, c):
         return AddClause(span=self.sp(meta), where="before", selector=c[0], container=c[1], body=c[2])
 
@@ -441,6 +456,11 @@ class OverlayBuilder(Builder):
     def may_to_must(self, meta, c):
         container = next(x for x in c if isinstance(x, Container))
         return MayToMust(span=self.sp(meta), container=container, cite=_cite(c))
+
+    def restrict_decision(self, meta, c):
+        reason = _first(c, "STRING")
+        return RestrictDecision(span=self.sp(meta), decision=str(c[0]), decision_span=self.ts(c[0]), var=str(c[1]),
+                                where=c[2], reason=_unquote(reason) if reason else None, cite=_cite(c))
 
     def missing_note(self, meta, c):
         return MissingNote(span=self.sp(meta), name=str(c[0]), name_span=self.ts(c[0]), text=_unquote(c[1]),

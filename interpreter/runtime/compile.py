@@ -548,6 +548,7 @@ class Compiler:
         limit = self.expr(s.limit) if s.limit is not None else (lambda env: None)
         prompt = self.expr(s.prompt) if s.prompt else (lambda env: "")
         explainer = self.explainer(s.options)
+        narrow = self.narrowing(s)
         name, mode, optional, span = s.name, s.mode, s.optional, s.span
         engine = self.engine
 
@@ -560,13 +561,65 @@ class Compiler:
                 raise RuleError(f"the counts of '{name}' must be whole numbers of 0 or more, not {show(how_many)}", span)
             who = chooser(env)
             engine.require_side(who, span)
+            explain = (lambda item: explainer(env, item)) if explainer else None
+            if narrow is not None:
+                opts, explain = narrow(env, opts, who, how_many, explain)
             return ChoiceRequest(
                 chooser=who, name=name, mode=mode, options=opts, cite=cite, span=span, amount=how_many,
-                limit=at_most, optional=optional, prompt=prompt(env),
-                explain=(lambda item: explainer(env, item)) if explainer else None,
+                limit=at_most, optional=optional, prompt=prompt(env), explain=explain,
             )
 
         return ask
+
+    def narrowing(self, s: n.Choose) -> Callable[..., tuple[list, Any]] | None:
+        """The overlays' restrictions of the decision (``restrict decision``, language §19a.1), applied
+        where its options are computed: the options they leave, and an explanation that names the
+        restriction (its amendment, citation and reason) for an option it rules out. None when no
+        overlay restricts the decision."""
+        rules = [(r, self.restriction_test(r)) for r in self.sym.restrictions.get(s.name, ())]
+        if not rules:
+            return None
+        name, mode, optional, span = s.name, s.mode, s.optional, s.span
+
+        def narrow(env, opts: list, who: str, how_many: int, explain):
+            kept, ruled = [], []
+            for item in opts:
+                r = next((r for r, holds in rules if not holds(env, item)), None)
+                (kept.append(item) if r is None else ruled.append((item, r)))
+            need = how_many if mode == "exactly" else 1
+            if ruled and not optional and mode in ("one", "exactly") and len(kept) < need <= len(opts):
+                r = ruled[0][1]
+                raise RuleError(
+                    f"{who} must decide '{name}', but the restriction {r.by} [{r.cite}] leaves "
+                    f"{_how_many(len(kept))} of its {len(opts)} option(s) ({', '.join(show(o) for o, _ in ruled)} "
+                    f"ruled out: {r.reason})", span, r.cite.text if r.cite else None,
+                    hint=f"the restriction is written at {r.span.file}:{r.span.line}")
+
+            def why(item):
+                r = next((r for o, r in ruled if o is item or o == item), None)
+                if r is not None:
+                    return f"{show(item)} is ruled out by {r.by} [{r.cite}]: {r.reason}"
+                return explain(item) if explain else None
+
+            return kept, why
+
+        return narrow
+
+    def restriction_test(self, r: n.Restriction) -> Callable[[Env, Any], bool]:
+        """Whether an option passes a restriction: its test, with its variable bound to the option."""
+        outer, self.cite = self.cite, r.cite.text if r.cite else self.cite
+        try:
+            test = self.expr(r.where)
+        finally:
+            self.cite = outer
+        var = r.var
+
+        def holds(env, item) -> bool:
+            local = dict(env)
+            local[var] = item
+            return bool(test(local))
+
+        return holds
 
     def explainer(self, options) -> Callable[[Env, Any], str | None] | None:
         """For options written as a comprehension, say which condition an excluded item fails."""
@@ -803,3 +856,6 @@ def unit_attr(u: Unit, name: str) -> Any:
         return u.location is not None and not u.location.is_box
     raise KeyError(name)
 
+
+def _how_many(k: int) -> str:
+    return "none" if k == 0 else f"only {k}"
