@@ -140,10 +140,10 @@ def _add_schema(sub) -> None:
 
 
 def _add_coverage(sub) -> None:
-    p = sub.add_parser("coverage", help="which of the rulebook's sections a ruleset cites, with a percentage")
+    p = sub.add_parser("coverage", help="which of the rulebook's sections a ruleset encodes, partly encodes or leaves out, with a percentage")
     p.add_argument("ruleset")
     p.add_argument("--sections", metavar="FILE", help="the rulebook's list of sections (default: the ruleset's .sections file)")
-    p.add_argument("--missing", action="store_true", help="list only the sections the ruleset does not cite")
+    p.add_argument("--missing", action="store_true", help="list only the sections not fully encoded, each with what is left out and why")
     _allow_option(p)
 
 

@@ -131,6 +131,7 @@ def _missing_summary(loaded) -> list[str]:
     ]
     if unknown:
         lines.append(f"missing printed values ({len(unknown)}): {', '.join(unknown)}")
+    lines.extend(f"{gap.extent} encoded" + (f" [{gap.cite}]" if gap.cite else "") + f": {gap.reason}" for gap in sym.unencoded)
     return lines
 
 

@@ -1,4 +1,4 @@
-"""``umpire coverage``: which of the rulebook's numbered sections a ruleset cites.
+"""``umpire coverage``: how much of the rulebook's numbered sections a ruleset encodes.
 
 The rulebook's list of sections lives beside the ruleset, in a file with the same stem
 (``game.sections`` for ``game.rules``): one section a line, its number then its short
@@ -12,9 +12,14 @@ its enclosing construct are not written, so not counted. A citation names zero o
 counts for the nearest listed section it extends (9.1); a number the list does not hold
 at all is reported as a warning with a "did you mean".
 
-A section is *cited* when a citation names it; a section that is not cited itself but has
-a cited subsection is *covered through a subsection*. The percentage is of cited
-sections; the share covered either way is printed beside it.
+What the ruleset declares it leaves out is read from its symbols (``declared``): ``not
+encoded`` and ``partly encoded`` declarations, ``missing`` data, and the procedures and
+steps that ``need`` a missing table. A section is then, in this order: *not encoded* (declared
+so, and nothing else cites it), *partly encoded* (a declaration leaves part of it out),
+*missing data* (data it needs is not printed), *encoded* (cited), *via subsections* (not cited
+itself, but a subsection is) or *not cited*. The citation of a ``not encoded``, ``partly
+encoded`` or ``missing`` declaration encodes nothing, so it does not make a section cited. The
+percentage is of encoded sections only.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .check.symbols import Symbols
 from .ir import citations
 from .ir.nodes import Citation
 from .load import load_rules, read
@@ -45,15 +51,30 @@ class Section:
     span: Span
 
 
+@dataclass(frozen=True)
+class Declared:
+    """A reason a section is not fully encoded, declared in the ruleset where ``cite`` is written."""
+
+    status: str  # 'not encoded', 'partly encoded' or 'missing data'
+    text: str  # what is left out, as the report prints it
+    cite: Citation
+    encodes: bool = False  # the citation also encodes the section (a procedure that needs a missing table)
+
+
+# The statuses of a section, in the order the report counts them; only 'encoded' counts in the percentage.
+STATUSES = ("encoded", "partly encoded", "missing data", "not encoded", "via subsections", "not cited")
+
+
 @dataclass
 class Coverage:
     """The citations of one ruleset sorted against the sections of its rulebook."""
 
     sections: dict[str, Section]
-    cited: dict[str, list[Citation]] = field(default_factory=dict)  # section → citations naming it
+    cited: dict[str, list[Citation]] = field(default_factory=dict)  # section → citations that encode it
+    declared: dict[str, list[Declared]] = field(default_factory=dict)  # section → what the ruleset leaves out of it
     unknown: list[tuple[str, Citation]] = field(default_factory=list)  # numbers not in the list
-    rulings: Counter[str] = field(default_factory=Counter)  # A-05, C-10 …
-    examples: Counter[str] = field(default_factory=Counter)  # EoP, TC-6.3, Example …
+    rulings: dict[str, list[Citation]] = field(default_factory=dict)  # A-05, C-10 … → where each is cited
+    examples: Counter[str] = field(default_factory=Counter)  # EoP, TC-6.3, EX-16, Example …
 
     def is_cited(self, number: str) -> bool:
         return bool(self.cited.get(number))
@@ -73,15 +94,21 @@ class Coverage:
         return False
 
     def status(self, number: str) -> str:
+        """One of STATUSES: what the ruleset declares of the section first, then what it cites."""
+        kinds = {d.status for d in self.declared.get(number, ())}
+        if kinds == {"not encoded"} and not self.is_cited(number):
+            return "not encoded"
+        if kinds & {"not encoded", "partly encoded"}:
+            return "partly encoded"
+        if "missing data" in kinds:
+            return "missing data"
         if self.is_cited(number):
-            return "cited"
+            return "encoded"
         return "via subsections" if self.through_subsection(number) else "not cited"
 
-    def counts(self) -> tuple[int, int, int]:
-        """(sections, cited, cited or covered through a subsection)."""
-        cited = sum(1 for s in self.sections if self.is_cited(s))
-        either = cited + sum(1 for s in self.sections if self.through_subsection(s))
-        return len(self.sections), cited, either
+    def tally(self) -> Counter[str]:
+        """How many sections have each status."""
+        return Counter(self.status(s) for s in self.sections)
 
 
 # ─────────────────────────────── the sections file ───────────────────────────────
@@ -169,20 +196,46 @@ def resolve(number: str, sections: dict[str, Section]) -> str | None:
     return None
 
 
-def measure(sections: dict[str, Section], written: list[Citation]) -> Coverage:
-    """Sort every citation against the sections."""
+def measure(sections: dict[str, Section], written: list[Citation], declared: list[Declared] = ()) -> Coverage:
+    """Sort every citation against the sections, and what the ruleset declares it leaves out."""
     cov = Coverage(sections, {s: [] for s in sections})
+    aside = {_key(d.cite) for d in declared if not d.encodes}  # a declaration of what is left out encodes nothing
     for citation in written:
         numbers, rulings, examples = citations.names(citation.text)
         for number in numbers:
             section = resolve(number, sections)
             if section is None:
                 cov.unknown.append((number, citation))
-            else:
+            elif _key(citation) not in aside:
                 cov.cited[section].append(citation)
-        cov.rulings.update(rulings)
+        for ruling in rulings:
+            cov.rulings.setdefault(ruling, []).append(citation)
         cov.examples.update(examples)
+    for d in declared:
+        for section in {resolve(number, sections) for number in citations.names(d.cite.text)[0]} - {None}:
+            cov.declared.setdefault(section, []).append(d)
     return cov
+
+
+def _key(citation: Citation) -> tuple[str, int, int]:
+    return citation.span.file, citation.span.line, citation.span.col
+
+
+def declared(sym: Symbols) -> list[Declared]:
+    """What a ruleset declares it leaves out: its ``not encoded`` and ``partly encoded`` lines, its
+    ``missing`` data, and the procedures and steps that need a missing table (they encode the rule,
+    but cannot run it on the published data)."""
+    found = [Declared(f"{g.extent} encoded", f"{g.extent} encoded: {g.reason}", g.cite) for g in sym.unencoded if g.cite]
+    found += [Declared("missing data", f"missing {m.what} '{m.name}': {m.description}", m.cite)
+              for m in sym.missing.values() if m.cite]
+    needers = [(f"procedure {p.name}", p) for p in sym.procedures.values()]
+    needers += [(f"step {phase}.{step}", decl) for (phase, step), decl in sym.steps().items()]
+    for what, decl in needers:
+        unprinted = [name for name in decl.needs if name in sym.missing]
+        if unprinted and decl.cite:
+            found.append(Declared("missing data", f"{what} needs the missing table(s) {', '.join(unprinted)}", decl.cite,
+                                  encodes=True))
+    return found
 
 
 # ─────────────────────────────── the report ───────────────────────────────
@@ -193,8 +246,9 @@ def percent(part: int, whole: int) -> str:
 
 
 def report(cov: Coverage, missing_only: bool = False) -> list[str]:
-    """The lines ``umpire coverage`` prints: one per section, then the totals."""
-    rows = [s for s in cov.sections.values() if not missing_only or not cov.is_cited(s.number)]
+    """The lines ``umpire coverage`` prints: one per section (with what is left out of it, for
+    ``--missing``), then the totals, the sections by status and, in full, the rulings."""
+    rows = [s for s in cov.sections.values() if not missing_only or cov.status(s.number) != "encoded"]
     width = max([len("section")] + [len(s.number) + 2 * s.depth for s in cov.sections.values()])
     title_width = max([len("title")] + [len(s.title) for s in cov.sections.values()])
     out = [f"{'section':<{width}}  {'title':<{title_width}}  {'status':<15}  cites  where"]
@@ -202,14 +256,14 @@ def report(cov: Coverage, missing_only: bool = False) -> list[str]:
         cites = cov.cited[s.number]
         number = "  " * s.depth + s.number
         out.append(f"{number:<{width}}  {s.title:<{title_width}}  {cov.status(s.number):<15}  {len(cites):>5}  {_where(cites)}".rstrip())
-    total, cited, either = cov.counts()
+        if missing_only:
+            out.extend(f"{' ' * (width + 2)}{line}" for line in _left_out(cov, s.number))
     out.append("")
-    out.append(f"coverage: {cited} of {total} sections cited ({percent(cited, total)}); "
-               f"{either} of {total} cited or covered through a subsection ({percent(either, total)})")
-    out.extend(_listing("not cited", [s for s in cov.sections.values() if cov.status(s.number) == "not cited"]))
-    out.extend(_listing("covered only through subsections", [s for s in cov.sections.values() if cov.through_subsection(s.number)]))
-    if cov.rulings:
-        out.append("rulings cited (not rule numbers): " + _tally(cov.rulings))
+    out.extend(_totals(cov))
+    if not missing_only:
+        out.extend(_rulings(cov))
+        if cov.tally()["encoded"] < len(cov.sections):
+            out.append("what is left out of each section not encoded, and why: umpire coverage --missing")
     if cov.examples:
         out.append("examples cited (not rule numbers): " + _tally(cov.examples))
     if cov.unknown:
@@ -217,14 +271,45 @@ def report(cov: Coverage, missing_only: bool = False) -> list[str]:
     return out
 
 
-def _where(cites: list[Citation]) -> str:
-    """The first few lines that cite a section, grouped by file: ``a.rules:3, 9; b.rules:12 ...``."""
+def _left_out(cov: Coverage, number: str) -> list[str]:
+    """What the ruleset declares it leaves out of a section, each with where it says so."""
+    return [f"- {d.text} ({_where([d.cite])})" for d in cov.declared.get(number, ())]
+
+
+def _totals(cov: Coverage) -> list[str]:
+    total, tally = len(cov.sections), cov.tally()
+    encoded = tally["encoded"]
+    out = [f"coverage: {encoded} of {total} sections encoded ({percent(encoded, total)}); "
+           "the percentage counts 'encoded' sections only",
+           "by status: " + ", ".join(f"{tally[status]} {status}" for status in STATUSES)
+           + f"; {total - tally['not cited']} of {total} cited at all ({percent(total - tally['not cited'], total)})"]
+    for status in STATUSES[1:]:
+        label = "covered only through subsections" if status == "via subsections" else status
+        out.extend(_listing(label, [s for s in cov.sections.values() if cov.status(s.number) == status]))
+    return out
+
+
+def _rulings(cov: Coverage) -> list[str]:
+    """Each ruling the ruleset cites, with every line that cites it."""
+    if not cov.rulings:
+        return []
+    width = max(len(r) for r in cov.rulings)
+    out = [f"rulings cited (not rule numbers): {len(cov.rulings)}, where each applies"]
+    for ruling in sorted(cov.rulings, key=_natural):
+        out.append(f"  {ruling:<{width}}  {_where(cov.rulings[ruling], shown=None)}")
+    return out
+
+
+def _where(cites: list[Citation], shown: int | None = _EXAMPLES_SHOWN) -> str:
+    """The lines that cite a section (the first few, unless ``shown`` is None), grouped by file:
+    ``a.rules:3, 9; b.rules:12 ...``."""
     lines = sorted({(c.span.file, c.span.line) for c in cites})
+    shown = len(lines) if shown is None else shown
     by_file: dict[str, list[str]] = {}
-    for file, line in lines[:_EXAMPLES_SHOWN]:
+    for file, line in lines[:shown]:
         by_file.setdefault(file, []).append(str(line))
     text = "; ".join(f"{file}:{', '.join(numbers)}" for file, numbers in by_file.items())
-    return text + (" ..." if len(lines) > _EXAMPLES_SHOWN else "")
+    return text + (" ..." if len(lines) > shown else "")
 
 
 def _listing(label: str, sections: list[Section]) -> list[str]:
@@ -268,7 +353,7 @@ def cmd_coverage(rules_path: str, sections_path: str | None = None, missing_only
     if loaded.errors:
         print(f"note: {rules_path} has {len(loaded.errors)} error(s) (see umpire check); its citations are counted as written",
               file=sys.stderr)
-    cov = measure(sections, citations.written(loaded.ruleset.decls))
+    cov = measure(sections, citations.written(loaded.ruleset.decls), declared(loaded.symbols))
     print(f"rule coverage of {rules_path} against {sections_path}")
     print("\n".join(report(cov, missing_only)))
     for diag in unknown_diagnostics(cov, sections_path):

@@ -42,6 +42,16 @@ def test_toy_ruleset_checks_clean(capsys, monkeypatch):
     assert main(["check", "tests/lang/toy.rules"]) == 0
 
 
+def test_toy_check_lists_what_is_not_encoded(capsys, monkeypatch):
+    # `not encoded` and `partly encoded` declarations are listed after the missing data, with their rule.
+    monkeypatch.chdir(ROOT)
+    assert main(["check", "tests/lang/toy.rules"]) == 0
+    out = capsys.readouterr().out
+    assert "missing table 'weather': the Weather Table, printed on the imaginary map [8.0]" in out
+    assert "partly encoded [6.5]: retreats: a beaten defender never retreats;" in out
+    assert "not encoded [8.1]: night turns: no rule darkens a turn or stops a move at night" in out
+
+
 def test_a_departure_whose_printed_claim_holds_fails_its_expectation(capsys, monkeypatch, tmp_path):
     """`departs … printed EXPR`: the example's claim must not hold; if it does, the rules agree with
     the example and the scenario is wrong to call it a departure."""

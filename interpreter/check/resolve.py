@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..ir import citations
 from ..ir import nodes as n
 from ..ir.visit import dispatch
 from ..lang import (
@@ -73,6 +74,8 @@ class Checker:
         for inv in self.sym.invariants:
             self.need_cite(inv, f"invariant '{inv.name}'")
             self.block(inv.body, set())
+        for gap in self.sym.unencoded:
+            self.check_unencoded(gap)
         if self.sym.sequence:
             self.check_sequence(self.sym.sequence)
         for restrictions in self.sym.restrictions.values():
@@ -99,6 +102,18 @@ class Checker:
                             ("track", sym.tracks), ("box", sym.boxes)):
             for decl in space.values():
                 self.need_cite(decl, f"{kind} '{decl.name}'")
+
+    def check_unencoded(self, gap: n.Unencoded) -> None:
+        """A declaration of what is not encoded names the rule it leaves out, and says what and why."""
+        what = f"'{gap.extent} encoded'"
+        if gap.cite is None:
+            self.error(f"{what} has no rule citation", gap.span, "name the rule it leaves out, for example [4.10]")
+        elif not citations.names(gap.cite.text)[0]:
+            self.error(f"{what} [{gap.cite}] names no rule number", gap.cite.span,
+                       "name the rulebook's section, for example [4.10; A-05]: coverage reports the section")
+        if not gap.reason.strip():
+            self.error(f"{what} says nothing of what is left out", gap.span,
+                       "write what the ruleset does not do and why, such as \"raids are never offered: their cost is missing\"")
 
     def check_unit_types(self) -> None:
         for decl in self.sym.types.values():

@@ -33,6 +33,7 @@ class Symbols:
     boxes: dict[str, n.BoxDecl] = field(default_factory=dict)
     tracks: dict[str, n.TrackDecl] = field(default_factory=dict)
     missing: dict[str, n.MissingDecl] = field(default_factory=dict)
+    unencoded: list[n.Unencoded] = field(default_factory=list)  # rules declared not (fully) encoded, in source order
     tables: dict[str, n.TableDecl] = field(default_factory=dict)
     functions: dict[str, n.FunctionDecl] = field(default_factory=dict)
     procedures: dict[str, n.ProcedureDecl] = field(default_factory=dict)
@@ -165,6 +166,9 @@ class Collector:
 
     def decl_restriction(self, decl: n.Restriction) -> None:
         self.sym.restrictions.setdefault(decl.decision, []).append(decl)
+
+    def decl_unencoded(self, decl: n.Unencoded) -> None:
+        self.sym.unencoded.append(decl)
 
     def decl_include(self, decl: n.IncludeDecl) -> None:
         self.error(f"'{decl.path}' was not included by the loader", decl)

@@ -578,6 +578,10 @@ class Builder(Transformer_NonRecursive):
     def missing_decl(self, meta, c):
         return n.MissingDecl(span=self.sp(meta), what=str(c[0]), name=str(c[1]), description=_unquote(c[2]), cite=_cite(c))
 
+    def unencoded_decl(self, meta, c):
+        extent = str(c[0]).split()[0]  # 'not encoded' → not, 'partly encoded' → partly
+        return n.Unencoded(span=self.sp(meta), extent=extent, reason=_unquote(c[1]), cite=_cite(c))
+
     def params(self, meta, c):
         return tuple(p for p in c if p is not None)
 

@@ -39,7 +39,7 @@ def names(text: str) -> tuple[list[str], list[str], list[str]]:
         number = _RULE_NUMBER.match(head)
         if number:  # '9.1', '9.1.2a', '6.2-errata' → 6.2
             numbers.append(number.group())
-        elif head == "EoP" or head.startswith("TC-"):
+        elif head == "EoP" or head.startswith(("TC-", "EX-")):
             examples.append(head)
         elif head.startswith("Example"):
             examples.append(" ".join(words))

@@ -592,6 +592,15 @@ class MissingDecl(Cited):
     description: str
 
 
+class Unencoded(Cited):
+    """``not encoded "why" [4.10]`` or ``partly encoded "why" [7.8]``: a rule, or a part of one, the
+    ruleset does not encode, declared so that check and coverage list it (docs/coverage.md)."""
+
+    kind: Literal["unencoded"] = "unencoded"
+    extent: Literal["not", "partly"]
+    reason: str
+
+
 class Param(Node):
     name: str
     type: str
@@ -732,7 +741,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
+    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
     | Restriction,
     Field(discriminator="kind"),
 ]

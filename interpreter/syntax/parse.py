@@ -41,12 +41,14 @@ _TOKEN_WORDS = {
     "X": "'X'",
     "MAY": "'may'",
     "PER_SIDE": "'per side'",
+    "ENCODING": "'not encoded' or 'partly encoded'",
     "$END": "the end of the file",
 }
 
 # Families of tokens that are described as one thing when most of them are expected.
 _DECLARATIONS = ("game", "stat", "type", "counter", "table", "function", "procedure", "flag", "class", "unit", "state",
-                 "map", "box", "track", "missing", "on", "invariant", "sequence", "include", "place", "view")
+                 "map", "box", "track", "missing", "on", "invariant", "sequence", "include", "place", "view",
+                 "ENCODING")  # 'not encoded', 'partly encoded': one token
 _SCENARIO_ITEMS = ("note", "fixture", "places", "units", "at", "until", "track", "state", "run", "dice", "decisions",
                    "expect", "stops", "with")
 _CHANGES = ("replace", "remove", "add", "set", "disable", "change", "note")
