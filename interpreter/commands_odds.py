@@ -46,6 +46,8 @@ def cmd_odds(a: OddsArgs) -> int:
         return 0
     try:
         decide = _decide(a.decide)
+        if a.mc_runs is not None and a.mc_runs < 1:
+            raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
     except OddsError as err:
         print(f"umpire: error: {err.message}", file=sys.stderr)
         return 2

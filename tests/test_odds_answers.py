@@ -142,6 +142,8 @@ def test_monte_carlo_answers_alone_with_intervals_when_the_enumeration_is_refuse
         truth = {0: 4 / 9, 1: 4 / 9, 2: 1 / 9}[hits]
         assert low - 0.05 < truth < high + 0.05
     assert main(["odds", path, "--no-exact"]) == 2
+    assert main(["odds", path, "--monte-carlo", "-5"]) == 2
+    assert "--monte-carlo takes a number of runs of at least 1" in capsys.readouterr().err
 
 
 def test_wilson_interval_is_sound_at_the_edges():
