@@ -666,6 +666,8 @@ class TableDecl(Cited):
     die: str
     die_span: Span
     count_param: str | None = None  # 'roll dice d6': the number of dice is this parameter's value
+    # 'read at points': no roll (count 0, die ""); the row is this parameter's value, and die_span its name.
+    read_at: str | None = None
     roll_cite: Citation | None = None
     modifiers: tuple[Modifier, ...] = ()
     rows: tuple[Row, ...] = ()

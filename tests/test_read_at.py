@@ -1,0 +1,56 @@
+"""Tables read at a given value (language 8.4): no roll of their own, the same rows, modifiers,
+out-of-range policy, analysis and exact odds as rolled tables. The toy game is tests/lang/charts.rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAD = '''game skirmish "Skirmish" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [2.0]
+}
+'''
+
+
+def test_the_toy_charts_check_clean_with_the_range_of_the_value(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["check", "tests/lang/charts.rules"]) == 0
+    out = capsys.readouterr().out
+    assert ("table storm_effect [3.0]: the modified value ranges over 0..12 (read at severity (= 2..12); "
+            "harbour -2 when sheltered); rows cover 0..12") in out
+    assert "note: severity: 2..12, from severity in procedure storm [3.0]" in out
+
+
+def test_odds_run_through_a_read_at_table_whose_value_was_rolled_before(capsys, monkeypatch):
+    # One storm roll (2d6) read for both fleets, the second with -2: one roll waits for dice, not three.
+    monkeypatch.chdir(ROOT)
+    assert main(["odds", "tests/lang/read_at.scenario"]) == 0
+    out = capsys.readouterr().out
+    assert "1 waited for dice, 21 outcomes sent on" in out
+    red = out.split("storm red:")[1].split("storm blue:")[0]
+    blue = out.split("storm blue:")[1].split("jointly")[0]
+    assert "calm                 1/6" in red and "damaged                5/12" in red
+    assert "calm                5/12" in blue and "damaged                 1/6" in blue
+    assert "total probability: 1 (exactly)" in out
+
+
+def check(tmp_path, body: str, capsys) -> tuple[int, str]:
+    path = tmp_path / "t.rules"
+    path.write_text(HEAD + body, encoding="utf-8")
+    code = main(["check", str(path)])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def test_a_table_read_at_a_parameter_that_is_not_a_number_is_refused(tmp_path, capsys):
+    code, out = check(tmp_path, '''table t(points: bool) "T" [1.0] {
+  read at points
+  0..1 -> a [1.0]
+}
+''', capsys)
+    assert code == 1
+    assert "table 't' is read at 'points', a parameter of type bool, not int" in out
+
