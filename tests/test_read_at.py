@@ -54,3 +54,46 @@ def test_a_table_read_at_a_parameter_that_is_not_a_number_is_refused(tmp_path, c
     assert code == 1
     assert "table 't' is read at 'points', a parameter of type bool, not int" in out
 
+
+
+def test_a_rolled_table_can_give_a_number_too(tmp_path, capsys, monkeypatch):
+    (tmp_path / "t.rules").write_text(HEAD + '''table reinforcements() "Reinforcements" [3.0] {
+  roll 1 d6
+  1..3 -> 0 [3.1]
+  4..6 -> 2 "two ships" [3.2]
+}
+procedure muster(ships: int) [3.0] {
+  lookup more = reinforcements() [3.0]
+  record "ships" = ships + more [3.0]
+}
+''', encoding="utf-8")
+    (tmp_path / "s.scenario").write_text('''scenario "x" uses "t.rules" [3.0] {
+  run muster(3)
+  dice { 5 "reinforcements" }
+  expect { fact("ships") == 5 }
+}
+''', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "s.scenario"]) == 0
+    out = capsys.readouterr().out
+    assert "[3.2] reinforcements: roll 5 = 5 -> two ships" in out
+    assert 'ok   fact("ships") == 5' in out
+
+
+def test_a_table_with_columns_gives_names_not_numbers(tmp_path, capsys):
+    code, out = check(tmp_path, '''table t(a: int, b: int) "T" [1.0] {
+  roll 1 d6
+  columns odds(a, b) [1.0]: 1:1
+  beyond columns: clamp [1.0]
+  1..6 -> 3 [1.0]
+}
+''', capsys)
+    assert code == 1
+    assert "row 1..6 of table 't' gives a number, but a table with columns names a result in each cell" in out
+
+
+def test_odds_of_a_number_read_from_a_chart(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["odds", "tests/lang/numeric_result.scenario"]) == 0
+    out = capsys.readouterr().out
+    assert "3, 2                 1/2" in out and "4, 1                 1/3" in out and "5, 0                 1/6" in out

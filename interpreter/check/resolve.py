@@ -283,6 +283,7 @@ class Checker:
             if mod.when is not None:
                 self.expr(mod.when, scope)
         self.check_rows(table, scope)
+        self.check_numbers(table)
         self.check_beyond(table)
         self.check_columns(table, scope)
         self.check_results(table, scope)
@@ -327,6 +328,24 @@ class Checker:
             gaps = _uncovered(seen, table.count * die.low, table.count * die.high)
             if gaps:
                 self.error(f"table '{table.name}' has no row for the roll(s) {_ranges(gaps)}", table.span)
+
+    def check_numbers(self, table: n.TableDecl) -> None:
+        """Rows that give numbers (8.5): all of the table's rows or none, and not in a table with columns."""
+        numbers = [r for r in table.rows if r.value is not None]
+        if not numbers:
+            return
+        if table.columns is not None:
+            self.error(f"row {_row_name(numbers[0])} of table '{table.name}' gives a number, but a table with columns "
+                       "names a result in each cell", numbers[0].span)
+            return
+        named = next((r for r in table.rows if r.value is None), None)
+        if named is not None:
+            first = table.rows[0]
+            odd = named if first.value is not None else numbers[0]
+            what = f"names the result '{odd.result}'" if odd.value is None else f"gives the number {odd.value}"
+            self.error(f"row {_row_name(odd)} of table '{table.name}' {what}, but row {_row_name(first)} "
+                       f"{'gives a number' if first.value is not None else 'names a result'}: a table gives numbers or names, not both",
+                       odd.span, "write every row's result as a number, or every one as a name")
 
     def overlap(self, table: n.TableDecl, row: n.Row, other: n.Row) -> None:
         """Two rows cover the same roll. When an overlay wrote one of them, the error is at the row it

@@ -622,8 +622,9 @@ class Builder(Transformer_NonRecursive):
         effect = next((x for x in c if isinstance(x, tuple) and not isinstance(x, _Range)), ())
         names = _tokens(c, "NAME")
         cells = tuple(str(t) for t in names)
-        return n.Row(span=self.sp(meta), low=low, high=high, result=cells[0], cells=cells, cell_spans=tuple(self.ts(t) for t in names),
-                     label=_unquote(label) if label else None,
+        value = c[1] if isinstance(c[1], int) else None  # '1..2 -> 3': a row that gives a number
+        return n.Row(span=self.sp(meta), low=low, high=high, result=cells[0] if cells else str(value), value=value, cells=cells,
+                     cell_spans=tuple(self.ts(t) for t in names), label=_unquote(label) if label else None,
                      effect=effect, cite=_cite(c))
 
     def range(self, meta, c):

@@ -615,7 +615,8 @@ class Modifier(Cited):
 class Row(Cited):
     low: int
     high: int
-    result: str  # the first (or only) cell
+    result: str  # the first (or only) cell; a number's text for a row that gives a number
+    value: int | None = None  # '1..2 -> 3': the number the row gives (8.5); its cells are then ()
     label: str | None = None
     effect: tuple[Stmt, ...] = ()
     # One result per column in a table with columns; (result,) otherwise.

@@ -462,9 +462,9 @@ class TableFrame(Frame):
         if row is None:
             raise RuleError(f"{d.name} has no row for {index}", d.span)
         shown = f"{total}" + (f" (read as {index} [{d.beyond_cite}])" if index != total else "")
-        result = row.cells[self.column] if row.cells else row.result
+        result = row.value if row.value is not None else row.cells[self.column] if row.cells else row.result
         declared = next((r for r in d.results if r.name == result), None)
-        named = row.label or (declared.label if declared else None) or result
+        named = row.label or (declared.label if declared else None) or f"{result}"
         read = f"{how} {raw}{mods}" + ("" if how == "read at" and shown == f"{raw}" else f" = {shown}")
         eng.trace(row.cite, f"{d.name}: {self.heading}{read} -> {named}")
         eng.state.facts[f"{d.name} result"] = result
