@@ -79,23 +79,11 @@ class Analysis:
     # ── tables ──
     def table(self, t: n.TableDecl) -> None:
         die = self.sym.dice.get(t.die)
-        if die is None or not t.rows:
+        if (die is None and t.read_at is None) or not t.rows:
             return
         site = self.by_key[("table", t.name)]
         ctx = Ctx(site, {}, [])
-        if t.count_param is None:
-            roll = Values.range(t.count * die.low, t.count * die.high)
-            reach, parts = roll, [f"{t.count}{t.die} {roll}"]
-        else:
-            # 'roll dice d6': as many dice as the parameter's values at the calls (any number: unbounded).
-            counts = self.bounds.expr(n.Var(span=t.span, name=t.count_param), ctx)
-            roll = Values()
-            if counts.bounded() and counts.size() <= 20:
-                for k in counts.points():
-                    roll |= Values.range(k * die.low, k * die.high)
-            else:
-                roll = Values.range(min(die.low, 0), float("inf"))
-            reach, parts = roll, [f"{t.count_param} (= {counts}) {t.die} {roll}"]
+        reach, parts = self.unmodified(t, die, ctx)
         for m in t.modifiers:
             contribution, text = self.modifier(m, ctx)
             reach = reach + contribution
@@ -105,7 +93,7 @@ class Analysis:
             rows |= Values.range(r.low, r.high)
         span = Values.range(rows.low, rows.high)
         gaps, outside = (reach & span) - rows, reach - span
-        rolled = "the modified roll" if t.modifiers else "the roll"
+        rolled = ("the modified " if t.modifiers else "the ") + ("value" if t.read_at is not None else "roll")
         head = f"table {t.name}{_cite(t.cite)}: {rolled} ranges over {reach} ({'; '.join(parts)}); rows cover {rows}"
         verdicts, warn = self.verdicts(t, reach, gaps, outside)
         if t.columns is not None:
@@ -113,6 +101,25 @@ class Analysis:
         notes = self.param_notes(t, ctx) + ctx.why
         (self.warning if warn else self.note)(head + "; " + "; ".join(verdicts), t.span, notes=notes)
         self.unreachable_rows(t, reach, rows)
+
+    def unmodified(self, t: n.TableDecl, die, ctx: Ctx) -> tuple[Values, list[str]]:
+        """What the table reads before its modifiers, and how to say it: its dice, or the value it is read at."""
+        if t.read_at is not None:
+            # 'read at points': the parameter's values at the calls (unbounded when a call's value is not known).
+            values = self.bounds.expr(n.Var(span=t.span, name=t.read_at), ctx)
+            return values, [f"read at {t.read_at} (= {values})"]
+        if t.count_param is None:
+            roll = Values.range(t.count * die.low, t.count * die.high)
+            return roll, [f"{t.count}{t.die} {roll}"]
+        # 'roll dice d6': as many dice as the parameter's values at the calls (any number: unbounded).
+        counts = self.bounds.expr(n.Var(span=t.span, name=t.count_param), ctx)
+        roll = Values()
+        if counts.bounded() and counts.size() <= 20:
+            for k in counts.points():
+                roll |= Values.range(k * die.low, k * die.high)
+        else:
+            roll = Values.range(min(die.low, 0), float("inf"))
+        return roll, [f"{t.count_param} (= {counts}) {t.die} {roll}"]
 
     def columns(self, t: n.TableDecl, ctx: Ctx) -> str:
         """A column table's columns and what can move them: '7 columns 1:2..5:1 by odds; shifts siege_works +2 when works'."""
@@ -167,6 +174,7 @@ class Analysis:
         """Where the bounds of the parameters the modifiers read come from: the calls that pass them."""
         types = {p.name: p.type for p in t.params}
         used = {e.name for m in t.modifiers for e in nodes((m.value, m.when)) if isinstance(e, n.Var) and e.name in types}
+        used |= {t.read_at} & set(types)
         out = []
         for p in (p.name for p in t.params if p.name in used):
             values = self.bounds.param("table", t.name, p, ctx)
@@ -185,7 +193,8 @@ class Analysis:
             if not (hit or clamped):
                 which = str(r.low) if r.low == r.high else f"{r.low}..{r.high}"
                 self.warning(f"row {which} -> {r.result}{_cite(r.cite or t.cite)} of table {t.name} can never be read: "
-                             f"the {'modified ' if t.modifiers else ''}roll ranges over {reach}", r.span)
+                             f"the {'modified ' if t.modifiers else ''}{'value' if t.read_at is not None else 'roll'} ranges over {reach}",
+                             r.span)
 
     # ── reachability ──
     def reachability(self) -> set[tuple[str, str]]:

@@ -414,7 +414,16 @@ class Bounds:
             if die is None or not count.bounded() or count.size() > _MAX_POINTS:
                 return ANY
             return _norm([(k * die.low, k * die.high) for k in count.points()])
-        return ANY  # a decision, a table result, an adjusted number
+        if isinstance(s, n.Lookup):
+            return self._table_numbers(s.table)
+        return ANY  # a decision, a table's named result, an adjusted number
+
+    def _table_numbers(self, name: str) -> Values:
+        """What a lookup of a table that gives numbers (8.5) can bind: its rows' numbers (any value for a named result)."""
+        t = self.sym.tables.get(name)
+        if t is None or not t.rows or t.beyond == "no_effect" or any(r.value is None for r in t.rows):
+            return ANY
+        return _norm([(r.value, r.value) for r in t.rows])
 
     def var(self, name: str, ctx: Ctx) -> Values:
         if name in ctx.names:

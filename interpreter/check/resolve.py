@@ -270,9 +270,11 @@ class Checker:
         self.check_params(table.params)
         if not table.rows:
             self.error(f"table '{table.name}' has no rows", table.span, "add rows such as '1..3 -> result \"Label\" [rule]'")
-        if table.die not in self.sym.dice:
-            self.unknown("die", table.die, table.die_span, self.sym.dice)
         scope = {p.name for p in table.params}
+        if table.read_at is not None:
+            self.check_read_at(table, scope)
+        elif table.die not in self.sym.dice:
+            self.unknown("die", table.die, table.die_span, self.sym.dice)
         if table.count_param is not None:
             self.check_count_param(table, scope)
         for mod in table.modifiers:
@@ -281,6 +283,7 @@ class Checker:
             if mod.when is not None:
                 self.expr(mod.when, scope)
         self.check_rows(table, scope)
+        self.check_numbers(table)
         self.check_beyond(table)
         self.check_columns(table, scope)
         self.check_results(table, scope)
@@ -293,6 +296,15 @@ class Checker:
                        did_you_mean(table.count_param, scope) or "write a number of dice, or a parameter of the table: 'roll dice d6'")
         elif param.type != "int":
             self.error(f"table '{table.name}' rolls '{table.count_param}' dice, a parameter of type {param.type}, not int", param.span)
+
+    def check_read_at(self, table: n.TableDecl, scope: set[str]) -> None:
+        """'read at points': the table has the parameter, and it is a number."""
+        param = next((p for p in table.params if p.name == table.read_at), None)
+        if param is None:
+            self.error(f"table '{table.name}' is read at '{table.read_at}', but it has no such parameter", table.die_span,
+                       did_you_mean(table.read_at, scope) or f"declare it: 'table {table.name}({table.read_at}: int)'")
+        elif param.type != "int":
+            self.error(f"table '{table.name}' is read at '{table.read_at}', a parameter of type {param.type}, not int", param.span)
 
     def check_rows(self, table: n.TableDecl, scope: set[str]) -> None:
         """Each row cited, not empty, overlapping no row before it; then the rolls no row covers."""
@@ -307,11 +319,33 @@ class Checker:
             seen.append(row)
             self.block(row.effect, set(scope))
         die = self.sym.dice.get(table.die)
-        if die and seen:
+        if table.read_at is not None and seen:  # read at a value: no gap between its first row and its last
+            gaps = _uncovered(seen, min(r.low for r in seen), max(r.high for r in seen))
+            if gaps:
+                self.error(f"table '{table.name}' has no row for the value(s) {_ranges(gaps)}", table.span,
+                           "add rows for them, or widen a row to cover them")
+        elif die and seen:
             gaps = _uncovered(seen, table.count * die.low, table.count * die.high)
             if gaps:
-                text = ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in gaps)
-                self.error(f"table '{table.name}' has no row for the roll(s) {text}", table.span)
+                self.error(f"table '{table.name}' has no row for the roll(s) {_ranges(gaps)}", table.span)
+
+    def check_numbers(self, table: n.TableDecl) -> None:
+        """Rows that give numbers (8.5): all of the table's rows or none, and not in a table with columns."""
+        numbers = [r for r in table.rows if r.value is not None]
+        if not numbers:
+            return
+        if table.columns is not None:
+            self.error(f"row {_row_name(numbers[0])} of table '{table.name}' gives a number, but a table with columns "
+                       "names a result in each cell", numbers[0].span)
+            return
+        named = next((r for r in table.rows if r.value is None), None)
+        if named is not None:
+            first = table.rows[0]
+            odd = named if first.value is not None else numbers[0]
+            what = f"names the result '{odd.result}'" if odd.value is None else f"gives the number {odd.value}"
+            self.error(f"row {_row_name(odd)} of table '{table.name}' {what}, but row {_row_name(first)} "
+                       f"{'gives a number' if first.value is not None else 'names a result'}: a table gives numbers or names, not both",
+                       odd.span, "write every row's result as a number, or every one as a name")
 
     def overlap(self, table: n.TableDecl, row: n.Row, other: n.Row) -> None:
         """Two rows cover the same roll. When an overlay wrote one of them, the error is at the row it
@@ -733,6 +767,10 @@ def _ascends(a: n.ColumnHeader, b: n.ColumnHeader) -> bool:
     if a.ratio is not None and b.ratio is not None:
         return b.ratio[0] * a.ratio[1] > a.ratio[0] * b.ratio[1]
     return a.high is not None and b.low is not None and b.low > a.high
+
+
+def _ranges(gaps: list[tuple[int, int]]) -> str:
+    return ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in gaps)
 
 
 def _uncovered(rows: list[n.Row], low: int, high: int) -> list[tuple[int, int]]:

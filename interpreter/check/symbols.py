@@ -53,7 +53,7 @@ class Symbols:
 
     def results(self) -> set[str]:
         """Result names of table rows: a lookup's value can be compared with them."""
-        return ({cell for t in self.tables.values() for row in t.rows for cell in (row.cells or (row.result,))}
+        return ({cell for t in self.tables.values() for row in t.rows if row.value is None for cell in (row.cells or (row.result,))}
                 | {r.name for t in self.tables.values() for r in t.results})
 
     def unit_kinds(self) -> set[str]:

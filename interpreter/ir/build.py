@@ -39,6 +39,7 @@ class _Roll:
     die_span: Span
     cite: n.Citation | None
     count_param: str | None
+    read_at: str | None = None  # 'read at points': no dice (count 0, die ""), the row is the parameter's value
 
 
 @dataclass(frozen=True)
@@ -596,7 +597,7 @@ class Builder(Transformer_NonRecursive):
         columns = _of(c, n.Columns)
         return n.TableDecl(
             span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, params=params, cite=_cite(c),
-            count=roll.count, die=roll.die, die_span=roll.die_span, roll_cite=roll.cite, count_param=roll.count_param,
+            count=roll.count, die=roll.die, die_span=roll.die_span, roll_cite=roll.cite, count_param=roll.count_param, read_at=roll.read_at,
             modifiers=tuple(_of(c, n.Modifier)), rows=tuple(_of(c, n.Row)), columns=columns[0] if columns else None,
             shifts=tuple(_of(c, n.ColumnShift)), results=tuple(_of(c, n.TableResult)), **policies,
         )
@@ -606,6 +607,10 @@ class Builder(Transformer_NonRecursive):
         if c[0].type == "INT":
             return _Roll(int(c[0]), str(c[1]), self.ts(c[1]), _cite(c), None)
         return _Roll(1, str(c[1]), self.ts(c[1]), _cite(c), str(c[0]))
+
+    def table_read_at(self, meta, c):
+        # 'read at points': the table rolls nothing; its row is the value of the parameter (language 8.4).
+        return _Roll(0, "", self.ts(c[0]), _cite(c), None, str(c[0]))
 
     def modifier(self, meta, c):
         exprs = [x for x in c[1:] if not isinstance(x, (n.Citation, Token))]
@@ -617,8 +622,9 @@ class Builder(Transformer_NonRecursive):
         effect = next((x for x in c if isinstance(x, tuple) and not isinstance(x, _Range)), ())
         names = _tokens(c, "NAME")
         cells = tuple(str(t) for t in names)
-        return n.Row(span=self.sp(meta), low=low, high=high, result=cells[0], cells=cells, cell_spans=tuple(self.ts(t) for t in names),
-                     label=_unquote(label) if label else None,
+        value = c[1] if isinstance(c[1], int) else None  # '1..2 -> 3': a row that gives a number
+        return n.Row(span=self.sp(meta), low=low, high=high, result=cells[0] if cells else str(value), value=value, cells=cells,
+                     cell_spans=tuple(self.ts(t) for t in names), label=_unquote(label) if label else None,
                      effect=effect, cite=_cite(c))
 
     def range(self, meta, c):

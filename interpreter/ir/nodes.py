@@ -615,7 +615,8 @@ class Modifier(Cited):
 class Row(Cited):
     low: int
     high: int
-    result: str  # the first (or only) cell
+    result: str  # the first (or only) cell; a number's text for a row that gives a number
+    value: int | None = None  # '1..2 -> 3': the number the row gives (8.5); its cells are then ()
     label: str | None = None
     effect: tuple[Stmt, ...] = ()
     # One result per column in a table with columns; (result,) otherwise.
@@ -666,6 +667,8 @@ class TableDecl(Cited):
     die: str
     die_span: Span
     count_param: str | None = None  # 'roll dice d6': the number of dice is this parameter's value
+    # 'read at points': no roll (count 0, die ""); the row is this parameter's value, and die_span its name.
+    read_at: str | None = None
     roll_cite: Citation | None = None
     modifiers: tuple[Modifier, ...] = ()
     rows: tuple[Row, ...] = ()

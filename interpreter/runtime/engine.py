@@ -596,7 +596,7 @@ class Table:
         self.decl = decl = citations.table(decl)  # every row, modifier and policy with the citation it is traced under
         self.params = [p.name for p in decl.params]
         comp = engine.compiler
-        self.die = engine.sym.dice[decl.die]
+        self.die = engine.sym.dice[decl.die] if decl.read_at is None else None  # 'read at': no die
         self.modifiers = [(m, comp.expr(m.value), comp.expr(m.when) if m.when is not None else None) for m in decl.modifiers]
         self.low = min(r.low for r in decl.rows)
         self.high = max(r.high for r in decl.rows)
@@ -631,6 +631,14 @@ class Table:
             raise RuleError(f"{d.name} rolls {d.count_param} = {show(count)} dice: the number of dice must be 1 or more", d.die_span)
         return count
 
+    def key(self, env: dict) -> int:
+        """The value a 'read at' table is read at: its parameter's, a whole number."""
+        d = self.decl
+        v = as_number(env.get(d.read_at))
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise RuleError(f"{d.name} is read at {d.read_at} = {show(v)}, not a number", d.die_span)
+        return v
+
     def modified(self, raw: int, env: dict) -> tuple[int, str]:
         """The roll with every modifier that holds, and the trace's account of them."""
         total, applied = raw, []
@@ -652,7 +660,8 @@ class Table:
             return max(self.low, min(self.high, total))
         if d.beyond == "no_effect":
             return None
-        raise RuleError(f"{d.name}: the modified roll {total} is outside rows {self.low}..{self.high} and the rulebook gives no ruling",
+        what = "modified roll" if d.read_at is None else ("modified value" if d.modifiers else "value")
+        raise RuleError(f"{d.name}: the {what} {total} is outside rows {self.low}..{self.high} and the rulebook gives no ruling",
                         d.span, d.beyond_cite)
 
 

@@ -434,6 +434,9 @@ class TableFrame(Frame):
                 return _DONE
             d = t.decl
             self.stage = "rolled"
+            if d.read_at is not None:  # read at a value the rules have: no roll, the row is found now
+                self.read(proc, t.key(self.env), "read at")
+                return self.advance(proc)
             return RollRequest(t.count(self.env), t.die.low, t.die.high, t.die.name, d.name, d.roll_cite or self.cite, d.span)
         if self.stage == "row":
             self.stage = "declared"
@@ -444,22 +447,26 @@ class TableFrame(Frame):
         return _DONE
 
     def resume(self, proc, faces):
+        return self.read(proc, sum(faces), "roll")
+
+    def read(self, proc, raw: int, how: str):
+        """The row the roll (or the value a 'read at' table is read at) finds, traced; its effects run next."""
         t, d, eng = self.table, self.table.decl, proc.engine
-        raw = sum(faces)
         total, mods = t.modified(raw, self.env)
         index = t.index(total)
         if index is None:
-            eng.trace(d.beyond_cite, f"{d.name}: {self.heading}roll {raw}{mods} = {total}, beyond the table: no effect")
+            eng.trace(d.beyond_cite, f"{d.name}: {self.heading}{how} {raw}{mods} = {total}, beyond the table: no effect")
             self.stage = "end"
             return None
         row = next((r for r in d.rows if r.low <= index <= r.high), None)
         if row is None:
             raise RuleError(f"{d.name} has no row for {index}", d.span)
         shown = f"{total}" + (f" (read as {index} [{d.beyond_cite}])" if index != total else "")
-        result = row.cells[self.column] if row.cells else row.result
+        result = row.value if row.value is not None else row.cells[self.column] if row.cells else row.result
         declared = next((r for r in d.results if r.name == result), None)
-        named = row.label or (declared.label if declared else None) or result
-        eng.trace(row.cite, f"{d.name}: {self.heading}roll {raw}{mods} = {shown} -> {named}")
+        named = row.label or (declared.label if declared else None) or f"{result}"
+        read = f"{how} {raw}{mods}" + ("" if how == "read at" and shown == f"{raw}" else f" = {shown}")
+        eng.trace(row.cite, f"{d.name}: {self.heading}{read} -> {named}")
         eng.state.facts[f"{d.name} result"] = result
         vm = eng.vm
         self.effect = vm.block(("row", d.name, row.low, row.high), row.effect)
