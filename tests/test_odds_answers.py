@@ -201,3 +201,20 @@ def test_a_guerra_a_muerte_battle_on_the_demo_tables(monkeypatch, capsys):
            "rulesets/guerra_a_muerte/demo.rules" in out
     assert "infinitely many dice paths" in out and "total probability: 1 (exactly)" in out
     assert "salta units lost by patriot:" in out
+
+
+def test_a_missing_table_read_at_a_value_is_said_too(tmp_path, capsys):
+    """A table the rulebook does not print is named in 'rests on' whether it is rolled or read at a
+    value (found by the 'TABLE result' fact every read records)."""
+    (tmp_path / "g.rules").write_text('game g "G" [1.0] {\n  sides red "Red", blue "Blue" [1.1]\n  die d6 1..6 [2.0]\n}\n'
+                                      'missing table hull "the Hull Chart, printed on the map" [3.0]\n')
+    (tmp_path / "demo.rules").write_text('table hull(points: int) "DEMO Hull Chart" [3.0] {\n  read at points\n'
+                                         '  0..3 -> 0 [3.0 demo]\n  4..6 -> 1 [3.0 demo]\n}\n')
+    (tmp_path / "h.rules").write_text('include "g.rules" [1.0]\ninclude "demo.rules" [3.0]\nprocedure shot() [4.0] {\n'
+                                      '  roll d = 1 d6 [4.0]\n  lookup lost = hull(sum(d)) [4.0]\n  record "lost" = lost [4.0]\n}\n')
+    path = tmp_path / "s.scenario"
+    path.write_text('scenario "s" uses "h.rules" [1.0] {\n  run shot()\n}\n')
+    for extra in ([], ["--replay"], ["--no-exact", "--monte-carlo", "50"]):
+        assert main(["odds", str(path), *extra]) == 0
+        out = capsys.readouterr().out
+        assert "rests on: table 'hull' is not printed in the rulebook [3.0]: the odds use the rows of " in out, extra

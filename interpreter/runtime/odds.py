@@ -221,7 +221,7 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
     runs = None if endless else sum(e.paths for e in ended)
     odds = Odds(names, outcomes, runs, None if endless else sum(e.paths for e in ended if e.cut),
                 time.perf_counter() - started, policy, positions=positions, seen=trial.seen,
-                rests_on=rests_on(sc, sym, brancher.rolled))
+                rests_on=rests_on(sc, sym, brancher.rolled | _tables_read(e.facts for e in ended)))
     odds.notes.extend(_notes(facts))
     odds.notes.append(f"positions are merged when equal: {positions} waited for dice, "
                       f"{brancher.work} outcomes sent on from them")
@@ -241,6 +241,11 @@ def _too_large(big: TooLarge, limit: int) -> TooLargeError:
         f"({big.done} sent on before it): more than the limit of {limit}; refused before it was run",
         "measure fewer facts (--fact), start the scenario closer to the roll, raise --limit, "
         "or estimate with --monte-carlo N")
+
+
+def _tables_read(facts_of_runs) -> set[str]:
+    """The tables the runs read, rolled or read at a value: each read records 'TABLE result'."""
+    return {k[: -len(" result")] for facts in facts_of_runs for k in facts if k.endswith(" result")}
 
 
 def rests_on(sc: n.Scenario, sym: Symbols, rolled: set[str]) -> list[str]:
@@ -302,6 +307,7 @@ def replay_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str]
             raise _failed(err, tuple(dice.path[: dice.depth])) from err
         runs += 1
         cut += was_cut
+        rolled |= _tables_read([recorded])
         if names is None:
             names = sorted(k for k in recorded if k not in _NOT_MEASURED)
         key = tuple(recorded.get(name) for name in names)
@@ -344,7 +350,8 @@ def sample(sc: n.Scenario, sym: Symbols, sources: Sources, names: list[str] | No
     recorded = [trial.run(dice, policy)[0] for _ in range(runs)]
     names = names if names is not None else sorted({k for r in recorded for k in r} - _NOT_MEASURED)
     counts: Counter = Counter(tuple(r.get(name) for name in names) for r in recorded)
-    return Sampled(names, counts, time.perf_counter() - started, trial.seen, rests_on(sc, sym, dice.rolled))
+    return Sampled(names, counts, time.perf_counter() - started, trial.seen,
+                   rests_on(sc, sym, dice.rolled | _tables_read(recorded)))
 
 
 class _Watched(DiceProvider):
