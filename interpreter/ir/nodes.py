@@ -839,11 +839,19 @@ class Departure(Cited):
     instead: Answer | None = None
 
 
+class Refusal(Cited):
+    """``refused "TEXT" [cite]`` on a scripted decision: the rules must refuse the answer with a
+    message holding TEXT (case ignored); the answer is never applied."""
+
+    text: str
+
+
 class Decision(Node):
     side: str
     name: str
     answer: Answer
     departure: Departure | None = None
+    refusal: Refusal | None = None
 
 
 class PrintedDeparture(Cited):
