@@ -769,7 +769,8 @@ class Builder(Transformer_NonRecursive):
         return ("until", self.turn_count(c[0]))
 
     def at(self, meta, c):
-        return n.StepAt(span=self.sp(meta), turn=int(c[0]), phase=str(c[1]), step=str(c[2]))
+        phase, step = (str(c[1]), str(c[2])) if len(c) > 2 and c[1] is not None else (None, None)
+        return n.StepAt(span=self.sp(meta), turn=int(c[0]), phase=phase, step=step)
 
     def track_set(self, meta, c):
         names = _tokens(c, "NAME")

@@ -870,11 +870,13 @@ class Expectation(Node):
 
 
 class StepAt(Node):
-    """``at turn T, PHASE, STEP``: where in the sequence of play a scenario's position stands."""
+    """``at turn T phase PHASE step STEP``: where in the sequence of play a scenario's position
+    stands; ``at turn T`` alone leaves the phase and step unset (a game whose sequence of play
+    is not written, or a scenario that runs a procedure or a table)."""
 
     turn: int
-    phase: str
-    step: str
+    phase: str | None = None
+    step: str | None = None
 
 
 class Fixture(Cited):

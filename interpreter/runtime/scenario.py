@@ -222,7 +222,9 @@ def target_parts(engine: Engine, sc: n.Scenario) -> list[Callable[[], Process]]:
 
 def _step_parts(engine: Engine, sc: n.Scenario, names: tuple[str, ...]) -> list[Callable[[], Process]]:
     """The named steps of the scenario's phase, one after the other."""
-    phase, run = sc.at.phase, sc.run
+    phase, run = sc.at.phase if sc.at is not None else None, sc.run
+    if phase is None:
+        raise ScriptError("'run step' needs an 'at turn N phase P step S' line", run.span)
     steps = []
     for name in names:
         step = engine.sym.steps().get((phase, name))
