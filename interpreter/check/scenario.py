@@ -45,6 +45,9 @@ def _check_run(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
             checker.expr(a.value, set())
     elif run.step is not None and sc.at is None:
         checker.error("'run step' needs an 'at turn N phase P step S' line", run.span)
+    elif run.step is not None and sc.at.phase is None:
+        checker.error("'run step' runs a step of the phase 'at' names, but this 'at' names only a turn", sc.at.span,
+                      "write 'at turn N phase P step S', or run a procedure or a table: 'run NAME(args)'")
 
 
 def _check_decisions(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:

@@ -775,7 +775,8 @@ class Builder(Transformer_NonRecursive):
         return ("until", self.turn_count(c[0]))
 
     def at(self, meta, c):
-        return n.StepAt(span=self.sp(meta), turn=int(c[0]), phase=str(c[1]), step=str(c[2]))
+        phase, step = (str(c[1]), str(c[2])) if len(c) > 2 and c[1] is not None else (None, None)
+        return n.StepAt(span=self.sp(meta), turn=int(c[0]), phase=phase, step=step)
 
     def track_set(self, meta, c):
         names = _tokens(c, "NAME")
@@ -802,8 +803,13 @@ class Builder(Transformer_NonRecursive):
         return ("decisions", list(c))
 
     def decision(self, meta, c):
-        dep = c[3] if len(c) > 3 else None
-        return n.Decision(span=self.sp(meta), side=str(c[0]), name=str(c[1]), answer=c[2], departure=dep)
+        dep = next((x for x in c[3:] if isinstance(x, n.Departure)), None)
+        refusal = next((x for x in c[3:] if isinstance(x, n.Refusal)), None)
+        return n.Decision(span=self.sp(meta), side=str(c[0]), name=str(c[1]), answer=c[2], departure=dep,
+                          refusal=refusal)
+
+    def refused(self, meta, c):
+        return n.Refusal(span=self.sp(meta), text=_unquote(_tokens(c, "STRING")[0]), cite=_cite(c))
 
     def departs(self, meta, c):
         strings = _tokens(c, "STRING")

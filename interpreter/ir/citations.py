@@ -20,6 +20,7 @@ from .visit import blocks, descendants
 
 _RULE_NUMBER = re.compile(r"\d+(?:\.\d+)+[a-z]*")
 _RULING = re.compile(r"[A-Z][A-Za-z]*-\d+[a-z]?")
+_EXAMPLE_TAG = re.compile(r"[A-Z]+\d+[a-z]?")  # [E13]: an example of the rulebook
 
 
 def names(text: str) -> tuple[list[str], list[str], list[str]]:
@@ -39,7 +40,7 @@ def names(text: str) -> tuple[list[str], list[str], list[str]]:
         number = _RULE_NUMBER.match(head)
         if number:  # '9.1', '9.1.2a', '6.2-errata' → 6.2
             numbers.append(number.group())
-        elif head == "EoP" or head.startswith(("TC-", "EX-")):
+        elif head == "EoP" or head.startswith(("TC-", "EX-")) or _EXAMPLE_TAG.fullmatch(head):
             examples.append(head)
         elif head.startswith("Example"):
             examples.append(" ".join(words))

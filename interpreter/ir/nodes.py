@@ -842,11 +842,19 @@ class Departure(Cited):
     instead: Answer | None = None
 
 
+class Refusal(Cited):
+    """``refused "TEXT" [cite]`` on a scripted decision: the rules must refuse the answer with a
+    message holding TEXT (case ignored); the answer is never applied."""
+
+    text: str
+
+
 class Decision(Node):
     side: str
     name: str
     answer: Answer
     departure: Departure | None = None
+    refusal: Refusal | None = None
 
 
 class PrintedDeparture(Cited):
@@ -865,11 +873,13 @@ class Expectation(Node):
 
 
 class StepAt(Node):
-    """``at turn T, PHASE, STEP``: where in the sequence of play a scenario's position stands."""
+    """``at turn T phase PHASE step STEP``: where in the sequence of play a scenario's position
+    stands; ``at turn T`` alone leaves the phase and step unset (a game whose sequence of play
+    is not written, or a scenario that runs a procedure or a table)."""
 
     turn: int
-    phase: str
-    step: str
+    phase: str | None = None
+    step: str | None = None
 
 
 class Fixture(Cited):

@@ -102,11 +102,15 @@ class ScriptedAgent(Agent):
         self.entries = list(decisions)
         self.used: set[int] = set()
 
-    def next_entry(self, req: ChoiceRequest, take: bool = True) -> n.Decision | None:
+    def next_entry(self, req: ChoiceRequest, take: bool = True, refusals: bool = False) -> n.Decision | None:
+        """The next entry for this decision; one the rules must refuse (``refused``) only when asked
+        for, since only the driver tries those: an agent that plays passes over them."""
         for i, entry in enumerate(self.entries):
             if i in self.used:
                 continue
             if entry.side == req.chooser and entry.name == req.name:
+                if entry.refusal is not None and not refusals:
+                    continue
                 if take:
                     self.used.add(i)
                 return entry

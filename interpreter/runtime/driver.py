@@ -8,6 +8,7 @@ that asked for it, before any state changes.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from ..ir import nodes as n
@@ -33,12 +34,24 @@ class Quit(Exception):
         self.why = why
 
 
+@dataclass
+class Tried:
+    """A scripted answer the rules must refuse (``refused "TEXT"``), as the run found it."""
+
+    entry: n.Decision
+    reason: str | None  # why the rules refuse it; None when they allow it
+
+    def held(self) -> bool:
+        return self.reason is not None and self.entry.refusal.text.lower() in self.reason.lower()
+
+
 class Runner:
     def __init__(self, engine: Engine, dice: DiceProvider, agents: dict[str, Agent]):
         self.engine = engine
         self.dice = dice
         self.agents = agents
         self.departures: list[Event] = []
+        self.refusals: list[Tried] = []  # the script's answers the rules must refuse, as tried
         self.asked = 0  # decisions put to an agent (forced ones are not asked)
         self.stop_after: int | None = None  # suspend before asking the decision after this many
         self.on_asked = None  # called with the count before each decision is asked
@@ -76,6 +89,7 @@ class Runner:
         if forced is not _NOT_FORCED:
             agent = self.agents.get(req.chooser)
             if isinstance(agent, ScriptedAgent):
+                self.try_refusals(agent, req, forced)
                 self.confirm_forced(agent, req, forced)
             elif hasattr(agent, "forced"):
                 agent.forced(req)  # an agent that reads a script in order passes the entry this answers
@@ -112,9 +126,7 @@ class Runner:
             answer = normalize(req, resolve_answer(entry.answer, req, self.lookup))
         except ScriptError:
             answer = _NOT_FORCED
-        same = answer == forced if not isinstance(forced, list) else (
-            isinstance(answer, list) and sorted(map(str, answer)) == sorted(map(str, forced))
-        )
+        same = _agrees(answer, forced)
         if entry.departure is not None:
             agent.take(entry)
             if same:
@@ -127,7 +139,33 @@ class Runner:
         elif same:
             agent.take(entry)
 
+    def try_refusals(self, agent: ScriptedAgent, req: ChoiceRequest, forced: Any = _NOT_FORCED) -> None:
+        """The script's next answers to this decision that the rules must refuse: each is tried,
+        traced and kept for the expectations, and never applied."""
+        while True:
+            entry = agent.next_entry(req, take=False, refusals=True)
+            if entry is None or entry.refusal is None:
+                return
+            agent.take(entry)
+            reason = self.why_refused(entry, req, forced)
+            self.refusals.append(Tried(entry, reason))
+            said = f"refused: {reason}" if reason else "not refused: the rules allow it"
+            self.engine.trace(entry.refusal.cite or req.cite,
+                              f"{entry.side} {entry.name}: {entry.answer.text()} {said}", "decision")
+
+    def why_refused(self, entry: n.Decision, req: ChoiceRequest, forced: Any) -> str | None:
+        """Why the rules refuse a scripted answer, or None when they would take it."""
+        try:
+            answer = normalize(req, resolve_answer(entry.answer, req, self.lookup))
+        except ScriptError as err:
+            return err.message
+        reason = illegal(req, answer)
+        if reason is None and forced is not _NOT_FORCED and not _agrees(answer, forced):
+            reason = _only(forced)
+        return reason
+
     def scripted(self, agent: ScriptedAgent, req: ChoiceRequest) -> Any:
+        self.try_refusals(agent, req)
         entry = agent.next_entry(req)
         if entry is None:
             if req.optional or req.mode in ("reroll", "up_to"):
@@ -180,12 +218,21 @@ class Runner:
             if not isinstance(agent, ScriptedAgent):
                 continue
             for entry in agent.unused():
+                if entry.refusal is not None:
+                    continue  # an expectation: the scenario reports it as never asked
                 if entry.departure is None:
                     raise ScriptError(
                         f"decision '{entry.side} {entry.name}: {entry.answer.text()}' at line {entry.span.line} was never asked",
                         entry.span,
                     )
                 self.report(entry.departure, entry, "the rules never ask for this decision", cite)
+
+
+def _agrees(answer: Any, forced: Any) -> bool:
+    """Whether a scripted answer is the answer the rules force (a list in any order)."""
+    if not isinstance(forced, list):
+        return answer == forced
+    return isinstance(answer, list) and sorted(map(str, answer)) == sorted(map(str, forced))
 
 
 def _only(forced: Any) -> str:

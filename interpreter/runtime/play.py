@@ -138,7 +138,7 @@ def steps_from(sym: Symbols, start: n.StepAt | None, turns: int | None = None):
         return
     turns = turns if turns is not None else (sym.game.turns if sym.game and sym.game.turns else 1)
     first_turn, first_phase, first_step = (start.turn, start.phase, start.step) if start else (1, None, None)
-    started = start is None
+    started = start is None or start.phase is None  # 'at turn N' alone: from the turn's first step
     for turn in range(first_turn, turns + 1):
         for phase in seq.phases:
             for step in phase.steps:
@@ -244,7 +244,7 @@ class _Session:
         engine, setup = self.engine, self.setup
         first = engine.first_step()
         start = setup.at if setup is not None else None
-        if start is None or (start.turn, start.phase, start.step) == (1, *first):
+        if start is None or start.turn == 1 and (start.phase is None or (start.phase, start.step) == first):
             yield ("game_start",), lambda: self._event("game_start", 1)
         for turn, phase, step in steps_from(self.sym, start, final):
             if (phase.name, step.name) == first:

@@ -15,7 +15,7 @@ from ..overlay.apply import header_line
 from ..syntax.diagnostics import Diagnostic, Sources, Span
 from .agents import ScriptedAgent
 from .dice import ScriptedDice
-from .driver import Runner
+from .driver import Runner, Tried
 from .engine import Engine, Event
 from .requests import RuleError, ScriptError
 from .setup import Setup
@@ -71,7 +71,9 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
     _expect_stop(out, sc, stopped)
     for exp in sc.expects:
         _expect(out, exp, engine.compiler, sources)
-    total = len(sc.expects) + (sc.stops is not None)
+    refusals = [d for d in sc.decisions if d.refusal is not None]
+    _expect_refusals(out, refusals, runner.refusals if runner is not None else [])
+    total = len(sc.expects) + (sc.stops is not None) + len(refusals)
     met = total - out.failures
     out.lines.append(f"result: {met} of {total} expectations met" + ("" if out.ok else " -- FAILED"))
     return out
@@ -111,6 +113,23 @@ def _expect_stop(out: Outcome, sc: n.Scenario, stopped: str | None) -> None:
         out.failures += 1
     else:
         out.lines.append(f'  ok   the run stops: "{sc.stops}"{why}')
+
+
+def _expect_refusals(out: Outcome, entries: list[n.Decision], tried: list[Tried]) -> None:
+    """Each scripted answer marked ``refused "TEXT"``: the rules refused it with a message holding TEXT."""
+    found = {id(t.entry): t for t in tried}
+    for entry in entries:
+        t = found.get(id(entry))
+        cite = f" [{entry.refusal.cite}]" if entry.refusal.cite else ""
+        head = f'refused: {entry.side} {entry.name}: {entry.answer.text()} -- "{entry.refusal.text}"{cite}'
+        if t is not None and t.held():
+            out.lines.append(f"  ok   {head}")
+            continue
+        why = ("the rules never ask for this decision" if t is None else "the rules allow it" if t.reason is None
+               else f"the rules refuse it otherwise: {t.reason}")
+        out.lines.append(f"  FAIL {head}  ({why})")
+        out.ok = False
+        out.failures += 1
 
 
 def _expect(out: Outcome, exp: n.Expectation, comp, sources: Sources) -> None:
@@ -203,7 +222,9 @@ def target_parts(engine: Engine, sc: n.Scenario) -> list[Callable[[], Process]]:
 
 def _step_parts(engine: Engine, sc: n.Scenario, names: tuple[str, ...]) -> list[Callable[[], Process]]:
     """The named steps of the scenario's phase, one after the other."""
-    phase, run = sc.at.phase, sc.run
+    phase, run = sc.at.phase if sc.at is not None else None, sc.run
+    if phase is None:
+        raise ScriptError("'run step' needs an 'at turn N phase P step S' line", run.span)
     steps = []
     for name in names:
         step = engine.sym.steps().get((phase, name))

@@ -260,7 +260,7 @@ class Setup:
         st, sym, sc = self.engine.state, self.sym, self.sc
         if sc.at:
             turn, phase, step = sc.at.turn, sc.at.phase, sc.at.step
-            if (phase, step) not in sym.steps():
+            if phase is not None and (phase, step) not in sym.steps():
                 raise ScriptError(f"the sequence of play has no step '{step}' in phase '{phase}'", sc.at.span)
             st.turn, st.phase, st.step = turn, phase, step
         for ts in sc.tracks:

@@ -265,7 +265,12 @@ def _misplaced_keyword_hint(tok: Token, expected: set[str], start: str) -> bool:
 
 # ───────────────────────────── brackets ─────────────────────────────
 
-_CITE_RE = re.compile(r"\[\s*(\d+\.\d+[\w.\-]*|[A-Z][A-Za-z]*-\d+[a-z]?|EoP|Example[^\]\n]*|TC-[^\]\n]*)([ ,;][^\]\n]*)?\]")
+# The grammar's CITE token (an example tag's '[' is not written against a name: 'pool[E13]' is an index).
+_CITE_RE = re.compile(r"(\[\s*(\d+\.\d+[\w.\-]*|[A-Z][A-Za-z]*-\d+[a-z]?|EoP|Example[^\]\n]*|TC-[^\]\n]*)"
+                      r"|(?<![\w)\]])\[[A-Z]+\d+[a-z]?)([ ,;(][^\]\n]*)?\]")
+# A bracket that was meant as an example tag ([E13]) or a rule's sub-item ([16.3(1)]).
+_NEAR_EXAMPLE = re.compile(r"\[\s*[A-Za-z]+\s*\d+[a-z]?\s*\]")
+_NEAR_SUB_ITEM = re.compile(r"\[\s*\d+(\.\d+)*\s*\(")
 _STRING_RE = re.compile(r'"(\\.|[^"\\\n])*"')
 _PAIRS = {"}": "{", ")": "(", "]": "["}
 
@@ -464,7 +469,16 @@ def _bad_citation(rest: str, filename: str, line: int, col: int) -> Diagnostic:
         return Diagnostic("error", "this rule citation is not closed", _span(filename, line, col, len(rest.rstrip())),
                           "a rule citation ends with ']' on the same line, as in [9.1]")
     return Diagnostic("error", f"{rest[:close + 1]} is not a rule citation", _span(filename, line, col, close + 1),
-                      _CITE_FORMS)
+                      _near_miss_hint(rest[:close + 1]))
+
+
+def _near_miss_hint(bracket: str) -> str:
+    """The forms of a citation, or the one form the bracket comes close to."""
+    if _NEAR_EXAMPLE.fullmatch(bracket):
+        return "an example is cited by its tag in capitals, digits after, no space: [E13]"
+    if _NEAR_SUB_ITEM.match(bracket):
+        return "a sub-item in parentheses follows a rule number written digits.digits: [16.3(1)]"
+    return _CITE_FORMS
 
 
 # The common slips recognised where the parser stopped: the first case that applies gives the hint,
