@@ -11,12 +11,11 @@ from itertools import product
 from pathlib import Path
 
 import pytest
+from test_odds import load  # the scenario, its checked rules, their sources
 
 from interpreter.cli import main
-from interpreter.load import load_rules, load_scenario, rules_path_for
 from interpreter.runtime.odds import OddsError, TooLargeError, estimate, exact_odds, replay_odds, sample
 from interpreter.runtime.odds_report import wilson
-from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,14 +50,6 @@ def write(tmp_path: Path, name: str, text: str) -> str:
     (tmp_path / "contest.rules").write_text(CONTEST)
     (tmp_path / name).write_text(text)
     return str(tmp_path / name)
-
-
-def load(path: str):
-    sources = Sources()
-    sc = load_scenario(path, sources)
-    loaded = load_rules(rules_path_for(sc), sources)
-    assert not loaded.errors
-    return sc, loaded.symbols, sources
 
 
 def by_brute_force(edge: int) -> Fraction:
