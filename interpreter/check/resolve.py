@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from ..ir import citations
 from ..ir import nodes as n
-from ..ir.visit import dispatch
+from ..ir.visit import descendants, dispatch
 from ..lang import (
     BEYOND_POLICIES,
     BUILTINS,
@@ -37,6 +37,7 @@ class Checker:
         self.attributes = sym.attribute_names()  # computed once: every attribute and 'is' test reads them
         self.kinds = sym.unit_kinds()
         self.loops = 0  # how many 'repeat' blocks enclose the statement being checked
+        self.in_procedure = False  # whether the statements checked are a procedure's body ('return')
 
     # ── reporting ──
     def error(self, message: str, span: Span, hint: str | None = None) -> None:
@@ -180,7 +181,9 @@ class Checker:
         for proc in self.sym.procedures.values():
             self.check_params(proc.params)
             if not self.waits_for_data(proc, f"procedure '{proc.name}'", "calling it stops the run"):
+                self.in_procedure = True
                 self.block(proc.body, {p.name for p in proc.params})
+                self.in_procedure = False
 
     def check_hook(self, hook: n.HookDecl) -> None:
         self.need_cite(hook, f"the '{hook.event}' hook")
@@ -496,6 +499,13 @@ class Checker:
         if not self.loops:
             self.error("'stop' ends a 'repeat'; it stands outside any", s.span)
 
+    def stmt_return(self, s: n.Return, scope: set[str]) -> None:
+        if not self.in_procedure:
+            self.error("'return' ends a procedure; it stands outside any", s.span,
+                       "only a procedure's body may return; a step, hook, invariant or table row ends at its last statement")
+        if s.value is not None:
+            self.expr(s.value, scope)
+
     def stmt_roll(self, s: n.Roll, scope: set[str]) -> None:
         self.expr(s.count, scope)
         if s.die not in self.sym.dice:
@@ -554,8 +564,13 @@ class Checker:
             self.unknown("procedure", s.proc, s.proc_span, self.sym.procedures)
         else:
             self.check_args(s.args, [p.name for p in proc.params], f"procedure '{s.proc}'", s.span)
+            if s.result is not None and not _returns_a_value(proc):
+                self.error(f"procedure '{s.proc}' returns no value, so 'let {s.result} =' receives nothing", s.span,
+                           f"give '{s.proc}' a 'return EXPR', or call it without 'let {s.result} ='")
         for a in s.args:
             self.expr(a.value, scope)
+        if s.result is not None:
+            scope.add(s.result)
 
     def stmt_reroll(self, s: n.Reroll, scope: set[str]) -> None:
         self.expr(s.pools, scope)
@@ -739,6 +754,10 @@ def check_ruleset(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
     all_diags = diags + checker.diags
     all_diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
     return sym, all_diags
+
+
+def _returns_a_value(proc: n.ProcedureDecl) -> bool:
+    return any(isinstance(x, n.Return) and x.value is not None for x in descendants(proc.body))
 
 
 def _call_hint(name: str, fn: n.FunctionDecl | None) -> str | None:

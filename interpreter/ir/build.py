@@ -338,6 +338,10 @@ class Builder(Transformer_NonRecursive):
     def stop(self, meta, c):
         return n.Stop(span=self.sp(meta), cite=_cite(c))
 
+    def return_(self, meta, c):
+        value = c[0] if c and not isinstance(c[0], n.Citation) else None
+        return n.Return(span=self.sp(meta), value=value, cite=_cite(c))
+
     def include_decl(self, meta, c):
         return n.IncludeDecl(span=self.sp(meta), path=_unquote(c[0]), path_span=self.ts(c[0]), cite=_cite(c))
 
@@ -386,6 +390,10 @@ class Builder(Transformer_NonRecursive):
 
     def call(self, meta, c):
         return n.CallStmt(span=self.sp(meta), proc=str(c[0]), proc_span=self.ts(c[0]), args=c[1], cite=_cite(c))
+
+    def let_call(self, meta, c):
+        return n.CallStmt(span=self.sp(meta), proc=str(c[1]), proc_span=self.ts(c[1]), args=c[2], cite=_cite(c),
+                          result=str(c[0]))
 
     def reroll(self, meta, c):
         return n.Reroll(span=self.sp(meta), pools=c[0], order=c[1], side_var=str(c[2]), spend=c[3], cite=_cite(c))

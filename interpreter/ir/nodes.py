@@ -266,6 +266,13 @@ class Stop(Cited):
     kind: Literal["stop"] = "stop"
 
 
+class Return(Cited):
+    """``return [EXPR]``: ends the procedure at once, giving EXPR's value to a ``let … = call``."""
+
+    kind: Literal["return"] = "return"
+    value: Expr | None = None
+
+
 class Roll(Cited):
     """``roll target = count die``: a pool of dice through the dice interface."""
 
@@ -332,10 +339,13 @@ class Say(Cited):
 
 
 class CallStmt(Cited):
+    """``call P(args)``, or ``let result = call P(args)``: the procedure's returned value in a new local."""
+
     kind: Literal["call"] = "call"
     proc: str
     proc_span: Span
     args: tuple[Arg, ...]
+    result: str | None = None
 
 
 class Reroll(Cited):
@@ -372,7 +382,7 @@ class Ensure(Cited):
 
 
 Stmt = Annotated[
-    Let | SetStmt | Adjust | If | ForEach | Repeat | Stop | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Record | Ensure,
+    Let | SetStmt | Adjust | If | ForEach | Repeat | Stop | Return | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Record | Ensure,
     Field(discriminator="kind"),
 ]
 

@@ -304,6 +304,41 @@ class Stop(Op):
         proc.stop()
 
 
+class Return(Op):
+    """'return': the value goes where the call that pushed this frame receives it (its 'let'
+    variable in the caller's locals, or the process's result), then the frame ends at once:
+    its open loops are closed, and what a 'simultaneously' held back is eliminated first."""
+
+    def __init__(self, s, value):
+        super().__init__(s)
+        self.value = value
+
+    def run(self, proc, frame):
+        if self.value is not None:
+            _give(proc, frame, self.value(frame.env))
+        queued = []
+        for loop in reversed(frame.loops):
+            if loop[0] == "together":
+                queued.extend(proc.engine.deferred.pop())
+        frame.loops.clear()
+        frame.pc = len(frame.code.ops)
+        if queued:
+            return proc.push(QueuedEliminations(queued))
+        return None
+
+
+def _give(proc: Process, frame: CodeFrame, value: Any) -> None:
+    """A procedure's returned value to its caller: the frame under it, if it waits at a 'let … = call'."""
+    stack = proc.stack
+    below = stack[stack.index(frame) - 1] if stack.index(frame) > 0 else None
+    op = below.code.ops[below.pc - 1] if isinstance(below, CodeFrame) and below.pc else None
+    if isinstance(op, Call):
+        if op.result is not None:
+            below.env[op.result] = value
+    elif below is None:
+        proc.result = value
+
+
 class Roll(Op):
     def __init__(self, s, ask, receive):
         super().__init__(s)
@@ -337,7 +372,7 @@ class Choose(Op):
 class Call(Op):
     def __init__(self, s, args):
         super().__init__(s)
-        self.proc, self.args = s.proc, args
+        self.proc, self.args, self.result = s.proc, args, s.result
 
     def run(self, proc, frame):
         engine = proc.engine
@@ -346,6 +381,8 @@ class Call(Op):
             raise procedure_too_deep(self.proc, procedure.decl.cite, self.span)
         values = [(k, fn(frame.env)) for k, fn in self.args]
         procedure.check_supplied()
+        if self.result is not None:  # 'let … = call': none until the procedure returns a value
+            frame.env[self.result] = None
         engine.depth += 1
         return proc.push(engine.vm.procedure_frame(procedure, values, _leave_call))
 
@@ -791,6 +828,9 @@ class Lowering:
 
     def l_stop(self, s: n.Stop, ops):
         ops.append(Stop(s))
+
+    def l_return(self, s: n.Return, ops):
+        ops.append(Return(s, self.comp.expr(s.value) if s.value is not None else None))
 
     def l_roll(self, s: n.Roll, ops):
         ops.append(Roll(s, *self.comp.roll_parts(s, s.cite)))
