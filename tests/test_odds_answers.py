@@ -209,3 +209,20 @@ def test_a_missing_table_read_at_a_value_is_said_too(tmp_path, capsys):
         assert main(["odds", str(path), *extra]) == 0
         out = capsys.readouterr().out
         assert "rests on: table 'hull' is not printed in the rulebook [3.0]: the odds use the rows of " in out, extra
+
+
+def test_a_list_recorded_as_a_fact_is_measured_not_a_crash(tmp_path, capsys):
+    """A fact whose value is a list (the low dice of a roll) keys the distribution by its
+    canonical form and is shown as recorded."""
+    (tmp_path / "l.rules").write_text('game g "G" [1.0] {\n  sides red "Red", blue "Blue" [1.1]\n  die d6 1..6 [2.0]\n}\n'
+                                      'procedure p() [3.0] {\n  roll d = 2 d6 [3.0]\n'
+                                      '  record "low dice" = [x for x in d where x <= 2] [3.0]\n}\n')
+    path = tmp_path / "s.scenario"
+    path.write_text('scenario "s" uses "l.rules" [1.0] {\n  run p()\n}\n')
+    odds = exact_odds(*load(str(path)))
+    shown = {tuple(k[0].value) if hasattr(k[0], "value") else k[0]: p for k, p in odds.outcomes.items()}
+    assert shown == {(): Fraction(4, 9), (1,): Fraction(2, 9), (2,): Fraction(2, 9), (1, 1): Fraction(1, 36),
+                     (1, 2): Fraction(1, 18), (2, 2): Fraction(1, 36)}
+    assert main(["odds", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "  [1, 2]                1/18   5.5556%" in out and "total probability: 1 (exactly)" in out

@@ -42,6 +42,7 @@ from .dice import DiceProvider, SeededDice
 from .driver import Runner
 from .engine import Engine
 from .policies import POLICIES, Seen, agents_for
+from .position import canon
 from .requests import RollRequest, RuleError, ScriptError
 from .scenario import run_target, target_parts
 from .setup import Setup
@@ -129,7 +130,38 @@ class Odds:
 
 
 def _order(value: Any) -> tuple:
+    if isinstance(value, Recorded):
+        value = value.value
     return (0, value, "") if isinstance(value, (int, float)) and not isinstance(value, bool) else (1, 0, show(value))
+
+
+class Recorded:
+    """A recorded value that cannot key a dict as it is (a list, a map): compared by its canonical
+    form (position.canon: units by id, containers as tuples), shown as it was recorded."""
+
+    __slots__ = ("value", "key")
+
+    def __init__(self, value: Any):
+        self.value, self.key = value, canon(value)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, Recorded) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+
+def outcome(facts: dict, names: list[str]) -> tuple:
+    """The measured facts of one end as a key of the distribution, in the order of ``names``."""
+    return tuple(_keyable(facts.get(name)) for name in names)
+
+
+def _keyable(value: Any) -> Any:
+    try:
+        hash(value)
+    except TypeError:
+        return Recorded(value)
+    return value
 
 
 def default_policy(sc: n.Scenario) -> str:
@@ -215,7 +247,7 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
     names = facts if facts is not None else sorted({k for e in ended for k in e.facts} - _NOT_MEASURED)
     outcomes: dict[tuple, Fraction] = {}
     for e in ended:
-        key = tuple(e.facts.get(name) for name in names)
+        key = outcome(e.facts, names)
         outcomes[key] = outcomes.get(key, Fraction(0)) + e.probability
     endless = any(e.paths is None for e in ended)  # a cycle: a roll may come again without end
     runs = None if endless else sum(e.paths for e in ended)
@@ -310,7 +342,7 @@ def replay_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str]
         rolled |= _tables_read([recorded])
         if names is None:
             names = sorted(k for k in recorded if k not in _NOT_MEASURED)
-        key = tuple(recorded.get(name) for name in names)
+        key = outcome(recorded, names)
         outcomes[key] = outcomes.get(key, Fraction(0)) + dice.probability
         if runs > limit:
             raise TooLargeError(f"more than {limit} dice paths: the enumeration is too large",
@@ -349,7 +381,7 @@ def sample(sc: n.Scenario, sym: Symbols, sources: Sources, names: list[str] | No
     dice = _Watched(SeededDice(seed))
     recorded = [trial.run(dice, policy)[0] for _ in range(runs)]
     names = names if names is not None else sorted({k for r in recorded for k in r} - _NOT_MEASURED)
-    counts: Counter = Counter(tuple(r.get(name) for name in names) for r in recorded)
+    counts: Counter = Counter(outcome(r, names) for r in recorded)
     return Sampled(names, counts, time.perf_counter() - started, trial.seen,
                    rests_on(sc, sym, dice.rolled | _tables_read(recorded)))
 

@@ -9,7 +9,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
-from .odds import Odds, Sampled, _order
+from .odds import Odds, Recorded, Sampled, _order
 from .policies import POLICIES, Seen
 from .values import show
 
@@ -131,6 +131,8 @@ def _largest_deviation(odds: Odds, counts: Counter) -> float:
 
 
 def _value(value: Any) -> str:
+    if isinstance(value, Recorded):
+        value = value.value
     return "none" if value is None else show(value)
 
 
