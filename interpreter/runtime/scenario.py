@@ -62,11 +62,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
     _trace_into(out, engine.events, detail)
     if stopped is not None:
         out.lines.append(f"stopped: {stopped}")
-    printed = [_printed_line(exp, engine.compiler, sources) for exp in sc.expects if exp.departure is not None]
-    if (runner is not None and runner.departures) or printed:
-        out.lines.append("departures of the script from the rules (the engine follows the rules):")
-        out.lines.extend(f"  {e.line()}" for e in (runner.departures if runner is not None else []))
-        out.lines.extend(f"  {line}" for line in printed)
+    _departures(out, sc, runner.departures if runner is not None else [], engine.compiler, sources)
     out.lines.append("expectations:")
     _expect_stop(out, sc, stopped)
     for exp in sc.expects:
@@ -151,6 +147,15 @@ def _expect(out: Outcome, exp: n.Expectation, comp, sources: Sources) -> None:
     if held is not True:
         out.ok = False
         out.failures += 1
+
+
+def _departures(out: Outcome, sc: n.Scenario, scripted: list[Event], comp, sources: Sources) -> None:
+    """The script's departures the run reported, then the printed results the rules contradict."""
+    printed = [_printed_line(exp, comp, sources) for exp in sc.expects if exp.departure is not None]
+    if scripted or printed:
+        out.lines.append("departures of the script from the rules (the engine follows the rules):")
+        out.lines.extend(f"  {e.line()}" for e in scripted)
+        out.lines.extend(f"  {line}" for line in printed)
 
 
 def _printed_line(exp: n.Expectation, comp, sources: Sources) -> str:
