@@ -9,7 +9,8 @@ run, and where the rules are probably wrong, without running a game:
 - reachability: the procedures and tables that the sequence of play and the hooks lead to,
   through `call` and `lookup`; the others run only when a scenario runs them;
 - unused names: functions, states, stats, flags, boxes and tracks no rule mentions;
-- decisions that can have no legal answer, where the options and the count are constants.
+- decisions that can have no legal answer, where the options and the count are constants;
+- statements that never run: after `stop` or `return` in the same block.
 
 Warnings are probable defects; notes are information (a table's range, a procedure that
 only scenarios run, a stat no rule reads yet). Every message cites the rule concerned.
@@ -68,6 +69,7 @@ class Analysis:
         reached = self.reachability()
         self.unused()
         self.decisions()
+        self.after_ending()
         self.diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
         procedures = len(self.sym.procedures)
         ran = sum(1 for p in self.sym.procedures if ("procedure", p) in reached)
@@ -75,6 +77,23 @@ class Analysis:
         summary = [f"analysis: {len(self.sym.tables)} table(s), {with_mods} with modifiers; {ran} of {procedures} "
                    "procedure(s) reachable from the sequence of play and the hooks"]
         return self.diags, summary
+
+    # ── statements that never run ──
+    def after_ending(self) -> None:
+        """A statement after `stop` or `return` in the same block never runs (a bare `return` followed
+        by an `if` even reads the `if` as its value): a warning at the first such statement."""
+        for site in self.sites:
+            for body in site.bodies:
+                for block in _blocks(body):
+                    self._ends_early(block, site)
+
+    def _ends_early(self, block: tuple, site) -> None:
+        for i, s in enumerate(block[:-1]):
+            if s.kind in ("stop", "return"):
+                self.warning(f"this statement never runs: it comes after '{s.kind}' at line {s.span.line} in the same block"
+                          f" of {site.title()}", block[i + 1].span,
+                          f"move it before the '{s.kind}', or remove it")
+                return
 
     # ── tables ──
     def table(self, t: n.TableDecl) -> None:
@@ -324,3 +343,13 @@ class Analysis:
                 sizes.add(len(s.value.items))
             return sizes.pop() if len(sizes) == 1 else None
         return None
+
+
+def _blocks(block: tuple):
+    """A block and every block nested in its statements (an if's branches, a loop's body)."""
+    from ..ir.visit import blocks
+
+    yield block
+    for s in block:
+        for _, inner in blocks(s):
+            yield from _blocks(inner)
