@@ -505,6 +505,18 @@ def _is_then_before_block(stop: _Stop) -> bool:
     return stop.tok.type == "THEN" and "LBRACE" in stop.expected
 
 
+_RETURN_IF = re.compile(r"\breturn\s+if\b")
+
+
+def _is_if_after_bare_return(stop: _Stop) -> bool:
+    """`return` then, on the next line, an `if` statement: the `if` was read as the returned value."""
+    if "THEN" not in stop.expected or stop.tok.start_pos is None:
+        return False
+    before = stop.text[: stop.tok.start_pos]
+    found = list(_RETURN_IF.finditer(before))
+    return bool(found) and "then" not in before[found[-1].end():]
+
+
 def _is_closer(stop: _Stop) -> bool:
     return stop.tok.type in ("RBRACE", "RPAR", "RSQB") and stop.tok.start_pos is not None
 
@@ -534,6 +546,8 @@ _SPECIAL_CASES: tuple[tuple[Callable[[_Stop], bool], Callable[[_Stop], str | Non
     (_is_name_like, _closest_keyword),
     (_is_assignment_in_test, lambda stop: "to compare two values, write '=='"),
     (_is_then_before_block, lambda stop: "an 'if' statement takes a block, as in: if TEST { ... }"),
+    (_is_if_after_bare_return, lambda stop: "a bare 'return' takes an 'if' after it as its value (return if … then … "
+                                            "else …), and nothing after a 'return' runs: put the 'return' last in its block"),
     (_is_closer, _stray_closer),
     (_is_statement_outside_blocks, _one_brace_too_many),
 )
