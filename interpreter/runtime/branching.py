@@ -1,17 +1,18 @@
-"""Exact odds by branching and merging positions (issue 13), not by replaying every dice path.
+"""Exact odds by branching and merging positions (issues 13-14), not by replaying every dice path.
 
 The scenario's run goes on until it waits for dice. There its position is taken (runtime/
 position.py) and, for each outcome of the roll (a multiset of faces, weighted by its
 orderings, as `odds.roll_outcomes` gives them), restored and sent on with that outcome to its
-next roll or its end. Positions wait in layers, by the number of rolls behind them; in a
-layer, positions with equal keys are one, their probabilities and path counts added: a roll
-of 3d6 counted into hits and then a second roll leaves four positions waiting for the second
-(one per count), not 56, once the first dice are no longer read (`Code.live`). The work is
-the sum over the layers of positions times outcomes, where a replay's is the number of paths.
+next roll or its end. Positions with equal keys are one, whichever path meets them first: a
+roll of 3d6 counted into hits and then a second roll leaves four positions waiting for the
+second (one per count), not 56, once the first dice are no longer read (`Code.live`). Each
+distinct position is sent on once; the outcomes are edges of a graph whose ends' probabilities
+(and dice-path counts) `chain.solve` computes, cycles included (a roll repeated on a tie). The
+work is the positions times their outcomes, where a replay's is the number of paths.
 
-What is reported is what the replay reported: the number of dice paths (each position
-carries how many it stands for), how many stopped early, and the same distribution; the
-replay stays as `umpire odds --replay`, and the tests compare the two.
+What is reported is what the replay reported: the number of dice paths, how many stopped
+early, and the same distribution; the replay stays as `umpire odds --replay`, and the tests
+compare the two.
 """
 
 from __future__ import annotations
@@ -40,18 +41,16 @@ class Waiting:
     position: Position
     request: RollRequest
     part: int                # which of the run's processes it is in (a scenario's steps run one after another)
-    probability: Fraction
-    paths: int               # dice paths merged into it
-    path: tuple[int, ...]    # the first of them (the outcome taken at each roll), for messages
+    path: tuple[int, ...]    # the outcome taken at each roll by the first path to meet it, for messages
     memory: Any = None       # what the agents remember (a script's cursor): part of the position
 
 
 @dataclass
 class Ended:
     facts: dict
-    probability: Fraction
-    paths: int
     cut: bool
+    probability: Fraction = Fraction(0)  # summed over the edges into it (Graph.solve)
+    paths: int | None = 0                # dice paths into it; None when a cycle makes them endless
 
 
 class Brancher:
@@ -66,18 +65,19 @@ class Brancher:
         self.minds = [a for a in dict.fromkeys(runner.agents.values()) if hasattr(a, "memory")]
 
     def start(self) -> Waiting | Ended:
-        return self._go(self.parts[0](), 0, None, Fraction(1), 1, ())
+        return self._go(self.parts[0](), 0, None, ())
 
     def branch(self, w: Waiting, outcomes: list[tuple[tuple[int, ...], Fraction]]):
-        """Each outcome of the roll a position waits for, sent on from that position."""
+        """Each outcome of the roll a position waits for, sent on from that position: what it reached,
+        with the outcome's probability."""
         for index, (dice, p) in enumerate(outcomes):
             self.work += 1
             w.position.restore(self.engine, self.shell)
             for mind, memory in zip(self.minds, w.memory or ()):
                 mind.recall(memory)
-            yield self._go(self.shell, w.part, list(dice), w.probability * p, w.paths, w.path + (index,))
+            yield self._go(self.shell, w.part, list(dice), w.path + (index,)), p
 
-    def _go(self, proc: Process, part: int, answer, probability: Fraction, paths: int, path: tuple[int, ...]) -> Waiting | Ended:
+    def _go(self, proc: Process, part: int, answer, path: tuple[int, ...]) -> Waiting | Ended:
         """Run on to the next roll (decisions taken by the runner's agents) or to the end."""
         engine, runner = self.engine, self.runner
         self.path = path  # where an error is reported from
@@ -88,15 +88,15 @@ class Brancher:
             except StopIteration:
                 part += 1
                 if part == len(self.parts):
-                    return Ended(dict(engine.state.facts), probability, paths, False)
+                    return Ended(dict(engine.state.facts), False)
                 proc, answer = self.parts[part](), None
                 continue
             except Cut:
-                return Ended(dict(engine.state.facts), probability, paths, True)
+                return Ended(dict(engine.state.facts), True)
             if isinstance(req, RollRequest):
                 self.rolled.add(req.label)
                 memory = tuple(mind.memory() for mind in self.minds)
-                return Waiting(Position.of(engine, proc), req, part, probability, paths, path, memory)
+                return Waiting(Position.of(engine, proc), req, part, path, memory)
             answer = runner.decide(req)
 
 
@@ -133,10 +133,7 @@ def enumerate_positions(brancher: Brancher, outcomes_of: Callable[[RollRequest],
 def _send_on(brancher: Brancher, graph: Graph, branches: list, shown) -> None:
     """One frontier's work: every outcome of every new position sent on, an edge to what it reached."""
     for i, outs in branches:
-        edges = graph.edges[i] = []
-        for result in brancher.branch(graph.nodes[i], outs):
-            p = result.probability  # read before `place`, which makes a new position a start (probability 1)
-            edges.append((graph.place(result), p))
+        graph.edges[i] = [(graph.place(result), p) for result, p in brancher.branch(graph.nodes[i], outs)]
         if shown is not None:
             shown.update(len(outs))
     if shown is not None:
@@ -163,10 +160,9 @@ class Graph:
         if found is not None:
             return found
         if isinstance(result, Ended):
-            self.ends.append(Ended(result.facts, Fraction(0), 0, result.cut))
+            self.ends.append(result)
             found = ~(len(self.ends) - 1)
         else:
-            result.probability, result.paths = Fraction(1), 1  # sent on as a start: edges are relative
             self.nodes.append(result)
             found = len(self.nodes) - 1
         self._ids[key] = found
