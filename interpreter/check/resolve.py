@@ -580,6 +580,29 @@ class Checker:
     def stmt_simultaneously(self, s: n.Simultaneously, scope: set[str]) -> None:
         self.block(s.body, scope)
 
+    def stmt_secretly(self, s: n.Secretly, scope: set[str]) -> None:
+        """Only decisions, each with its own name, none reading another's answer: a side must be
+        able to decide before any answer of the block is known (language §11.13a)."""
+        chooses = [c for c in s.body if isinstance(c, n.Choose)]
+        for c in s.body:
+            if not isinstance(c, n.Choose):
+                self.error(f"only decisions are made secretly: a '{c.kind}' statement cannot be inside 'secretly'",
+                           c.span, "move it before or after the block; the answers are known after it")
+        seen: set[str] = set()
+        for c in chooses:
+            if c.name in seen:
+                self.error(f"two secret decisions are named '{c.name}': the second would replace the first's answer",
+                           c.span, "give each decision of the block its own name")
+            seen.add(c.name)
+        names = {c.name for c in chooses}
+        for c in chooses:
+            for v in descendants([c.chooser, c.options, c.amount, c.limit, c.prompt]):
+                if isinstance(v, n.Var) and v.name in names and v.name != c.name:
+                    self.error(f"'{c.name}' reads '{v.name}', another decision of the same 'secretly' block, "
+                               f"whose answer is not revealed until the block ends", v.span,
+                               f"decide '{c.name}' after the block, or without '{v.name}'")
+        self.block(s.body, scope)
+
     def stmt_record(self, s: n.Record, scope: set[str]) -> None:
         self.string(s.key, scope)
         self.expr(s.value, scope)

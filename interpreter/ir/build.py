@@ -401,6 +401,9 @@ class Builder(Transformer_NonRecursive):
     def simult(self, meta, c):
         return n.Simultaneously(span=self.sp(meta), body=c[-1], cite=_cite(c))
 
+    def secret(self, meta, c):
+        return n.Secretly(span=self.sp(meta), body=c[-1], cite=_cite(c))
+
     def record(self, meta, c):
         return n.Record(span=self.sp(meta), key=self.string(c[0]), value=c[1], cite=_cite(c))
 

@@ -365,6 +365,14 @@ class Simultaneously(Cited):
     body: tuple[Stmt, ...]
 
 
+class Secretly(Cited):
+    """Decisions made secretly: each side answers without seeing the others' answers, which are
+    revealed together when the block ends (the block holds only ``choose`` statements)."""
+
+    kind: Literal["secretly"] = "secretly"
+    body: tuple[Stmt, ...]
+
+
 class Record(Cited):
     """Record a named result of the run (scenarios' expectations can read it)."""
 
@@ -382,7 +390,7 @@ class Ensure(Cited):
 
 
 Stmt = Annotated[
-    Let | SetStmt | Adjust | If | ForEach | Repeat | Stop | Return | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Record | Ensure,
+    Let | SetStmt | Adjust | If | ForEach | Repeat | Stop | Return | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Secretly | Record | Ensure,
     Field(discriminator="kind"),
 ]
 

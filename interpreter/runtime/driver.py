@@ -55,6 +55,7 @@ class Runner:
         self.asked = 0  # decisions put to an agent (forced ones are not asked)
         self.stop_after: int | None = None  # suspend before asking the decision after this many
         self.on_asked = None  # called with the count before each decision is asked
+        self.on_secret = None  # called before the first decision of a 'secretly' block (a save's point)
 
     def lookup(self, name: str) -> Any:
         """A unit, place, box, side, nation or other named value in a script, whether or not it is
@@ -82,6 +83,8 @@ class Runner:
 
     # ── decisions ──
     def decide(self, req: ChoiceRequest) -> Any:
+        if req.sealed is not None and not req.sealed and self.on_secret is not None:
+            self.on_secret()
         if self.engine.explain and req.mode != "reroll":
             options = ", ".join(show(o) for o in req.options[:12]) + (" …" if len(req.options) > 12 else "")
             self.engine.consulted.append(f"asked {req.chooser}: {req.prompt or req.name} — options: {options or 'none'}")
@@ -94,7 +97,7 @@ class Runner:
             elif hasattr(agent, "forced"):
                 agent.forced(req)  # an agent that reads a script in order passes the entry this answers
             if req.mode != "reroll":
-                self.engine.trace(req.cite, f"{req.chooser} {req.name}: {show(forced)} (no other choice)", "decision")
+                self.announce(req, f"{req.chooser} {req.name}: {show(forced)} (no other choice)")
             return forced
         agent = self.agents[req.chooser]
         if self.on_asked is not None:
@@ -110,8 +113,17 @@ class Runner:
             if reason:
                 raise ScriptError(f"{req.chooser}'s decision '{req.name}' is not legal: {reason} [{req.cite}]", req.span)
         if req.mode != "reroll":
-            self.engine.trace(req.cite, f"{req.chooser} {req.name}: {show(answer)}", "decision")
+            self.announce(req, f"{req.chooser} {req.name}: {show(answer)}")
         return answer
+
+    def announce(self, req: ChoiceRequest, line: str) -> None:
+        """The answer's line; a secret decision's waits in its block, and the trace says only that
+        the side has decided (language §11.13a)."""
+        if req.sealed is None:
+            self.engine.trace(req.cite, line, "decision")
+        elif self.engine.narrate:
+            req.sealed.append([str(req.cite), line])
+            self.engine.trace(req.cite, f"{req.chooser} has decided '{req.name}' (secret until revealed)")
 
     def confirm_forced(self, agent: ScriptedAgent, req: ChoiceRequest, forced: Any) -> None:
         """A script may spell out a decision the rules leave no choice in.

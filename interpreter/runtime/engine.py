@@ -154,6 +154,13 @@ class Engine:
         if self.explain and self.events:
             self.triggers[id(frame)] = (frame, len(self.events) - 1)
 
+    def reveal(self, cite: Any, sealed: list) -> None:
+        """The end of a 'secretly' block: its decisions' lines, held back until now, all at once."""
+        if sealed:
+            self.trace(cite, "the secret decisions are revealed")
+            for where, line in sealed:
+                self.trace(where, line, "decision")
+
     def record(self, key: str, value: Any, cite: str) -> None:
         self.state.facts[key] = value
         if self.narrate:

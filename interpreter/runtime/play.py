@@ -38,6 +38,7 @@ class Game:
     save: dict | None = None  # what --save writes, when the game was suspended
     quit: str | None = None   # why a person ended the game early (the save then holds the position)
     streamed: int = 0         # lines of the narration already shown on the terminal while playing
+    rewound: bool = False     # the save is of the position before an open 'secretly' block's first decision
 
 
 @dataclass
@@ -192,6 +193,7 @@ class _Session:
         # how many lines, their digest, and where earlier loads joined it (see _chain).
         self.before = (0, None)
         self.links: list[int] = list(resume.get("links", [])) if resume else []
+        self.secret_save: dict | None = None  # the save at the first decision of the open 'secretly' block
 
     def run(self, stop_after: int | None) -> None:
         """The set-up, then the sequence of play from where it stands to the end of the last turn."""
@@ -213,6 +215,7 @@ class _Session:
         self.agents = make_agents(self.sym, self.kinds, self.seed, self.engine, self.terminal, typed, self.stream)
         self.runner = Runner(self.engine, SeededDice(self.seed), self.agents)
         self.runner.stop_after = stop_after
+        self.runner.on_secret = self.hold_secret
         if by_replay:
             self.runner.on_asked = _resume_check(self.engine, resume, self.resumed_at)
         elif resume:
@@ -311,7 +314,17 @@ class _Session:
             self.agents[side].rng.setstate(_rng(state))
         return tuple(goes_on["segment"]), proc, proc.pending()
 
+    def hold_secret(self) -> None:
+        """The save of the position before a 'secretly' block's first answer. A save asked for while
+        the block holds answers not yet revealed is this one: the file never holds a secret answer
+        (nor what a person typed for it), and the block's decisions are asked again when it is loaded."""
+        self.secret_save = None
+        self.secret_save = self.save(self.runner.asked)
+
     def save(self, decisions: int) -> dict:
+        if self.secret_save is not None and _sealed(self.engine.process):
+            self.game.rewound = True
+            return self.secret_save
         data = _save(self.engine, self.seed, self.kinds, decisions, self.agents)
         lines = [e.line() for e in self.engine.events]
         told, digest = self.before
@@ -349,6 +362,9 @@ class _Session:
         if game.save is not None:
             asked = game.save["umpire_save"]["decisions"]
             suspended = f"(suspended before decision {asked + 1}: the position can be saved)"
+            if game.rewound:
+                suspended = (f"(suspended before decision {asked + 1}, the first of the open 'secretly' block: the "
+                             f"answers not yet revealed are never saved, and are asked again when the game is loaded)")
             game.lines.append(suspended)
             game.narration.append(suspended)
 
@@ -372,6 +388,12 @@ def _save(engine: Engine, seed: int, kinds: list[str], decisions: int, agents: d
                         "narration": _digest(engine), "typed": [t for h in humans[:1] for t in h.typed]},
         "state": snapshot(engine),
     }
+
+
+def _sealed(proc: Process | None) -> bool:
+    """Whether an open 'secretly' block holds an answer not yet revealed."""
+    return proc is not None and any(
+        loop[0] == "secret" and loop[1] for f in proc.stack for loop in getattr(f, "loops", ()))
 
 
 def _answered(proc: Process, req):

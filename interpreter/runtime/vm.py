@@ -101,7 +101,7 @@ class CodeFrame(Frame):
         op = self.code.ops[self.pc - 1] if self.pc else None
         if not isinstance(op, Choose):
             raise RuleError("the position waits for an answer at no roll or decision", op.span if op else None)
-        return op.ask(self.env)  # the options are read again from the same position: the same request
+        return op.request(self)  # the options are read again from the same position: the same request
 
     def finish(self, proc: Process) -> None:
         if self.done is not None:
@@ -358,12 +358,18 @@ class Roll(Op):
 
 
 class Choose(Op):
-    def __init__(self, s, ask):
+    def __init__(self, s, ask, secret: bool = False):
         super().__init__(s)
-        self.ask, self.name = ask, s.name
+        self.ask, self.name, self.secret = ask, s.name, secret
 
     def run(self, proc, frame):
-        return self.ask(frame.env)
+        return self.request(frame)
+
+    def request(self, frame):
+        req = self.ask(frame.env)
+        if self.secret:  # the answer's line waits in the open 'secretly' block (SecretOpen) until revealed
+            req.sealed = frame.loops[-1][1]
+        return req
 
     def resume(self, proc, frame, answer):
         frame.env[self.name] = answer
@@ -445,6 +451,22 @@ class TogetherEnd(Op):
         queued = proc.engine.deferred.pop()
         if queued:
             return proc.push(QueuedEliminations(queued))
+
+
+class SecretOpen(Op):
+    """'secretly': the block's answers are held, unannounced, in its loop entry until `SecretReveal`."""
+
+    def run(self, proc, frame):
+        frame.loops.append(["secret", []])
+
+
+class SecretReveal(Op):
+    """The end of 'secretly': every answer of the block is announced, together."""
+
+    counts = False
+
+    def run(self, proc, frame):
+        proc.engine.reveal(self.cite, frame.loops.pop()[1])
 
 
 def _as_list(v, what, span) -> list:
@@ -851,6 +873,12 @@ class Lowering:
 
     def l_reroll(self, s: n.Reroll, ops):
         ops.append(Reroll(s, self.comp.expr(s.pools), self.comp.expr(s.order), self.comp.expr(s.spend)))
+
+    def l_secretly(self, s: n.Secretly, ops):
+        ops.append(SecretOpen(s))
+        for c in s.body:  # only decisions (the checker refuses anything else)
+            ops.append(Choose(c, self.comp.choice(c, c.cite), secret=True))
+        ops.append(SecretReveal(s))
 
     def l_simultaneously(self, s: n.Simultaneously, ops):
         ops.append(Together(s))
