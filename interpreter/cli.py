@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="umpire", description="A rules interpreter for historical board wargames.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in (_add_check, _add_run, _add_play, _add_explain, _add_odds, _add_schema, _add_coverage):
+    for add in (_add_check, _add_run, _add_play, _add_explain, _add_odds, _add_study, _add_schema, _add_coverage):
         add(sub)
     return parser
 
@@ -135,6 +135,31 @@ def _add_odds(sub) -> None:
     _allow_option(p)
 
 
+def _add_study(sub) -> None:
+    p = sub.add_parser("study", help="play many whole games and sum them up: outcomes with intervals, lengths, facts; "
+                                     "compare a house rule on the same seeds")
+    p.add_argument("file", help="a rules file (its demo set-up) or a scenario (its set-up)")
+    p.add_argument("--games", type=int, default=100, help="how many games (seeds --seed to --seed + N - 1)")
+    p.add_argument("--seed", type=int, default=1, help="the first game's seed")
+    p.add_argument("--agents", default="random,random", help="one per side: random, eager or first")
+    p.add_argument("--outcome", metavar="NAME", help="the game state or recorded fact that says who won (e.g. winner)")
+    p.add_argument("--fact", action="append", default=[], metavar="NAME",
+                   help="another game state or recorded fact to report (repeatable)")
+    p.add_argument("--compare", metavar="OVERLAY",
+                   help="play the same seeds again with this overlay and test the difference (McNemar's exact test)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                   help="processes to play on (default: one per core)")
+    p.add_argument("--cluster", metavar="ADDRESS", help="play on a Dask cluster, e.g. tcp://127.0.0.1:8786")
+    p.add_argument("--csv", metavar="FILE", help="write one row per game (.csv)")
+    p.add_argument("--json", metavar="FILE", help="write every game's results (.json)")
+    p.add_argument("--plot", metavar="FILE", help="draw the outcomes' shares with their intervals (.svg or .png)")
+    p.add_argument("--force", action="store_true", help="let --csv, --json and --plot replace existing files")
+    p.add_argument("--no-errata", action="store_true", help="play the rules as printed, without the errata")
+    p.add_argument("--scenario", metavar="NAME", help="start from one of the set-ups the game header names")
+    _with_option(p)
+    _allow_option(p)
+
+
 def _add_schema(sub) -> None:
     sub.add_parser("schema", help="print the JSON schema of the IR")
 
@@ -150,7 +175,7 @@ def _add_coverage(sub) -> None:
 def _named_files(args: argparse.Namespace) -> list[str]:
     """The files named on the command line: their folders are roots of the run's sandbox (files.py)."""
     named = [*getattr(args, "files", []), *getattr(args, "overlays", [])]
-    for option in ("scenario", "file", "load", "ruleset", "sections"):
+    for option in ("scenario", "file", "load", "ruleset", "sections", "compare"):
         value = getattr(args, option, None)
         if value:
             named.append(value)
@@ -168,8 +193,10 @@ def _check_named_files(args: argparse.Namespace) -> None:
     for option in _COMMAND_KINDS.get(args.command, ()):
         kind = files.SCENARIO if option == "scenario" else files.RULES
         files.command_line_file(getattr(args, option), f"umpire {args.command} reads", (kind,))
-    if args.command == "play" and args.file:
-        files.command_line_file(args.file, "umpire play reads", (files.RULES, files.SCENARIO))
+    if args.command in ("play", "study") and args.file:
+        files.command_line_file(args.file, f"umpire {args.command} reads", (files.RULES, files.SCENARIO))
+    if getattr(args, "compare", None):
+        files.command_line_file(args.compare, "--compare names", (files.OVERLAY,))
     if getattr(args, "sections", None):
         files.command_line_file(args.sections, "--sections names", (files.SECTIONS,))
     for overlay in getattr(args, "overlays", []):

@@ -40,6 +40,13 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "play":
         return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
                         not args.no_errata, args.scenario, args.detail, args.force, args.verify)
+    if args.command == "study":
+        from .commands_study import StudyArgs, cmd_study
+
+        outputs = {k: getattr(args, k) for k in ("csv", "json", "plot") if getattr(args, k)}
+        return cmd_study(StudyArgs(args.file, args.games, args.seed, args.agents, args.outcome, args.fact, args.overlays,
+                                   args.compare, not args.no_errata, args.scenario, args.workers, args.cluster, outputs,
+                                   args.force, args.allow_path))
     if args.command == "coverage":
         from .coverage import cmd_coverage
 

@@ -39,6 +39,7 @@ class Game:
     quit: str | None = None   # why a person ended the game early (the save then holds the position)
     streamed: int = 0         # lines of the narration already shown on the terminal while playing
     rewound: bool = False     # the save is of the position before an open 'secretly' block's first decision
+    final: dict = field(default_factory=dict)  # where the game ended: turn, decisions, game states and facts
 
 
 @dataclass
@@ -151,11 +152,12 @@ def steps_from(sym: Symbols, start: n.StepAt | None, turns: int | None = None):
 
 def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, kinds: list[str], *,
          terminal: Terminal | None = None, stop_after: int | None = None, resume: dict | None = None,
-         detail: bool = False) -> Game:
+         detail: bool = False, narrate: bool = True) -> Game:
     """Play from the set-up to the end; ``stop_after`` suspends before that many decisions,
     ``resume`` (a loaded save) replays silently to the save point and goes on from there.
     A person who ends the game at a prompt (end of input, Ctrl-C) suspends it there too."""
     session = _Session(sym, sources, setup, seed, kinds, terminal, resume, detail)
+    session.engine.narrate = narrate  # a study reads only where the game ends
     game = session.game
     try:
         session.run(stop_after)
@@ -172,7 +174,17 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
         game.quit = "interrupted (Ctrl-C) while the rules were running; a position can be saved only at a decision"
     session.stream()
     session.tell()
+    game.final = _final(session)
     return game
+
+
+def _final(session: _Session) -> dict:
+    """Where the game stopped, as values (what a study reads): the clock, the decisions asked,
+    the game states, the tracks and the facts recorded."""
+    st = session.engine.state
+    asked = session.runner.asked if session.runner is not None else 0
+    tracks = {f"{t.name}[{k}]" if k else t.name: v for t in st.tracks.values() for k, v in t.values.items()}
+    return {"turn": st.turn, "decisions": asked, "globals": dict(st.globals), "facts": dict(st.facts), "tracks": tracks}
 
 
 class _Session:

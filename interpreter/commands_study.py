@@ -1,0 +1,174 @@
+"""``umpire study``: the command (arguments checked, the games played, the report written).
+
+The games themselves are played by ``study.py``; the statistics, files and plot are in
+``study_report.py``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .saves import PROTECTED
+from .syntax.diagnostics import Sources, UmpireError, did_you_mean, render_all
+
+OUTPUTS = {"csv": (".csv",), "json": (".json",), "plot": (".svg", ".png")}
+STUDY_AGENTS = ("random", "eager", "first")  # no person: a study plays many games unattended
+
+
+@dataclass
+class StudyArgs:
+    path: str
+    games: int = 100
+    seed: int = 1
+    agents: str = "random,random"
+    outcome: str | None = None
+    facts: list[str] = field(default_factory=list)
+    overlays: list[str] = field(default_factory=list)
+    compare: str | None = None
+    errata: bool = True
+    choice: str | None = None
+    workers: int = 1
+    cluster: str | None = None
+    outputs: dict[str, str] = field(default_factory=dict)  # csv / json / plot -> file
+    force: bool = False
+    allowed: list[str] = field(default_factory=list)
+
+
+def cmd_study(a: StudyArgs) -> int:
+    from .study import Spec, prepared
+
+    problem = _argument_problem(a)
+    if problem:
+        print(f"umpire: error: {problem}", file=sys.stderr)
+        return 1
+    kinds = tuple(k.strip() for k in a.agents.split(","))
+    spec = Spec(a.path, kinds, tuple(a.overlays), a.errata, a.choice, a.outcome, tuple(a.facts), tuple(a.allowed))
+    specs = {"as written" if not a.overlays else "with " + ", ".join(Path(o).name for o in a.overlays): spec}
+    if a.compare:
+        specs[f"with {Path(a.compare).name}"] = Spec(a.path, kinds, (*a.overlays, a.compare), a.errata, a.choice, a.outcome,
+                                          tuple(a.facts), tuple(a.allowed))
+    for each in specs.values():
+        try:
+            sym = prepared(each)[0]
+        except UmpireError as err:
+            print(render_all(err.diagnostics, Sources()), file=sys.stderr)
+            return 1
+        problem = _names_problem(sym, [n for n in (a.outcome, *a.facts) if n])
+        if problem:
+            print(f"umpire: error: {problem}", file=sys.stderr)
+            return 1
+    return _study(a, specs)
+
+
+def _study(a: StudyArgs, specs: dict) -> int:
+    from . import study_report as report
+    from .study import progress_bar, run_games, seeds_of
+
+    seeds = seeds_of(a.seed, a.games)
+    runs = {}
+    for label, spec in specs.items():
+        update, close = progress_bar(len(seeds), label)
+        try:
+            runs[label] = run_games(spec, seeds, a.workers, a.cluster, update)
+        except OSError as err:  # the cluster's scheduler could not be reached (dask raises OSError or TimeoutError)
+            print(f"umpire: error: --cluster {a.cluster}: {err}", file=sys.stderr)
+            return 1
+        finally:
+            close()
+    (label, base), *others = runs.items()
+    print(f"study: {a.path}, agents {a.agents}, {label}")
+    print("\n".join(report.summary(base, a.outcome, tuple(a.facts))))
+    for other_label, other in others:
+        print(f"study: {other_label}")
+        print("\n".join(report.summary(other, a.outcome, tuple(a.facts))))
+        if a.outcome:
+            print("\n".join(report.comparison(base, other, a.compare)))
+    _write_outputs(a, runs)
+    return 0
+
+
+def _write_outputs(a: StudyArgs, runs: dict) -> None:
+    from . import study_report as report
+
+    if "csv" in a.outputs:
+        report.write_csv(a.outputs["csv"], runs, tuple(a.facts))
+        print(f"per-game results written to {a.outputs['csv']}")
+    if "json" in a.outputs:
+        report.write_json(a.outputs["json"], runs)
+        print(f"per-game results written to {a.outputs['json']}")
+    if "plot" in a.outputs and a.outcome:
+        report.plot(a.outputs["plot"], runs, a.outcome, f"{Path(a.path).stem}: {a.games} games, agents {a.agents}")
+        print(f"plot written to {a.outputs['plot']}")
+
+
+def _argument_problem(a: StudyArgs) -> str | None:
+    kinds = [k.strip() for k in a.agents.split(",")]
+    wrong = [k for k in kinds if k not in STUDY_AGENTS]
+    if wrong:
+        hint = " (a study plays unattended: no human agent)" if "human" in wrong else ""
+        return f"--agents: '{wrong[0]}' is not an agent a study can use; choose from {', '.join(STUDY_AGENTS)}{hint}"
+    if a.games < 1:
+        return f"--games must be 1 or more, not {a.games}"
+    if a.workers < 1:
+        return f"--workers must be 1 or more, not {a.workers}"
+    if a.cluster is not None and not re.fullmatch(r"(tcp|tls|inproc)://\S+", a.cluster):
+        return f"--cluster: '{a.cluster}' is not a scheduler address such as tcp://127.0.0.1:8786"
+    for wanted, option, module in ((a.compare, "--compare", "scipy"), ("plot" in a.outputs, "--plot", "matplotlib"),
+                                   (a.cluster, "--cluster", "distributed")):
+        if wanted and importlib.util.find_spec(module) is None:
+            return f"{option} needs the package {module}: pip install 'umpire[study]' (or -e '.[study]' in a checkout)"
+    if "plot" in a.outputs and not a.outcome:
+        return "--plot draws the outcome's shares: name the outcome with --outcome"
+    for option, path in a.outputs.items():
+        problem = _output_problem(option, path, a.force)
+        if problem:
+            return problem
+    return None
+
+
+def _output_problem(option: str, path: str, force: bool) -> str | None:
+    """Refuse, before the games are played, a file an output cannot or must not be written to."""
+    target = Path(path)
+    if not path.strip() or "\0" in path:
+        return f"--{option} needs a file name"
+    if target.suffix.lower() in PROTECTED:
+        return f"--{option}: {path} is a {target.suffix} file, which a study never replaces"
+    if target.suffix.lower() not in OUTPUTS[option]:
+        return f"--{option}: {path} must end in {' or '.join(OUTPUTS[option])}"
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        return f"--{option}: the folder {folder} does not exist or cannot be written to"
+    if (target.exists() or target.is_symlink()) and not force:
+        return f"--{option}: {path} already exists: use --force to replace it"
+    return None
+
+
+def _names_problem(sym, names: list[str]) -> str | None:
+    """An outcome or fact must be a game state, a track (`war_funds[english]`, or its name when it is not
+    per side) or a fact the rules record (literally or by a template)."""
+    from .ir import nodes as n
+    from .ir.visit import descendants
+
+    bodies = [d for kind in (sym.procedures, sym.functions, sym.tables) for d in kind.values()] + list(sym.hooks)
+    keys = {r.key.value for r in descendants(bodies) if isinstance(r, n.Record)}
+    templates = [re.compile(re.sub(r"\\\{[^}]*\\\}", ".+", re.escape(k))) for k in keys if "{" in k]
+    tracks = {f"{t}[{k}]" if k else t for t, decl in sym.tracks.items() for k in _track_keys(sym, decl)}
+    known = set(sym.game_states) | tracks | {k for k in keys if "{" not in k}
+    for name in names:
+        if name in known or any(t.fullmatch(name) for t in templates) or name.endswith(" result"):
+            continue
+        near = did_you_mean(name, sorted(known))
+        return (f"'{name}' is not a game state, a track or a fact the rules record"
+                + (f"; {near}" if near else "; game states: " + ", ".join(sorted(sym.game_states))))
+    return None
+
+
+def _track_keys(sym, decl) -> list[str]:
+    if decl.per_nation:
+        return list(sym.nations)
+    return list(sym.sides) if decl.keyed else [""]
