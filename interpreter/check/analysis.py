@@ -274,6 +274,10 @@ class Analysis:
                 calls.add(node.func)
         if sym.view is not None:
             calls.add(sym.view.function)
+        if sym.game is not None and sym.game.worth is not None:
+            calls.add(sym.game.worth.name)  # the search agents call it
+        if sym.game is not None and sym.game.outcome is not None:
+            reads.add(sym.game.outcome.name)  # studies and search agents read it
         return reads, sets, calls, kinds
 
     def unused(self) -> None:

@@ -94,6 +94,33 @@ class Checker:
         for die in sym.dice.values():
             if die.low > die.high:
                 self.error(f"die '{die.name}' has faces {die.low}..{die.high}: the low face is above the high one", die.span)
+        self.check_outcome(sym.game.outcome)
+        self.check_worth(sym.game.worth)
+
+    def check_outcome(self, ref: n.HeaderRef | None) -> None:
+        """`outcome NAME`: a game state, or a fact some rule records under exactly that key."""
+        if ref is None:
+            return
+        recorded = {r.key.value for r in descendants(self.bodies()) if isinstance(r, n.Record) and "{" not in r.key.value}
+        if ref.name not in self.sym.game_states and ref.name not in recorded:
+            near = did_you_mean(ref.name, [*self.sym.game_states, *recorded])
+            self.error(f"the outcome '{ref.name}' is neither a game state nor a fact a rule records", ref.span,
+                       near or "name the game state (or the recorded fact) that says who won")
+
+    def check_worth(self, ref: n.HeaderRef | None) -> None:
+        """`worth NAME`: a function of one side (what a position is worth to it)."""
+        if ref is None:
+            return
+        fn = self.sym.functions.get(ref.name)
+        if fn is None:
+            self.unknown("function", ref.name, ref.span, self.sym.functions)
+        elif [p.type for p in fn.params] != ["side"]:
+            self.error(f"the worth function '{ref.name}' must take one side, as in 'function {ref.name}(s: side)'",
+                       ref.span, f"it is declared at {fn.span.file}:{fn.span.line}")
+
+    def bodies(self) -> list:
+        sym = self.sym
+        return [d for kind in (sym.procedures, sym.functions, sym.tables) for d in kind.values()] + list(sym.hooks)
 
     def check_citations(self) -> None:
         """The declarations that encode a rule say which one."""

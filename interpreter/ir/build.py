@@ -437,6 +437,8 @@ class Builder(Transformer_NonRecursive):
             elif isinstance(item, tuple) and item and item[0] == "turns":
                 fields["turns"] = item[1]
                 fields["turns_cite"] = item[2]
+            elif isinstance(item, tuple) and item and item[0] in ("outcome", "worth"):
+                fields[item[0]] = item[1]
         fields["dice"] = tuple(dice)
         fields["files_named"] = tuple(files_named)
         return n.Game(span=self.sp(meta), name=str(c[0]), title=_unquote(title) if title else None, cite=_cite(c), **fields)
@@ -456,6 +458,12 @@ class Builder(Transformer_NonRecursive):
 
     def demo(self, meta, c):
         return ("demo", str(c[0]), _unquote(c[1]), self.ts(c[1]))
+
+    def outcome_decl(self, meta, c):
+        return ("outcome", n.HeaderRef(span=self.sp(meta), name=str(c[0]), cite=_cite(c)))
+
+    def worth_decl(self, meta, c):
+        return ("worth", n.HeaderRef(span=self.sp(meta), name=str(c[0]), cite=_cite(c)))
 
     def scenario_choice(self, meta, c):
         return n.ScenarioChoice(span=self.sp(meta), name=str(c[0]), file=_unquote(c[1]), file_span=self.ts(c[1]), cite=_cite(c))

@@ -442,6 +442,13 @@ class ScenarioChoice(Cited):
     file_span: Span
 
 
+class HeaderRef(Cited):
+    """A name the game header points to (``outcome winner``, ``worth standing``), where it is written."""
+
+    kind: Literal["header_ref"] = "header_ref"
+    name: str
+
+
 class Game(Cited):
     kind: Literal["game"] = "game"
     name: str
@@ -458,6 +465,8 @@ class Game(Cited):
     errata: str | None = None  # the official errata overlay (a path relative to the ruleset), applied by 'play'
     scenarios: tuple[ScenarioChoice, ...] = ()
     files_named: tuple[FileRef, ...] = ()  # each file the header names, reported at its own string
+    outcome: HeaderRef | None = None  # the game state or fact that names the winner
+    worth: HeaderRef | None = None  # the function (of a side) a search agent maximises
 
     def span_of(self, path: str) -> Span:
         """Where the header names ``path`` (the whole header when it is not found)."""

@@ -83,7 +83,7 @@ class Runner:
 
     # ── decisions ──
     def decide(self, req: ChoiceRequest) -> Any:
-        if req.sealed is not None and not req.sealed and self.on_secret is not None:
+        if req.secret and self.on_secret is not None and not self.sealed():
             self.on_secret()
         if self.engine.explain and req.mode != "reroll":
             options = ", ".join(show(o) for o in req.options[:12]) + (" …" if len(req.options) > 12 else "")
@@ -119,11 +119,17 @@ class Runner:
     def announce(self, req: ChoiceRequest, line: str) -> None:
         """The answer's line; a secret decision's waits in its block, and the trace says only that
         the side has decided (language §11.13a)."""
-        if req.sealed is None:
+        if not req.secret:
             self.engine.trace(req.cite, line, "decision")
         elif self.engine.narrate:
-            req.sealed.append([str(req.cite), line])
+            self.sealed().append([str(req.cite), line])
             self.engine.trace(req.cite, f"{req.chooser} has decided '{req.name}' (secret until revealed)")
+
+    def sealed(self) -> list:
+        """The announcements the open 'secretly' block holds: its entry in the waiting frame's open
+        loops, read from the process as it stands now (a search agent's rollouts restore positions,
+        which replaces the frames)."""
+        return self.engine.process.stack[-1].loops[-1][1]
 
     def confirm_forced(self, agent: ScriptedAgent, req: ChoiceRequest, forced: Any) -> None:
         """A script may spell out a decision the rules leave no choice in.

@@ -24,10 +24,11 @@ from .human import HumanAgent
 from .position import Position
 from .position_data import PositionError, from_data, to_data
 from .requests import RuleError, ScriptError
+from .search import Lookahead, SearchAgent
 from .setup import Setup
 from .vm import Process
 
-AGENT_KINDS = ("random", "eager", "first", "human")
+AGENT_KINDS = ("random", "eager", "first", "search", "human")
 
 
 @dataclass
@@ -55,7 +56,8 @@ class Terminal:
 
 
 def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, terminal: Terminal | None,
-                typed: list[str], before_asking: Callable[[], None] = lambda: None) -> dict[str, Agent]:
+                typed: list[str], before_asking: Callable[[], None] = lambda: None,
+                lookahead: Lookahead | None = None) -> dict[str, Agent]:
     """One agent per side, in the order the sides are declared; each has its own seeded generator.
 
     Human agents first replay ``typed`` (the answers of a loaded game), then read the terminal.
@@ -72,6 +74,8 @@ def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, termi
             agents[side] = EagerAgent(seed * 1000 + i + 1)
         elif kind == "first":
             agents[side] = FirstLegalAgent()
+        elif kind == "search":
+            agents[side] = SearchAgent(seed * 1000 + i + 1, side, lookahead)
         else:
             def read(replay=replay, terminal=terminal, replaying=replaying):
                 line = next(replay, None)
@@ -205,6 +209,7 @@ class _Session:
         # how many lines, their digest, and where earlier loads joined it (see _chain).
         self.before = (0, None)
         self.links: list[int] = list(resume.get("links", [])) if resume else []
+        self.final = 0  # the last turn (play_turns sets it)
         self.secret_save: dict | None = None  # the save at the first decision of the open 'secretly' block
 
     def run(self, stop_after: int | None) -> None:
@@ -224,7 +229,9 @@ class _Session:
         resume = self.resume
         by_replay = bool(resume) and "position" not in resume
         typed = list(resume["typed"]) if by_replay else []
-        self.agents = make_agents(self.sym, self.kinds, self.seed, self.engine, self.terminal, typed, self.stream)
+        lookahead = Lookahead(self.engine, self.segments_after) if "search" in self.kinds else None
+        self.agents = make_agents(self.sym, self.kinds, self.seed, self.engine, self.terminal, typed, self.stream,
+                                  lookahead)
         self.runner = Runner(self.engine, SeededDice(self.seed), self.agents)
         self.runner.stop_after = stop_after
         self.runner.on_secret = self.hold_secret
@@ -238,6 +245,7 @@ class _Session:
     def play_turns(self, final: int) -> None:
         """Every step from the set-up's point to the end of turn `final`, then the game's end; a
         game loaded from its position goes on from the segment it was saved in."""
+        self.final = final
         loaded = self.loaded()
         for label, begin in self.segments(final):
             if loaded is not None:
@@ -251,6 +259,19 @@ class _Session:
         if loaded is not None:
             raise ScriptError(f"field 'goes_on.segment': {list(loaded[0])} is no part of this game's sequence of play")
         self.end_check()
+
+    def segments_after(self, horizon: int | None):
+        """The segments after the one running, up to `horizon` more steps (None: to the game's end):
+        what a search agent's rollout plays on through."""
+        following, steps = False, 0
+        for label, begin in self.segments(self.final):
+            if following:
+                yield label, begin
+                steps += label[0] == "step"
+                if horizon is not None and steps >= horizon:
+                    return
+            elif label == self.segment:
+                following = True
 
     def segments(self, final: int):
         """The game as segments run one after another, each named (a save says which it is in): the

@@ -39,7 +39,7 @@ class ChoiceRequest:
     prompt: str = ""
     spend: dict[str, list[Any]] = field(default_factory=dict)  # reroll: the units this side may spend
     explain: Any = None  # explain(item) -> why the rule's options exclude item, or None
-    sealed: list | None = None  # a secret decision: where its announcement waits until the block reveals it
+    secret: bool = False  # made inside 'secretly': its announcement waits until the block reveals it
 
 
 class RuleError(Exception):

@@ -367,8 +367,7 @@ class Choose(Op):
 
     def request(self, frame):
         req = self.ask(frame.env)
-        if self.secret:  # the answer's line waits in the open 'secretly' block (SecretOpen) until revealed
-            req.sealed = frame.loops[-1][1]
+        req.secret = self.secret  # the answer's line waits in the open 'secretly' block (SecretOpen) until revealed
         return req
 
     def resume(self, proc, frame, answer):

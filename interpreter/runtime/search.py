@@ -1,0 +1,190 @@
+"""A search agent: it tries its candidate answers by playing on through the same rules, in the
+engine itself, and puts the position back after each try (issue 16; decision 35).
+
+**Rollouts.** At a decision the agent's `Lookahead` takes the position (runtime/position.py),
+answers, and plays on with random agents and dice of its own to a horizon: the rest of the
+current step and then `horizon` more steps, or the game's end. It then reads what the ruleset
+declares (the game header's `outcome` and `worth`, language §4) and restores the position, so
+the game goes on exactly as if nothing had been tried: the game's own dice, agents and trace are
+never touched, and a game with the same seed and budget replays byte for byte.
+
+**Fog of war.** Before each rollout, the enemy units the agent's side does not see (the view,
+language §6.3b) are dealt again at random among the places where such units stand: the agent
+plays on from a position it could believe, not from the one it cannot see. Units carried or
+carrying are left where they are.
+
+**Choosing.** Candidates are every option of a one-option decision (sampled down to `width`),
+or `width` distinct random answers of the others, with declining when it is legal. Successive
+halving spreads the rollout budget over them: each round gives every candidate left the same
+number of rollouts and keeps the better half by mean reward.
+
+**Reward.** A rollout that reaches the game's end scores 1 if the outcome names the agent's side,
+0 if it names another side, and 0.5 otherwise; one stopped at the horizon scores 0.5. With a
+`worth` function the score is that, times 1000, plus the worth to the side at the end of the
+rollout: winning counts first, and the designer's worth breaks ties and guides play before the end.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterator
+from statistics import mean
+from typing import Any
+
+from .agents import PASS, Agent, EagerAgent, RandomAgent
+from .dice import SeededDice
+from .driver import Runner
+from .position import Position
+from .requests import ChoiceRequest, RuleError, ScriptError
+from .values import Unit
+
+WIN_WEIGHT = 1000  # a won game outweighs any worth a designer's function gives
+
+
+class Lookahead:
+    """Plays on from the decision a game is waiting for, and puts the game back."""
+
+    def __init__(self, engine, segments_after: Callable[[int | None], Iterator]):
+        self.engine = engine
+        self.segments_after = segments_after  # the game's segments after the current one (play.py)
+        game = engine.sym.game
+        self.outcome = game.outcome.name if game is not None and game.outcome is not None else None
+        worth = engine.sym.functions.get(game.worth.name) if game is not None and game.worth is not None else None
+        self.worth = engine.function_values(worth, [None], worth.span) if worth is not None else None
+
+    def rollout(self, answer: Any, side: str, seed: int, horizon: int | None) -> float:
+        """Answer, play on to the horizon with random agents and seeded dice, score, restore."""
+        engine = self.engine
+        proc = engine.process
+        before = Position.of(engine, proc)
+        narrate, engine.narrate = engine.narrate, False
+        rng = random.Random(seed)
+        try:
+            self.deal_unseen(side, rng)
+            agents = {s: RandomAgent(rng.randrange(2**31)) for s in engine.sym.sides}
+            runner = Runner(engine, SeededDice(rng.randrange(2**31)), agents)
+            ended = self.play_on(runner, proc, answer, horizon)
+            return self.score(side, ended)
+        except (RuleError, ScriptError):
+            return self.score(side, False)  # a rule the rollout could not apply: no information
+        finally:
+            before.restore(engine, proc)
+            engine.process, engine.narrate = proc, narrate
+
+    def play_on(self, runner: Runner, proc, answer: Any, horizon: int | None) -> bool:
+        """The rest of the waiting process, then the segments after it; whether the game ended."""
+        runner.run(_continue(proc, answer))
+        ended = False
+        for label, begin in self.segments_after(horizon):
+            work = begin()
+            if work is not None:
+                runner.run(work)
+            ended = label[0] == "game_end"
+        return ended
+
+    def score(self, side: str, ended: bool) -> float:
+        engine = self.engine
+        won = 0.5
+        if ended and self.outcome is not None:
+            st = engine.state
+            value = st.globals.get(self.outcome, st.facts.get(self.outcome))
+            if value in engine.sym.sides:
+                won = 1.0 if value == side else 0.0
+        if self.worth is None:
+            return won
+        engine.epoch += 1  # the worth of this position, not a cached one
+        worth = self.worth([side])
+        return won * WIN_WEIGHT + (worth if isinstance(worth, int | float) and not isinstance(worth, bool) else 0)
+
+    def deal_unseen(self, side: str, rng: random.Random) -> None:
+        """The enemy units `side` does not see, dealt again among the places they stand in."""
+        engine = self.engine
+        hidden = [u for u in engine.state.units.values()
+                  if u.side != side and u.location is not None and not u.location.is_box and not u.carrier and not u.cargo and not engine.sees(side, u)]
+        places = [u.location for u in hidden]
+        rng.shuffle(places)
+        for unit, place in zip(hidden, places):
+            if unit.location is not place:
+                unit.location = place
+
+
+def _continue(proc, answer: Any):
+    """A waiting process driven on from `answer`, as a runner drives one."""
+    while True:
+        try:
+            req = proc.send(answer)
+        except StopIteration as stop:
+            return stop.value
+        answer = yield req
+
+
+class SearchAgent(Agent):
+    """Tries its candidate answers by rollouts (see the module's account); seeded."""
+
+    def __init__(self, seed: int, side: str, lookahead: Lookahead, rollouts: int = 24, width: int = 6,
+                 horizon: int | None = 6):
+        self.rng = random.Random(seed)
+        self.side, self.lookahead = side, lookahead
+        self.rollouts, self.width, self.horizon = rollouts, width, horizon
+
+    def choose(self, req: ChoiceRequest) -> Any:
+        candidates = self.candidates(req)
+        if len(candidates) == 1:
+            return candidates[0]
+        return candidates[self.halving(candidates)]
+
+    def candidates(self, req: ChoiceRequest) -> list:
+        """Distinct legal answers to try, declining first when it is legal."""
+        out: list = []
+        if req.optional or req.mode in ("up_to", "reroll"):
+            out.append(PASS)
+        if req.mode == "one":
+            options = list(req.options)
+            if len(options) > self.width:
+                options = self.rng.sample(options, self.width)
+            return out + options
+        sampler = EagerAgent(0)
+        sampler.rng = self.rng
+        seen = {_canon(a) for a in out}
+        for _ in range(self.width * 3):
+            answer = sampler.choose(req)
+            key = _canon(answer)
+            if key not in seen:
+                seen.add(key)
+                out.append(answer)
+            if len(out) >= self.width:
+                break
+        return out
+
+    def halving(self, candidates: list) -> int:
+        """The index of the candidate with the best mean reward after successive halving."""
+        alive = list(range(len(candidates)))
+        rewards: list[list[float]] = [[] for _ in candidates]
+        rounds = max(1, math.ceil(math.log2(len(candidates))))
+        per_round = max(1, self.rollouts // rounds)
+        while True:
+            each = max(1, per_round // len(alive))
+            for i in alive:
+                for _ in range(each):
+                    seed = self.rng.randrange(2**31)
+                    rewards[i].append(self.lookahead.rollout(candidates[i], self.side, seed, self.horizon))
+            if len(alive) == 1 or rounds == 1:
+                break
+            alive = sorted(alive, key=lambda i: (-mean(rewards[i]), i))[: max(1, len(alive) // 2)]
+            rounds -= 1
+        return max(alive, key=lambda i: (mean(rewards[i]), -i))
+
+
+def _canon(answer: Any) -> Any:
+    if isinstance(answer, dict):
+        return ("split", tuple(sorted((_name(k), v) for k, v in answer.items())))
+    if isinstance(answer, list):
+        return ("list", tuple(sorted(_name(a) for a in answer)))
+    if isinstance(answer, tuple):
+        return ("reroll", tuple(_name(a) for a in answer))
+    return ("one", _name(answer))
+
+
+def _name(x: Any) -> str:
+    return x.id if isinstance(x, Unit) else str(x)

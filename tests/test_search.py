@@ -1,0 +1,51 @@
+"""The search agent (runtime/search.py, issue 16): its rollouts play on through the same rules in
+the game's own engine and leave no trace, it is reproducible, and it reads the ruleset's
+`outcome` and `worth`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.runtime import search
+from interpreter.runtime.agents import RandomAgent
+from interpreter.runtime.play import play
+from interpreter.study import Spec, prepared
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _game(path: str):
+    """The ruleset and the set-up `umpire play FILE` starts from."""
+    return prepared(Spec(path, ("random", "random")))
+
+
+@pytest.mark.parametrize("path, seed", [("rulesets/jenkins_ear.rules", 2), ("tests/lang/secret.rules", 5)])
+def test_rollouts_leave_the_game_exactly_as_it_was(path, seed, monkeypatch):
+    """An agent that plays rollouts at every decision, then answers as the random agent of its seat
+    would, plays the very game two random agents play: same trace, line for line."""
+    monkeypatch.chdir(ROOT)
+    sym, sources, setup = _game(path)
+    plain = play(sym, sources, setup, seed, ["random", "random"])
+    rollouts = []
+
+    def probing(self, req):
+        for i, candidate in enumerate(self.candidates(req)[:2]):
+            rollouts.append(self.lookahead.rollout(candidate, self.side, seed + i, 2))
+        shadow = self.__dict__.setdefault("shadow", RandomAgent(seed * 1000 + 1))
+        return shadow.choose(req)
+
+    monkeypatch.setattr(search.SearchAgent, "choose", probing)
+    probed = play(sym, sources, setup, seed, ["search", "random"])
+    assert rollouts, "the search agent was asked"
+    assert probed.lines[1:] == plain.lines[1:] and plain.lines[1:]
+    assert probed.final == plain.final
+
+
+def test_the_same_seed_and_budget_give_the_same_game(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    sym, sources, setup = _game("tests/lang/secret.rules")
+    first = play(sym, sources, setup, 9, ["search", "search"])
+    again = play(sym, sources, setup, 9, ["search", "search"])
+    assert first.lines[1:] == again.lines[1:] and first.error is None
