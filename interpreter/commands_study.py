@@ -47,6 +47,17 @@ def cmd_study(a: StudyArgs) -> int:
         print(f"umpire: error: {problem}", file=sys.stderr)
         return 1
     kinds = tuple(k.strip() for k in a.agents.split(","))
+    if a.outcome is None:  # the outcome the game header declares, if any
+        try:
+            header = prepared(Spec(a.path, kinds, tuple(a.overlays), a.errata, a.choice, allowed=tuple(a.allowed)))[0].game
+        except UmpireError as err:
+            print(render_all(err.diagnostics, Sources()), file=sys.stderr)
+            return 1
+        a.outcome = header.outcome.name if header is not None and header.outcome is not None else None
+    if "plot" in a.outputs and not a.outcome:
+        print("umpire: error: --plot draws the outcome's shares: the game header declares no outcome; "
+              "name one with --outcome", file=sys.stderr)
+        return 1
     spec = Spec(a.path, kinds, tuple(a.overlays), a.errata, a.choice, a.outcome, tuple(a.facts), tuple(a.allowed))
     specs = {"as written" if not a.overlays else "with " + ", ".join(Path(o).name for o in a.overlays): spec}
     if a.compare:
@@ -122,8 +133,6 @@ def _argument_problem(a: StudyArgs) -> str | None:
                                    (a.cluster, "--cluster", "distributed")):
         if wanted and importlib.util.find_spec(module) is None:
             return f"{option} needs the package {module}: pip install 'umpire[study]' (or -e '.[study]' in a checkout)"
-    if "plot" in a.outputs and not a.outcome:
-        return "--plot draws the outcome's shares: name the outcome with --outcome"
     for option, path in a.outputs.items():
         problem = _output_problem(option, path, a.force)
         if problem:

@@ -90,7 +90,6 @@ def test_the_command_reports_and_writes_every_game(at_root, capsys, tmp_path):
     (["--agents", "human,random"], "--agents: 'human' is not an agent a study can use; choose from random, eager, first "
                                     "(a study plays unattended: no human agent)"),
     (["--outcome", "winer"], "'winer' is not a game state, a track or a fact the rules record; did you mean 'winner'?"),
-    (["--plot", "x.svg"], "--plot draws the outcome's shares: name the outcome with --outcome"),
     (["--outcome", "winner", "--csv", "x.txt"], "--csv: x.txt must end in .csv"),
     (["--json", "rulesets/jenkins_ear.rules"], "--json: rulesets/jenkins_ear.rules is a .rules file, which a study never replaces"),
     (["--json", "README.md.json", "--games", "0"], "--games must be 1 or more, not 0"),
@@ -100,6 +99,14 @@ def test_a_bad_request_is_refused_before_any_game_is_played(at_root, capsys, ext
     assert main(["study", JE, "--games", "2", *extra]) == 1
     err = capsys.readouterr().err
     assert err.strip() == f"umpire: error: {message}"
+
+
+def test_the_outcome_is_the_game_header_s_unless_named(at_root, capsys):
+    assert main(["study", JE, "--games", "2", "--workers", "1"]) == 0
+    assert "winner (95% interval, Wilson):" in capsys.readouterr().out  # JE's header: outcome winner [5.0]
+    assert main(["study", "tests/lang/secret.rules", "--games", "1", "--plot", "x.svg"]) == 1
+    assert capsys.readouterr().err.strip() == ("umpire: error: --plot draws the outcome's shares: the game header "
+                                               "declares no outcome; name one with --outcome")
 
 
 def test_an_existing_output_is_kept_without_force(at_root, capsys, tmp_path):
