@@ -7,6 +7,7 @@ with a "did you mean" where a declared name is close. The checker never runs a g
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from ..ir import citations
@@ -314,16 +315,16 @@ class Checker:
         seen: list[n.Row] = []
         for row in table.rows:
             self.need_cite(row, f"row {_row_name(row)} of table '{table.name}'")
-            if row.low > row.high:
+            if row.first > row.last:
                 self.error(f"row {_row_name(row)} is empty: its low end is above its high end", row.span)
-            other = next((r for r in seen if r.low <= row.high and row.low <= r.high), None)
+            other = next((r for r in seen if r.first <= row.last and row.first <= r.last), None)
             if other is not None:
                 self.overlap(table, row, other)
             seen.append(row)
             self.block(row.effect, set(scope))
         die = self.sym.dice.get(table.die)
         if table.read_at is not None and seen:  # read at a value: no gap between its first row and its last
-            gaps = _uncovered(seen, min(r.low for r in seen), max(r.high for r in seen))
+            gaps = _uncovered(seen, min(r.first for r in seen), max(r.last for r in seen))
             if gaps:
                 self.error(f"table '{table.name}' has no row for the value(s) {_ranges(gaps)}", table.span,
                            "add rows for them, or widen a row to cover them")
@@ -354,7 +355,7 @@ class Checker:
         """Two rows cover the same roll. When an overlay wrote one of them, the error is at the row it
         wrote (not the table's own file) and a note says where the other one is."""
         if row.span.file == other.span.file:
-            self.error(f"row {_row_name(row)} overlaps row {_row_name(other)} at line {other.span.line}", row.span)
+            self.error(f"row {_row_name(row)} overlaps row {_row_name(other)} at line {other.span.line}", row.span, _open_hint(row, other))
             return
         here, there = (other, row) if row.span.file == table.span.file else (row, other)
         at = f"{there.span.file}:{there.span.line}:{there.span.col}"
@@ -366,7 +367,9 @@ class Checker:
         """What a modified roll beyond the rows means: a known policy, and one is required once there are modifiers."""
         if table.beyond is not None and table.beyond not in BEYOND_POLICIES:
             self.unknown("out-of-range policy", table.beyond, table.beyond_span or table.span, BEYOND_POLICIES)
-        if table.modifiers and table.beyond is None:
+        # Rows open at both ends ('..4', '16..') leave nothing beyond them: no policy is needed.
+        open_ended = table.rows and min(r.first for r in table.rows) == -math.inf and max(r.last for r in table.rows) == math.inf
+        if table.modifiers and table.beyond is None and not open_ended:
             self.error(
                 f"table '{table.name}' has modifiers but no out-of-range policy",
                 table.span,
@@ -427,7 +430,7 @@ class Checker:
             if h.ratio is not None and h.ratio[1] <= 0:
                 self.error(f"column {h.label} of table '{table.name}' divides by {h.ratio[1]}", h.span)
                 return
-            if h.low is not None and h.low > h.high:
+            if h.low is not None and h.high is not None and h.low > h.high:
                 self.error(f"column {h.label} of table '{table.name}' is empty: its low end is above its high end", h.span)
                 return
             if previous is not None and not _ascends(previous, h):
@@ -778,7 +781,17 @@ def _call_hint(name: str, fn: n.FunctionDecl | None) -> str | None:
 
 
 def _row_name(row: n.Row) -> str:
-    return str(row.low) if row.low == row.high else f"{row.low}..{row.high}"
+    return row.shown()
+
+
+def _open_hint(*rows: n.Row) -> str | None:
+    """What an open row of two overlapping ones reads: everything from its end on."""
+    for r in rows:
+        if r.high is None:
+            return f"row {r.shown()} reads every value from {r.low} up: give it a high end ({r.low}..N) below the other row"
+        if r.low is None:
+            return f"row {r.shown()} reads every value up to {r.high}: give it a low end (N..{r.high}) above the other row"
+    return None
 
 
 def _ascends(a: n.ColumnHeader, b: n.ColumnHeader) -> bool:
@@ -792,13 +805,14 @@ def _ranges(gaps: list[tuple[int, int]]) -> str:
     return ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in gaps)
 
 
-def _uncovered(rows: list[n.Row], low: int, high: int) -> list[tuple[int, int]]:
-    """The rolls of the unmodified dice, low to high, that no row covers: intervals, so huge rows cost nothing."""
+def _uncovered(rows: list[n.Row], low: float, high: float) -> list[tuple[int, int]]:
+    """The rolls of the unmodified dice, low to high, that no row covers: intervals, so huge rows cost nothing.
+    An open row ('16..', '..2') ends at infinity, so nothing lies beyond it."""
     gaps, v = [], low
-    for row in sorted(rows, key=lambda r: r.low):
-        if row.low > v:
-            gaps.append((v, min(row.low - 1, high)))
-        v = max(v, row.high + 1)
+    for row in sorted(rows, key=lambda r: r.first):
+        if row.first > v:
+            gaps.append((v, min(row.first - 1, high)))
+        v = max(v, row.last + 1)
     if v <= high:
         gaps.append((v, high))
-    return [(a, b) for a, b in gaps if a <= b]
+    return [(int(a), int(b)) for a, b in gaps if a <= b and math.isfinite(a) and math.isfinite(b)]

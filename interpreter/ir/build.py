@@ -26,8 +26,8 @@ from .trust import trusted
 class _Range(NamedTuple):
     """``LOW..HIGH`` of a row, as the row rule receives it (apart from the row's block)."""
 
-    low: int
-    high: int
+    low: int | None  # None: an open end ('..2', '16..')
+    high: int | None
 
 
 @dataclass(frozen=True)
@@ -638,6 +638,12 @@ class Builder(Transformer_NonRecursive):
     def range(self, meta, c):
         return _Range(c[0], c[1] if len(c) > 1 else c[0])
 
+    def range_above(self, meta, c):
+        return _Range(c[0], None)
+
+    def range_below(self, meta, c):
+        return _Range(None, c[0])
+
     def out_of_range(self, meta, c):
         return _Policy("beyond", str(c[0]), self.ts(c[0]), _cite(c))
 
@@ -656,7 +662,7 @@ class Builder(Transformer_NonRecursive):
     def range_header(self, meta, c):
         low, high = c[0]
         label = _first(c, "STRING")
-        shown = _unquote(label) if label else (str(low) if low == high else f"{low}..{high}")
+        shown = _unquote(label) if label else n.show_range(low, high)
         return n.ColumnHeader(span=self.sp(meta), label=shown, low=low, high=high)
 
     def column_shift(self, meta, c):

@@ -623,8 +623,9 @@ class Modifier(Cited):
 
 
 class Row(Cited):
-    low: int
-    high: int
+    # An open end is None: '3..' is low 3, high None ("3 or more"); '..2' is low None ("2 or less").
+    low: int | None
+    high: int | None
     result: str  # the first (or only) cell; a number's text for a row that gives a number
     value: int | None = None  # '1..2 -> 3': the number the row gives (8.5); its cells are then ()
     label: str | None = None
@@ -632,6 +633,29 @@ class Row(Cited):
     # One result per column in a table with columns; (result,) otherwise.
     cells: tuple[str, ...] = ()
     cell_spans: tuple[Span, ...] = ()
+
+    @property
+    def first(self) -> float:
+        """The lowest value the row reads (-inf for '..2'): what comparisons and range analyses use."""
+        return -_INF if self.low is None else self.low
+
+    @property
+    def last(self) -> float:
+        return _INF if self.high is None else self.high
+
+    def shown(self) -> str:
+        """The row's keys as written: '4', '3..4', '16..' or '..2'."""
+        return show_range(self.low, self.high)
+
+
+_INF = float("inf")
+
+
+def show_range(low: int | None, high: int | None) -> str:
+    """A range as written in the rules: '4', '3..4', '16..' (16 or more) or '..2' (2 or less)."""
+    if low is not None and low == high:
+        return str(low)
+    return f"{'' if low is None else low}..{'' if high is None else high}"
 
 
 class ColumnHeader(Node):

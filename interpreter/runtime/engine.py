@@ -7,6 +7,7 @@ event it emits carries the rule citation of the statement that produced it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -598,8 +599,8 @@ class Table:
         comp = engine.compiler
         self.die = engine.sym.dice[decl.die] if decl.read_at is None else None  # 'read at': no die
         self.modifiers = [(m, comp.expr(m.value), comp.expr(m.when) if m.when is not None else None) for m in decl.modifiers]
-        self.low = min(r.low for r in decl.rows)
-        self.high = max(r.high for r in decl.rows)
+        self.low = min(r.first for r in decl.rows)  # -inf or inf where an open row ('..2', '16..') ends the table
+        self.high = max(r.last for r in decl.rows)
         self.columns = Columns(engine, decl) if decl.columns is not None else None
 
     def bind(self, args: list[tuple[str | None, Any]]) -> dict:
@@ -661,7 +662,8 @@ class Table:
         if d.beyond == "no_effect":
             return None
         what = "modified roll" if d.read_at is None else ("modified value" if d.modifiers else "value")
-        raise RuleError(f"{d.name}: the {what} {total} is outside rows {self.low}..{self.high} and the rulebook gives no ruling",
+        rows = n.show_range(*(None if abs(v) == math.inf else int(v) for v in (self.low, self.high)))
+        raise RuleError(f"{d.name}: the {what} {total} is outside rows {rows} and the rulebook gives no ruling",
                         d.span, d.beyond_cite)
 
 
@@ -694,9 +696,9 @@ class Columns:
         v = values[0] - values[1] if self.cols.by == "difference" else values[0]
         seen = f"{self.cols.by} {v}"
         for i, h in enumerate(heads):
-            if h.low <= v <= h.high:
+            if (h.low is None or h.low <= v) and (h.high is None or v <= h.high):
                 return i, seen
-        return (-1 if v < heads[0].low else len(heads)), seen
+        return (-1 if heads[0].low is not None and v < heads[0].low else len(heads)), seen
 
     def find(self, env: dict) -> tuple[int | None, str]:
         """The column index (None: beyond the columns with no effect) and the trace's account of it."""

@@ -495,7 +495,7 @@ class TableFrame(Frame):
             eng.trace(d.beyond_cite, f"{d.name}: {self.heading}{how} {raw}{mods} = {total}, beyond the table: no effect")
             self.stage = "end"
             return None
-        row = next((r for r in d.rows if r.low <= index <= r.high), None)
+        row = next((r for r in d.rows if r.first <= index <= r.last), None)
         if row is None:
             raise RuleError(f"{d.name} has no row for {index}", d.span)
         shown = f"{total}" + (f" (read as {index} [{d.beyond_cite}])" if index != total else "")
