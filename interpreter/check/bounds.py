@@ -419,11 +419,19 @@ class Bounds:
         return ANY  # a decision, a table's named result, an adjusted number
 
     def _table_numbers(self, name: str) -> Values:
-        """What a lookup of a table that gives numbers (8.5) can bind: its rows' numbers (any value for a named result)."""
+        """What a lookup of a table that gives numbers (8.5) can bind: its cells' numbers (any value for a named
+        result). A cell the rulebook does not print ('?') binds nothing: reading it stops the run."""
         t = self.sym.tables.get(name)
-        if t is None or not t.rows or t.beyond == "no_effect" or any(r.value is None for r in t.rows):
+        if t is None or not t.rows or t.beyond == "no_effect":
             return ANY
-        return _norm([(r.value, r.value) for r in t.rows])
+        numbers = []
+        for r in t.rows:
+            values = (r.value,) if r.value is not None else r.cell_values or (None,) * len(r.cells)
+            for cell, v in zip(r.cells or (r.result,), values):
+                if v is None and cell != "?":
+                    return ANY
+                numbers += [] if v is None else [v]
+        return _norm([(v, v) for v in numbers]) if numbers else ANY
 
     def var(self, name: str, ctx: Ctx) -> Values:
         if name in ctx.names:

@@ -276,7 +276,8 @@ class Checker:
             self.error(f"table '{table.name}' has no rows", table.span, "add rows such as '1..3 -> result \"Label\" [rule]'")
         scope = {p.name for p in table.params}
         if table.read_at is not None:
-            self.check_read_at(table, scope)
+            for key in (table.read_at, *table.read_also):
+                self.check_read_at(table, key, scope)
         elif table.die not in self.sym.dice:
             self.unknown("die", table.die, table.die_span, self.sym.dice)
         if table.count_param is not None:
@@ -301,29 +302,38 @@ class Checker:
         elif param.type != "int":
             self.error(f"table '{table.name}' rolls '{table.count_param}' dice, a parameter of type {param.type}, not int", param.span)
 
-    def check_read_at(self, table: n.TableDecl, scope: set[str]) -> None:
-        """'read at points': the table has the parameter, and it is a number."""
-        param = next((p for p in table.params if p.name == table.read_at), None)
+    def check_read_at(self, table: n.TableDecl, key: str, scope: set[str]) -> None:
+        """'read at points' (or one key of 'read at a, b'): the table has the parameter, and it is a number."""
+        param = next((p for p in table.params if p.name == key), None)
         if param is None:
-            self.error(f"table '{table.name}' is read at '{table.read_at}', but it has no such parameter", table.die_span,
-                       did_you_mean(table.read_at, scope) or f"declare it: 'table {table.name}({table.read_at}: int)'")
+            self.error(f"table '{table.name}' is read at '{key}', but it has no such parameter", table.die_span,
+                       did_you_mean(key, scope) or f"declare it: 'table {table.name}({key}: int)'")
         elif param.type != "int":
-            self.error(f"table '{table.name}' is read at '{table.read_at}', a parameter of type {param.type}, not int", param.span)
+            self.error(f"table '{table.name}' is read at '{key}', a parameter of type {param.type}, not int", param.span)
 
     def check_rows(self, table: n.TableDecl, scope: set[str]) -> None:
         """Each row cited, not empty, overlapping no row before it; then the rolls no row covers."""
         seen: list[n.Row] = []
         for row in table.rows:
             self.need_cite(row, f"row {_row_name(row)} of table '{table.name}'")
-            if row.first > row.last:
+            if any(lo > hi for lo, hi in row.keys()):
                 self.error(f"row {_row_name(row)} is empty: its low end is above its high end", row.span)
-            other = next((r for r in seen if r.first <= row.last and row.first <= r.last), None)
+            if len(row.more) != len(table.read_also):
+                self.wrong_keys(table, row)
+                continue
+            other = next((r for r in seen if _meet(r, row)), None)
             if other is not None:
                 self.overlap(table, row, other)
             seen.append(row)
             self.block(row.effect, set(scope))
         die = self.sym.dice.get(table.die)
-        if table.read_at is not None and seen:  # read at a value: no gap between its first row and its last
+        if table.read_also and seen:  # two keys: no gap inside the rectangle the rows span
+            holes = _uncovered_pairs(seen)
+            if holes:
+                keys = ", ".join((table.read_at, *table.read_also))
+                self.error(f"table '{table.name}' has no row for ({keys}) = {holes}", table.span,
+                           "add rows for them, widen a row to cover them, or write them '-> ?' if the rulebook does not print them")
+        elif table.read_at is not None and seen:  # read at a value: no gap between its first row and its last
             gaps = _uncovered(seen, min(r.first for r in seen), max(r.last for r in seen))
             if gaps:
                 self.error(f"table '{table.name}' has no row for the value(s) {_ranges(gaps)}", table.span,
@@ -333,23 +343,28 @@ class Checker:
             if gaps:
                 self.error(f"table '{table.name}' has no row for the roll(s) {_ranges(gaps)}", table.span)
 
+    def wrong_keys(self, table: n.TableDecl, row: n.Row) -> None:
+        keys = (table.read_at, *table.read_also) if table.read_at is not None else ("the roll",)
+        self.error(f"row {_row_name(row)} of table '{table.name}' gives {1 + len(row.more)} key(s), but the table is read at "
+                   f"{len(keys)}: {', '.join(keys)}", row.span,
+                   f"give one range for each, separated by commas: '{', '.join('1..2' for _ in keys)} -> …'")
+
     def check_numbers(self, table: n.TableDecl) -> None:
-        """Rows that give numbers (8.5): all of the table's rows or none, and not in a table with columns."""
-        numbers = [r for r in table.rows if r.value is not None]
-        if not numbers:
+        """Rows that give numbers (8.5), in every cell of a column table too: all of the table's cells or none
+        ('?', a result not printed, is either)."""
+        kinds = [(r, k) for r in table.rows for k in [_gives(r)] if k is not None]
+        if not kinds:
             return
-        if table.columns is not None:
-            self.error(f"row {_row_name(numbers[0])} of table '{table.name}' gives a number, but a table with columns "
-                       "names a result in each cell", numbers[0].span)
+        first, kind = kinds[0]
+        odd = next((r for r, k in kinds if k != kind), None)
+        if odd is None:
             return
-        named = next((r for r in table.rows if r.value is None), None)
-        if named is not None:
-            first = table.rows[0]
-            odd = named if first.value is not None else numbers[0]
-            what = f"names the result '{odd.result}'" if odd.value is None else f"gives the number {odd.value}"
-            self.error(f"row {_row_name(odd)} of table '{table.name}' {what}, but row {_row_name(first)} "
-                       f"{'gives a number' if first.value is not None else 'names a result'}: a table gives numbers or names, not both",
-                       odd.span, "write every row's result as a number, or every one as a name")
+        number = next((v for v in (odd.value, *odd.cell_values) if v is not None), None)
+        name = next((c for c, v in zip(odd.cells, odd.cell_values or (None,) * len(odd.cells)) if v is None and c != "?"), None)
+        what = f"names the result '{name}'" if kind == "number" else f"gives the number {number}"
+        self.error(f"row {_row_name(odd)} of table '{table.name}' {what}, but row {_row_name(first)} "
+                   f"{'gives a number' if kind == 'number' else 'names a result'}: a table gives numbers or names, not both",
+                   odd.span, "write every row's result as a number, or every one as a name")
 
     def overlap(self, table: n.TableDecl, row: n.Row, other: n.Row) -> None:
         """Two rows cover the same roll. When an overlay wrote one of them, the error is at the row it
@@ -412,8 +427,9 @@ class Checker:
         elif table.columns_beyond not in BEYOND_POLICIES:
             self.unknown("out-of-range policy", table.columns_beyond, table.columns_beyond_span, BEYOND_POLICIES)
         for row in table.rows:
-            if len(row.cells) != len(cols.headers):
-                self.error(f"row {_row_name(row)} of table '{table.name}' has {len(row.cells)} cell(s) for {len(cols.headers)} columns", row.span)
+            cells = 1 if row.value is not None else len(row.cells)
+            if cells != len(cols.headers):
+                self.error(f"row {_row_name(row)} of table '{table.name}' has {cells} cell(s) for {len(cols.headers)} columns", row.span)
             elif len(row.cells) > 1 and (row.label is not None or row.effect):
                 self.error(f"row {_row_name(row)} of table '{table.name}' has several cells, so it cannot carry a label or an effect",
                            row.span, "declare each result once with 'result NAME \"label\" [rule] { … }'")
@@ -452,7 +468,10 @@ class Checker:
             return
         used: set[str] = set()
         for row in table.rows:
-            for cell, span in zip(row.cells, row.cell_spans or (row.span,) * len(row.cells)):
+            values = row.cell_values or (None,) * len(row.cells)
+            for cell, span, value in zip(row.cells, row.cell_spans or (row.span,) * len(row.cells), values):
+                if cell == "?" or value is not None:  # not printed, or a number: no result to declare
+                    continue
                 if cell not in declared and cell not in used:
                     self.error(f"row {_row_name(row)} of table '{table.name}' names the result '{cell}', which the table does not declare",
                                span, did_you_mean(cell, declared))
@@ -536,10 +555,36 @@ class Checker:
         elif table is None:
             self.unknown("table", s.table, s.table_span, self.sym.tables)
         else:
-            self.check_args(s.args, [p.name for p in table.params], f"table '{s.table}'", s.span)
+            keys = (table.read_at, *table.read_also) if table.read_at is not None else ()
+            hint = f"the table is read at {len(keys)} values, {', '.join(keys)}: pass one for each" if len(keys) > 1 else None
+            self.check_args(s.args, [p.name for p in table.params], f"table '{s.table}'", s.span, hint)
+            self.check_arg_types(s, table, scope)
         for a in s.args:
             self.expr(a.value, scope)
         scope.add(s.name)
+
+    def check_arg_types(self, s: n.Lookup, table: n.TableDecl, scope: set[str]) -> None:
+        """An argument whose type is plain from its form (a number, a side's name, a test) must be of the type
+        the table's parameter declares: a side passed where the table reads a number is caught here."""
+        positional = [a for a in s.args if a.name is None]
+        for p in table.params:
+            arg = next((a for a in s.args if a.name == p.name), None) or (
+                positional[table.params.index(p)] if table.params.index(p) < len(positional) else None)
+            given = self.static_type(arg.value, scope) if arg is not None else None
+            if given is not None and p.type in _TYPED and given != p.type:
+                keys = (table.read_at, *table.read_also)
+                read = "is read at" if p.name in keys else "takes"
+                self.error(f"table '{table.name}' {read} '{p.name}', {_a(p.type)}, but this argument is {_a(given)}",
+                           arg.span, f"pass {_a(p.type)} for '{p.name}' (the table's parameters: "
+                           f"{', '.join(f'{q.name}: {q.type}' for q in table.params)})")
+
+    def static_type(self, e, scope: set[str]) -> str | None:
+        """The type an expression has by its form alone, or None when only a run can tell."""
+        if e.kind == "binop":
+            return "int" if e.op in ("-", "*", "/", "%") or e.kind == "round" else None
+        if e.kind == "var" and e.name not in scope:
+            return "side" if e.name in self.sym.sides else "nation" if e.name in self.sym.nations else None
+        return _FORM_TYPES.get(e.kind)
 
     def stmt_eliminate(self, s: n.Eliminate, scope: set[str]) -> None:
         self.expr(s.units, scope)
@@ -628,11 +673,11 @@ class Checker:
                 else:
                     self.unknown("state", target.name, target.name_span, settable)
 
-    def check_args(self, args: tuple[n.Arg, ...], params: list[str], what: str, span: Span) -> None:
+    def check_args(self, args: tuple[n.Arg, ...], params: list[str], what: str, span: Span, hint: str | None = None) -> None:
         positional = [a for a in args if a.name is None]
         named = [a for a in args if a.name is not None]
         if len(positional) > len(params):
-            self.error(f"{what} takes {len(params)} argument(s), but {len(args)} are given", span)
+            self.error(f"{what} takes {len(params)} argument(s), but {len(args)} are given", span, hint)
             return
         filled = set(params[: len(positional)])
         for a in named:
@@ -643,7 +688,7 @@ class Checker:
             filled.add(a.name)
         missing = [p for p in params if p not in filled]
         if missing:
-            self.error(f"{what} needs a value for {', '.join(repr(m) for m in missing)}", span)
+            self.error(f"{what} needs a value for {', '.join(repr(m) for m in missing)}", span, hint)
 
     # ── expressions ──
     def string(self, s: n.StrLit, scope: set[str]) -> None:
@@ -782,6 +827,50 @@ def _call_hint(name: str, fn: n.FunctionDecl | None) -> str | None:
 
 def _row_name(row: n.Row) -> str:
     return row.shown()
+
+
+# The type of an expression by its kind alone (a name's or a call's type needs more than its form).
+_FORM_TYPES = {"int": "int", "neg": "int", "str": "str", "bool": "bool", "compare": "bool", "boolop": "bool", "not": "bool",
+               "is": "bool", "in": "bool", "has": "bool", "place": "place", "list": "list", "comprehension": "list", "map": "map"}
+_TYPED = ("int", "bool", "side", "nation", "place", "list", "map", "str")  # 'faction' and 'unit' take more than one form
+
+
+def _a(type_name: str) -> str:
+    return {"int": "a number (int)", "bool": "a truth value (bool)", "str": "a text (str)"}.get(type_name, f"a {type_name}")
+
+
+def _gives(row: n.Row) -> str | None:
+    """'number' or 'name': what a row's printed cells give ('mixed' for both; None when none is printed)."""
+    if row.value is not None:
+        return "number"
+    values = row.cell_values or (None,) * len(row.cells)
+    kinds = {"number" if v is not None else "name" for c, v in zip(row.cells, values) if c != "?"}
+    return kinds.pop() if len(kinds) == 1 else ("mixed" if kinds else None)
+
+
+def _meet(a: n.Row, b: n.Row) -> bool:
+    """Two rows read a common key: their ranges overlap for every key."""
+    return all(alo <= bhi and blo <= ahi for (alo, ahi), (blo, bhi) in zip(a.keys(), b.keys()))
+
+
+def _uncovered_pairs(rows: list[n.Row], most: int = 6) -> str:
+    """The keys of a two-key table no row covers, within the rectangle its rows span: the first key's
+    stretches between the rows' ends, each with the second key's gaps ('3..4, 2; 5, 1..2')."""
+    cuts = sorted({k for r in rows for k in (r.first, r.last + 1) if math.isfinite(k)}) or [0]
+    low, high = min(r.first for r in rows), max(r.last for r in rows)
+    lo2, hi2 = min(r.keys()[1][0] for r in rows), max(r.keys()[1][1] for r in rows)
+    stretches = ([(low, cuts[0] - 1)] if low == -math.inf else []) + [(a, b - 1) for a, b in zip(cuts, cuts[1:])]
+    stretches += [(cuts[-1], high)] if high == math.inf else []
+    holes = []
+    for a, b in stretches:
+        if not (low <= a <= high and a <= b):
+            continue
+        over = [r for r in rows if r.first <= a <= r.last]
+        spans = [n.Row(span=r.span, low=r.more[0][0], high=r.more[0][1], result="") for r in over]
+        for g in _uncovered(spans, lo2, hi2):
+            first = n.show_range(*(int(v) if math.isfinite(v) else None for v in (a, b)))
+            holes.append(f"{first}, {_ranges([g])}")
+    return "; ".join(holes[:most]) + ("; …" if len(holes) > most else "")
 
 
 def _open_hint(*rows: n.Row) -> str | None:

@@ -53,7 +53,8 @@ class Symbols:
 
     def results(self) -> set[str]:
         """Result names of table rows: a lookup's value can be compared with them."""
-        return ({cell for t in self.tables.values() for row in t.rows if row.value is None for cell in (row.cells or (row.result,))}
+        return ({cell for t in self.tables.values() for row in t.rows if row.value is None and not row.cell_values
+                 for cell in (row.cells or (row.result,)) if cell != "?"}
                 | {r.name for t in self.tables.values() for r in t.results})
 
     def unit_kinds(self) -> set[str]:

@@ -40,6 +40,7 @@ class _Roll:
     cite: n.Citation | None
     count_param: str | None
     read_at: str | None = None  # 'read at points': no dice (count 0, die ""), the row is the parameter's value
+    read_also: tuple[str, ...] = ()  # 'read at severity, zone': the further keys
 
 
 @dataclass(frozen=True)
@@ -606,6 +607,7 @@ class Builder(Transformer_NonRecursive):
         return n.TableDecl(
             span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, params=params, cite=_cite(c),
             count=roll.count, die=roll.die, die_span=roll.die_span, roll_cite=roll.cite, count_param=roll.count_param, read_at=roll.read_at,
+            read_also=roll.read_also,
             modifiers=tuple(_of(c, n.Modifier)), rows=tuple(_of(c, n.Row)), columns=columns[0] if columns else None,
             shifts=tuple(_of(c, n.ColumnShift)), results=tuple(_of(c, n.TableResult)), **policies,
         )
@@ -618,22 +620,28 @@ class Builder(Transformer_NonRecursive):
 
     def table_read_at(self, meta, c):
         # 'read at points': the table rolls nothing; its row is the value of the parameter (language 8.4).
-        return _Roll(0, "", self.ts(c[0]), _cite(c), None, str(c[0]))
+        names = _tokens(c, "NAME")
+        return _Roll(0, "", self.ts(c[0]), _cite(c), None, str(c[0]), tuple(str(x) for x in names[1:]))
 
     def modifier(self, meta, c):
         exprs = [x for x in c[1:] if not isinstance(x, (n.Citation, Token))]
         return n.Modifier(span=self.sp(meta), name=str(c[0]), value=exprs[0], when=exprs[1] if len(exprs) > 1 else None, cite=_cite(c))
 
     def row(self, meta, c):
-        low, high = c[0]
+        keys = _of(c, _Range)
         label = _first(c, "STRING")
         effect = next((x for x in c if isinstance(x, tuple) and not isinstance(x, _Range)), ())
-        names = _tokens(c, "NAME")
-        cells = tuple(str(t) for t in names)
-        value = c[1] if isinstance(c[1], int) else None  # '1..2 -> 3': a row that gives a number
-        return n.Row(span=self.sp(meta), low=low, high=high, result=cells[0] if cells else str(value), value=value, cells=cells,
-                     cell_spans=tuple(self.ts(t) for t in names), label=_unquote(label) if label else None,
-                     effect=effect, cite=_cite(c))
+        # The cells, in order: result names, numbers and '?' (a result the rulebook does not print).
+        raw = [x for x in c if isinstance(x, int) or (isinstance(x, Token) and x.type in ("NAME", "MISSING"))]
+        span = self.sp(meta)
+        spans = tuple(self.ts(x) if isinstance(x, Token) else span for x in raw)
+        common = dict(span=span, low=keys[0].low, high=keys[0].high, more=tuple(tuple(k) for k in keys[1:]),
+                      label=_unquote(label) if label else None, effect=effect, cite=_cite(c))
+        if len(raw) == 1 and isinstance(raw[0], int):  # '1..2 -> 3': a row that gives a number (8.5)
+            return n.Row(result=str(raw[0]), value=raw[0], **common)
+        cells = tuple(str(x) for x in raw)
+        values = tuple(x if isinstance(x, int) else None for x in raw) if any(isinstance(x, int) for x in raw) else ()
+        return n.Row(result=cells[0], cells=cells, cell_spans=spans, cell_values=values, **common)
 
     def range(self, meta, c):
         return _Range(c[0], c[1] if len(c) > 1 else c[0])

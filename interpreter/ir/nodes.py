@@ -630,9 +630,26 @@ class Row(Cited):
     value: int | None = None  # '1..2 -> 3': the number the row gives (8.5); its cells are then ()
     label: str | None = None
     effect: tuple[Stmt, ...] = ()
-    # One result per column in a table with columns; (result,) otherwise.
+    # One result per column in a table with columns; (result,) otherwise. '?' is a result the
+    # rulebook does not print (8.7); a number is written as its text, its value in cell_values.
     cells: tuple[str, ...] = ()
     cell_spans: tuple[Span, ...] = ()
+    cell_values: tuple[int | None, ...] = ()  # a row of several cells that are numbers (8.3, 8.5): each one's value
+    # The ranges of the further keys of a table read at two values ('3..4, 2 -> …', 8.6): (low, high) each.
+    more: tuple[tuple[int | None, int | None], ...] = ()
+
+    def cell(self, column: int) -> int | str:
+        """What the row gives in a column (0 for a table without columns): a number, a result name or '?'."""
+        if self.value is not None:
+            return self.value
+        if not self.cells:
+            return self.result
+        value = self.cell_values[column] if self.cell_values else None
+        return self.cells[column] if value is None else value
+
+    def keys(self) -> tuple[tuple[float, float], ...]:
+        """Every key's range, open ends as infinities: the first key's, then the further keys'."""
+        return ((self.first, self.last),) + tuple((-_INF if lo is None else lo, _INF if hi is None else hi) for lo, hi in self.more)
 
     @property
     def first(self) -> float:
@@ -644,8 +661,8 @@ class Row(Cited):
         return _INF if self.high is None else self.high
 
     def shown(self) -> str:
-        """The row's keys as written: '4', '3..4', '16..' or '..2'."""
-        return show_range(self.low, self.high)
+        """The row's keys as written: '4', '3..4', '16..', '..2', or '3..4, 2' for two keys."""
+        return ", ".join(show_range(lo, hi) for lo, hi in ((self.low, self.high), *self.more))
 
 
 _INF = float("inf")
@@ -703,6 +720,7 @@ class TableDecl(Cited):
     count_param: str | None = None  # 'roll dice d6': the number of dice is this parameter's value
     # 'read at points': no roll (count 0, die ""); the row is this parameter's value, and die_span its name.
     read_at: str | None = None
+    read_also: tuple[str, ...] = ()  # 'read at severity, zone': the further keys (zone), each row a range for each (8.6)
     roll_cite: Citation | None = None
     modifiers: tuple[Modifier, ...] = ()
     rows: tuple[Row, ...] = ()

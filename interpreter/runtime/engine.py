@@ -22,7 +22,7 @@ from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
 from .guards import function_too_deep, over_budget, python_too_deep
 from .labels import brief as _brief
-from .requests import RuleError
+from .requests import RuleError, Unprinted
 from .state import GameState, Track
 from .values import MISSING, Place, Unit, show
 from .vm import Lowering, Process
@@ -639,6 +639,38 @@ class Table:
         if not isinstance(v, int) or isinstance(v, bool):
             raise RuleError(f"{d.name} is read at {d.read_at} = {show(v)}, not a number", d.die_span)
         return v
+
+    def more_keys(self, env: dict) -> list[int | None]:
+        """The further keys of a table read at two values ('read at severity, zone', 8.6), each read as the
+        first is: a whole number, clamped to the rows or None (no effect) by the table's 'beyond' policy."""
+        d, out = self.decl, []
+        for i, name in enumerate(d.read_also):
+            v = as_number(env.get(name))
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise RuleError(f"{d.name} is read at {name} = {show(v)}, not a number", d.die_span)
+            low, high = min(r.keys()[i + 1][0] for r in d.rows), max(r.keys()[i + 1][1] for r in d.rows)
+            out.append(v if low <= v <= high else self.beyond(v, low, high, name))
+        return out
+
+    def beyond(self, v: int, low: float, high: float, what: str) -> int | None:
+        """A value outside every row, as the 'beyond' policy reads it: the nearest row, no effect (None), or a stop."""
+        d = self.decl
+        if d.beyond == "clamp":
+            return int(max(low, min(high, v)))
+        if d.beyond == "no_effect":
+            return None
+        rows = n.show_range(*(None if abs(x) == math.inf else int(x) for x in (low, high)))
+        raise RuleError(f"{d.name}: the {what} {v} is outside rows {rows} and the rulebook gives no ruling", d.span, d.beyond_cite)
+
+    def unprinted(self, row: n.Row, keys: list[int], column: int) -> None:
+        """A result the rulebook does not print ('?', 8.7): the run cannot go on, and says where."""
+        d = self.decl
+        names = (d.read_at, *d.read_also) if d.read_at is not None else ("the modified roll" if d.modifiers else "the roll",)
+        where = ", ".join(f"{name} {k}" for name, k in zip(names, keys))
+        where += f" in column {d.columns.headers[column].label}" if d.columns is not None else ""
+        raise Unprinted(f"{d.name}: the rulebook does not print the result for {where}", row.span, row.cite or d.cite,
+                        "no rule can go on from here: a result the table does not print is never invented",
+                        missing=(f"{d.name} at {where}",))
 
     def modified(self, raw: int, env: dict) -> tuple[int, str]:
         """The roll with every modifier that holds, and the trace's account of them."""
