@@ -856,21 +856,23 @@ def _meet(a: n.Row, b: n.Row) -> bool:
 def _uncovered_pairs(rows: list[n.Row], most: int = 6) -> str:
     """The keys of a two-key table no row covers, within the rectangle its rows span: the first key's
     stretches between the rows' ends, each with the second key's gaps ('3..4, 2; 5, 1..2')."""
-    cuts = sorted({k for r in rows for k in (r.first, r.last + 1) if math.isfinite(k)}) or [0]
-    low, high = min(r.first for r in rows), max(r.last for r in rows)
     lo2, hi2 = min(r.keys()[1][0] for r in rows), max(r.keys()[1][1] for r in rows)
-    stretches = ([(low, cuts[0] - 1)] if low == -math.inf else []) + [(a, b - 1) for a, b in zip(cuts, cuts[1:])]
-    stretches += [(cuts[-1], high)] if high == math.inf else []
     holes = []
-    for a, b in stretches:
-        if not (low <= a <= high and a <= b):
-            continue
+    for a, b in _stretches(rows):
         over = [r for r in rows if r.first <= a <= r.last]
         spans = [n.Row(span=r.span, low=r.more[0][0], high=r.more[0][1], result="") for r in over]
-        for g in _uncovered(spans, lo2, hi2):
-            first = n.show_range(*(int(v) if math.isfinite(v) else None for v in (a, b)))
-            holes.append(f"{first}, {_ranges([g])}")
+        first = n.show_range(*(int(v) if math.isfinite(v) else None for v in (a, b)))
+        holes += [f"{first}, {_ranges([g])}" for g in _uncovered(spans, lo2, hi2)]
     return "; ".join(holes[:most]) + ("; …" if len(holes) > most else "")
+
+
+def _stretches(rows: list[n.Row]) -> list[tuple[float, float]]:
+    """The first key's values cut where any row starts or ends: within a stretch the same rows apply."""
+    cuts = sorted({k for r in rows for k in (r.first, r.last + 1) if math.isfinite(k)}) or [0]
+    low, high = min(r.first for r in rows), max(r.last for r in rows)
+    out = ([(low, cuts[0] - 1)] if low == -math.inf else []) + [(a, b - 1) for a, b in zip(cuts, cuts[1:])]
+    out += [(cuts[-1], high)] if high == math.inf else []
+    return [(a, b) for a, b in out if low <= a <= high and a <= b]
 
 
 def _open_hint(*rows: n.Row) -> str | None:
