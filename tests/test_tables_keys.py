@@ -105,3 +105,40 @@ def test_odds_of_a_column_table_of_numbers_printed_in_part(capsys, monkeypatch):
     # 12 ships read the last column: rolls 1-4 read '?' (4/6), 5-6 give 4 hits.
     assert "damage at the roll 1 in column 11 or more, reached with probability 1/6" in out
     assert "damage at the roll 3 in column 11 or more, reached with probability 1/6" in out
+
+
+def test_a_rounded_division_is_bounded_as_it_rounds(tmp_path, capsys):
+    # 2d6 / 2 rounded up is 1..6; at least 2 makes it 2..6: the table's rows 2..6 cover it, no warning.
+    code, out = check(tmp_path, '''table t(v: int) "T" [1.0] {
+  read at v
+  2..6 -> 1 [1.0]
+}
+procedure p() [1.0] {
+  roll r = 2 d6 [1.0]
+  lookup x = t(r / 2 rounded up at least 2) [1.0]
+}
+''', capsys)
+    assert code == 0, out
+    assert "table t [1.0]: the value ranges over 2..6 (read at v (= 2..6)); rows cover 2..6; every value it can take has a row" in out
+    assert "v: 2..6, from r / 2 rounded up at least 2 in procedure p [1.0]" in out
+
+
+def test_only_a_division_is_rounded(tmp_path, capsys):
+    code, out = check(tmp_path, '''procedure p(a: int) [1.0] {
+  record "x" = a * 2 rounded up [1.0]
+}
+''', capsys)
+    assert code == 1
+    assert "only a division is rounded, not '*'" in out
+
+
+def test_rounding_rounds_negative_values_and_divisors_exactly():
+    from interpreter.runtime.compile import rounded_division
+    from interpreter.syntax.diagnostics import Span
+
+    span = Span(file="t", line=1, col=1, end_line=1, end_col=2)
+    cases = {("up", 7, 2): 4, ("down", 7, 2): 3, ("nearest", 7, 2): 4, ("nearest", 5, 4): 1, ("up", -7, 2): -3,
+             ("down", -7, 2): -4, ("up", 7, -2): -3, ("nearest", -5, 2): -2}
+    for (mode, a, b), want in cases.items():
+        assert rounded_division(a, b, mode, None, span, None) == want, (mode, a, b)
+    assert rounded_division(1, 3, "down", 1, span, None) == 1

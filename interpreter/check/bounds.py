@@ -181,6 +181,22 @@ def _div_hull(left: Values, right: Values) -> Values:
     return ANY
 
 
+def _round(a: int, b: int, mode: str) -> int | None:
+    """a / b rounded as a `rounded` division says (None: a division by zero)."""
+    if b == 0:
+        return None
+    a, b = (-a, -b) if b < 0 else (a, b)
+    return -(-a // b) if mode == "up" else (2 * a + b) // (2 * b) if mode == "nearest" else a // b
+
+
+def _rounded_hull(left: Values, right: Values, mode: str) -> Values:
+    """Rounding is monotonic for a positive divisor: each span's ends, rounded, bound it."""
+    if right.size() == 1 and right.low > 0:
+        d = int(right.low)
+        return _norm([(a if a == -INF else _round(int(a), d, mode), b if b == INF else _round(int(b), d, mode)) for a, b in left.spans])
+    return ANY
+
+
 def _mod_hull(left: Values, right: Values) -> Values:
     if right.size() == 1 and right.low > 0:
         return Values.range(0, right.low - 1)
@@ -518,6 +534,16 @@ class Bounds:
     def value_binop(self, e: n.BinOp, ctx: Ctx) -> Values:
         return self.binop(e.op, self.expr(e.left, ctx), self.expr(e.right, ctx))
 
+    def value_rounded(self, e: n.Rounded, ctx: Ctx) -> Values:
+        """A division's values rounded as it says, then raised to its floor ('at least 1')."""
+        left, right = self.expr(e.left, ctx), self.expr(e.right, ctx)
+        if left.empty() or right.empty():
+            return Values()
+        out = pointwise(left, right, lambda a, b: _round(a, b, e.mode), lambda a, b: _rounded_hull(a, b, e.mode))
+        if e.least is None:
+            return out
+        return pointwise(out, self.expr(e.least, ctx), max, _minmax_hull(max))
+
     def value_compare(self, e: n.Compare, ctx: Ctx) -> Values:
         return compare(e.op, self.expr(e.left, ctx), self.expr(e.right, ctx))
 
@@ -694,6 +720,7 @@ _SHOWN = {
     n.Index: lambda e: f"{_show(e.obj)}[{_show(e.key)}]",
     n.CallExpr: _show_call,
     n.BinOp: lambda e: f"{_show(e.left)} {e.op} {_show(e.right)}",
+    n.Rounded: lambda e: f"{_show(e.left)} / {_show(e.right)} rounded {e.mode}" + (f" at least {_show(e.least)}" if e.least else ""),
     n.Compare: lambda e: f"{_show(e.left)} {e.op} {_show(e.right)}",
     n.BoolOp: lambda e: f" {e.op} ".join(_show(i) for i in e.items),
     n.Not: lambda e: f"not {_show(e.operand)}",

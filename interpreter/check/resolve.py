@@ -21,6 +21,7 @@ from ..lang import (
     GRID_SHAPES,
     HEX_COLUMN_SCHEMES,
     HOOK_EVENTS,
+    ROUNDINGS,
     VALUE_TYPES,
 )
 from ..runtime.geometry import usable_id_format
@@ -581,7 +582,7 @@ class Checker:
     def static_type(self, e, scope: set[str]) -> str | None:
         """The type an expression has by its form alone, or None when only a run can tell."""
         if e.kind == "binop":
-            return "int" if e.op in ("-", "*", "/", "%") or e.kind == "round" else None
+            return "int" if e.op in ("-", "*", "/", "%") else None
         if e.kind == "var" and e.name not in scope:
             return "side" if e.name in self.sym.sides else "nation" if e.name in self.sym.nations else None
         return _FORM_TYPES.get(e.kind)
@@ -730,6 +731,15 @@ class Checker:
 
     expr_compare = expr_binop
 
+    def expr_rounded(self, e: n.Rounded, scope: set[str]) -> None:
+        self.expr(e.left, scope)
+        self.expr(e.right, scope)
+        if e.least is not None:
+            self.expr(e.least, scope)
+        if e.mode not in ROUNDINGS:
+            self.error(f"unknown rounding '{e.mode}'", e.mode_span,
+                       did_you_mean(e.mode, ROUNDINGS) or "write 'rounded up', 'rounded down' or 'rounded nearest' (a half up)")
+
     def expr_boolop(self, e: n.BoolOp, scope: set[str]) -> None:
         for item in e.items:
             self.expr(item, scope)
@@ -830,7 +840,7 @@ def _row_name(row: n.Row) -> str:
 
 
 # The type of an expression by its kind alone (a name's or a call's type needs more than its form).
-_FORM_TYPES = {"int": "int", "neg": "int", "str": "str", "bool": "bool", "compare": "bool", "boolop": "bool", "not": "bool",
+_FORM_TYPES = {"int": "int", "neg": "int", "rounded": "int", "str": "str", "bool": "bool", "compare": "bool", "boolop": "bool", "not": "bool",
                "is": "bool", "in": "bool", "has": "bool", "place": "place", "list": "list", "comprehension": "list", "map": "map"}
 _TYPED = ("int", "bool", "side", "nation", "place", "list", "map", "str")  # 'faction' and 'unit' take more than one form
 

@@ -236,6 +236,13 @@ class Builder(Transformer_NonRecursive):
     def binop(self, meta, c):
         return n.BinOp(span=self.sp(meta), op=str(c[1]), left=c[0], right=c[2])
 
+    def rounded(self, meta, c):
+        op = str(c[1])
+        if op != "/":
+            self.error(f"only a division is rounded, not '{op}'", self.ts(c[1]), "write 'a / b rounded up' (or down, or nearest)")
+        return n.Rounded(span=self.sp(meta), op=op, left=c[0], right=c[2], mode=str(c[3]), mode_span=self.ts(c[3]),
+                         least=c[4] if len(c) > 4 else None)
+
     def compare(self, meta, c):
         return n.Compare(span=self.sp(meta), op=str(c[1]), left=c[0], right=c[2])
 

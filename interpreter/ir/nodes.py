@@ -122,6 +122,18 @@ class BinOp(Node):
     right: Expr
 
 
+class Rounded(Node):
+    """``a / b rounded up|down|nearest [at least N]``: a division that says how it rounds (F3), and its floor."""
+
+    kind: Literal["rounded"] = "rounded"
+    op: str  # '/': only a division is rounded (the builder refuses the others)
+    left: Expr
+    right: Expr
+    mode: str  # up | down | nearest (a half rounded up); anything else is reported by the checker
+    mode_span: Span
+    least: Expr | None = None  # 'at least 1': never below it
+
+
 class Compare(Node):
     kind: Literal["compare"] = "compare"
     op: str
@@ -215,7 +227,7 @@ class Matching(Node):
 
 
 Expr = Annotated[
-    IntLit | StrLit | BoolLit | NoneLit | XLit | PlaceLit | Var | Attr | Index | CallExpr | BinOp | Compare | BoolOp | Not | Neg | IsTest | InTest | Has | CondExpr | ListLit | MapLit | Comprehension | Matching,
+    IntLit | StrLit | BoolLit | NoneLit | XLit | PlaceLit | Var | Attr | Index | CallExpr | BinOp | Rounded | Compare | BoolOp | Not | Neg | IsTest | InTest | Has | CondExpr | ListLit | MapLit | Comprehension | Matching,
     Field(discriminator="kind"),
 ]
 
