@@ -142,3 +142,10 @@ def test_rounding_rounds_negative_values_and_divisors_exactly():
     for (mode, a, b), want in cases.items():
         assert rounded_division(a, b, mode, None, span, None) == want, (mode, a, b)
     assert rounded_division(1, 3, "down", 1, span, None) == 1
+
+
+def test_odds_of_a_chart_read_at_two_dice_kept_apart(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["odds", "tests/lang/charts2_two_dice.scenario"]) == 0
+    out = capsys.readouterr().out
+    assert "blue_wins                 1/2" in out and "drawn                 1/4" in out and "red_wins                 1/4" in out
