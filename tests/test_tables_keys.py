@@ -149,3 +149,33 @@ def test_odds_of_a_chart_read_at_two_dice_kept_apart(capsys, monkeypatch):
     assert main(["odds", "tests/lang/charts2_two_dice.scenario"]) == 0
     out = capsys.readouterr().out
     assert "blue_wins                 1/2" in out and "drawn                 1/4" in out and "red_wins                 1/4" in out
+
+
+def test_a_face_counts_in_the_bounds_of_its_stats(tmp_path, capsys):
+    # defense is printed 4 and shown 2 on the damaged face: a table read at it sees 2..4.
+    code, out = check(tmp_path, '''stat defense "defense value" [2.0]
+class ship "ship" [2.0]
+type frigate "Frigate": ship [2.1] { defense: 4 }
+unit state condition: {undamaged, damaged} [2.3]
+face of frigate when condition is damaged [2.4] { defense: 2 }
+table t(v: int) "T" [1.0] {
+  read at v
+  2..4 -> 1 [1.0]
+}
+procedure p(s: unit) [1.0] {
+  lookup x = t(s.defense) [1.0]
+}
+''', capsys)
+    assert code == 0, out
+    assert "the value ranges over 2..4" in out and "frigate damaged 2" in out
+
+
+def test_a_face_needs_an_enumerated_unit_state(tmp_path, capsys):
+    code, out = check(tmp_path, '''stat defense "defense value" [2.0]
+class ship "ship" [2.0]
+type frigate "Frigate": ship [2.1] { defense: 4 }
+unit state damaged: bool [2.3]
+face of frigate when damaged is true [2.4] { defense: 2 }
+''', capsys)
+    assert code == 1
+    assert "a face is shown while an enumerated unit state has a value, and 'damaged' is not one" in out

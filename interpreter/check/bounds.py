@@ -490,6 +490,10 @@ class Bounds:
                 printed[decl.name] = value
             elif value == "?":
                 unprinted.append(decl.name)
+        for face in self.sym.faces:  # a face shows its own values (5.6): they are printed values too
+            value = next((v.value for v in face.values if v.name == name and not v.is_flag), None)
+            if isinstance(value, int):
+                printed[f"{face.holder} {face.value}"] = value
         if not printed:
             return ANY, f"'{name}' is printed as a number on no counter or type"
         low, high = min(printed.values()), max(printed.values())

@@ -62,6 +62,8 @@ class Checker:
         self.check_citations()
         self.check_unit_types()
         self.check_counters()
+        for face in self.sym.faces:
+            self.check_face(face)
         self.check_map()
         for decl in list(self.sym.unit_states.values()) + list(self.sym.game_states.values()):
             self.check_type(decl.type)
@@ -131,6 +133,28 @@ class Checker:
             if decl.side not in self.sym.sides:
                 self.unknown("side", decl.side, decl.side_span, self.sym.sides)
             self.check_values(decl.values)
+
+    def check_face(self, face: n.FaceDecl) -> None:
+        """A face: of a known type or counter, on an enumerated unit state and one of its values; stats only."""
+        self.need_cite(face, f"the face of '{face.holder}' when {face.state} is {face.value}")
+        if face.holder not in self.sym.types and face.holder not in self.sym.counters:
+            self.unknown("unit type or counter", face.holder, face.holder_span, set(self.sym.types) | set(self.sym.counters))
+        state = self.sym.unit_states.get(face.state)
+        if state is None or not state.type.enum:
+            enums = {name for name, s in self.sym.unit_states.items() if s.type.enum}
+            self.error(f"a face is shown while an enumerated unit state has a value, and '{face.state}' is not one",
+                       face.state_span, did_you_mean(face.state, enums) or "declare one: 'unit state condition: {undamaged, damaged}'")
+        elif face.value not in state.type.enum:
+            self.error(f"unit state '{face.state}' has no value '{face.value}'", face.value_span,
+                       did_you_mean(face.value, state.type.enum) or f"its values are {', '.join(state.type.enum)}")
+        self.check_values(face.values)
+        for v in face.values:
+            if v.is_flag and v.name in self.sym.flags:
+                self.error(f"a face changes printed values, not flags: '{v.name}'", v.span)
+        twin = next((f for f in self.sym.faces if f is not face and (f.holder, f.state, f.value) == (face.holder, face.state, face.value)), None)
+        if twin is not None and twin.span.line < face.span.line:
+            self.error(f"the face of '{face.holder}' when {face.state} is {face.value} is declared twice (first at line {twin.span.line})",
+                       face.span)
 
     def check_map(self) -> None:
         if not self.sym.map:

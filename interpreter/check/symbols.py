@@ -22,6 +22,7 @@ class Symbols:
     stats: dict[str, n.StatDecl] = field(default_factory=dict)
     flags: dict[str, n.FlagDecl] = field(default_factory=dict)
     unit_states: dict[str, n.UnitStateDecl] = field(default_factory=dict)
+    faces: list[n.FaceDecl] = field(default_factory=list)  # in source order
     game_states: dict[str, n.GameStateDecl] = field(default_factory=dict)
     classes: dict[str, n.ClassDecl] = field(default_factory=dict)
     types: dict[str, n.TypeDecl] = field(default_factory=dict)
@@ -66,6 +67,10 @@ class Symbols:
 
         return set(self.stats) | set(self.flags) | set(self.unit_states) | set(self.place_props) | set(UNIT_ATTRS) | set(PLACE_ATTRS)
 
+
+    def faced_stats(self) -> set[str]:
+        """The stats some face changes: reading one of them asks which face the unit shows (5.6)."""
+        return {v.name for f in self.faces for v in f.values if not v.is_flag}
 
     def steps(self) -> dict[tuple[str, str], n.StepDecl]:
         out: dict[tuple[str, str], n.StepDecl] = {}
@@ -164,6 +169,9 @@ class Collector:
 
     def decl_invariant(self, decl: n.InvariantDecl) -> None:
         self.sym.invariants.append(decl)
+
+    def decl_face(self, decl: n.FaceDecl) -> None:
+        self.sym.faces.append(decl)
 
     def decl_restriction(self, decl: n.Restriction) -> None:
         self.sym.restrictions.setdefault(decl.decision, []).append(decl)

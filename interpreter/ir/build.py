@@ -487,6 +487,12 @@ class Builder(Transformer_NonRecursive):
     def unit_state_decl(self, meta, c):
         return n.UnitStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
 
+    def face_decl(self, meta, c):
+        holder, state, value = _tokens(c, "NAME")[:3]
+        values = next((x for x in c if isinstance(x, tuple)), ())
+        return n.FaceDecl(span=self.sp(meta), holder=str(holder), holder_span=self.ts(holder), state=str(state),
+                          state_span=self.ts(state), value=str(value), value_span=self.ts(value), values=values, cite=_cite(c))
+
     def view_decl(self, meta, c):
         return n.ViewDecl(span=self.sp(meta), function=str(c[0]), cite=_cite(c))
 

@@ -491,6 +491,20 @@ class UnitStateDecl(Cited):
     type: TypeName
 
 
+class FaceDecl(Cited):
+    """``face of TYPE when STATE is VALUE { values }``: the printed values a unit of the type (or the counter)
+    shows instead of its own while its enumerated unit state STATE is VALUE (a damaged face, a reduced step)."""
+
+    kind: Literal["face"] = "face"
+    holder: str  # a type or a counter
+    holder_span: Span
+    state: str
+    state_span: Span
+    value: str
+    value_span: Span
+    values: tuple[StatValue, ...] = ()
+
+
 class PlaceStateDecl(Cited):
     """``place state storm: bool``: a state of every place, declared outside the map block."""
 
@@ -808,7 +822,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
+    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
     | Restriction,
     Field(discriminator="kind"),
 ]

@@ -139,7 +139,7 @@ class Compiler:
     def x_attr(self, e: n.Attr) -> ExprFn:
         obj, name, span = self.expr(e.obj), e.name, e.span
         general = self.engine.attribute  # explains any problem, and reads whatever is not a unit or place
-        if name in self.sym.stats and name not in self.sym.place_props:
+        if name in self.sym.stats and name not in self.sym.place_props and name not in self.engine.faced:
             # The hot path of every rule: a printed value of a unit, read without the general lookup.
             def stat(env):
                 u = obj(env)

@@ -24,7 +24,7 @@ from .guards import function_too_deep, over_budget, python_too_deep
 from .labels import brief as _brief
 from .requests import RuleError, Unprinted
 from .state import GameState, Track
-from .values import MISSING, Place, Unit, show
+from .values import MISSING, Place, Unit, X, show
 from .vm import Lowering, Process
 
 # Trace levels. The narration a player reads holds what happens in the game: steps, moves,
@@ -96,6 +96,11 @@ class Engine:
         self.memo = Engine.MEMO
         self._memo: dict = {}
         self._memo_epoch = -1
+        # Faces (5.6), by the counter or type they belong to; the stats they change are read through them.
+        self.faces: dict[str, tuple[n.FaceDecl, ...]] = {}
+        for face in sym.faces:
+            self.faces[face.holder] = self.faces.get(face.holder, ()) + (face,)
+        self.faced = sym.faced_stats()
         self.compiler = Compiler(self)
         self.vm = Lowering(self)  # every body runs on the machine whose progress is data (vm.py)
         self.process = None  # the machine's process running or waiting (where explain's lines come from)
@@ -195,10 +200,24 @@ class Engine:
             return name
         raise RuleError(f"unknown name '{name}'", span)
 
+    def face_value(self, u: Unit, name: str) -> Any:
+        """A stat some face changes (language 5.6): the face the unit shows gives it, else its printed value."""
+        for face in self.faces.get(u.id, ()) + self.faces.get(u.type, ()):
+            if u.state.get(face.state) == face.value:
+                value = next((v.value for v in face.values if v.name == name), None)
+                if value is not None:
+                    return X if value == "X" else MISSING if value == "?" else value
+        return u.stats.get(name)
+
+    def shown_face(self, u: Unit, state: str) -> n.FaceDecl | None:
+        """The face a unit shows by its unit state `state`, if one is declared for its counter or type."""
+        return next((f for f in self.faces.get(u.id, ()) + self.faces.get(u.type, ())
+                     if f.state == state and u.state.get(state) == f.value), None)
+
     def attribute(self, obj: Any, name: str, span: Span) -> Any:
         if isinstance(obj, Unit):
             if name in self.sym.stats:
-                v = obj.stats.get(name)
+                v = self.face_value(obj, name) if name in self.faced else obj.stats.get(name)
                 if v is MISSING:
                     raise RuleError(
                         f"{obj}'s {name} value is not printed in the rulebook (declared '?')", span,
@@ -243,7 +262,9 @@ class Engine:
         self.trace(cite, f"{name} is now {show(value)}", "state")
 
     def set_state(self, obj: Any, name: str, value: Any, cite: str, span: Span) -> None:
+        before = None
         if isinstance(obj, Unit) and name in self.sym.unit_states:
+            before = self.shown_face(obj, name) if self.faces else None
             obj.state[name] = value
         elif isinstance(obj, Place) and name in self.sym.place_props and self.sym.place_props[name].mutable:
             if obj.state.get(name) == value:
@@ -253,6 +274,21 @@ class Engine:
             raise RuleError(f"cannot set '{name}' of {show(obj)}", span)
         self.mark(obj)
         self.trace(cite, f"{obj}.{name} is now {show(value)}", "state")
+        if isinstance(obj, Unit) and self.faces:
+            self.trace_face(obj, name, before, cite)
+
+    def trace_face(self, u: Unit, state: str, before: n.FaceDecl | None, cite: str) -> None:
+        """A unit state that turns a unit's face (5.6): the values it shows now, or its printed ones again."""
+        after = self.shown_face(u, state)
+        if after is before:
+            return
+        if after is None:
+            self.trace(cite, f"{u} shows its printed values again", "state")
+            return
+        names = dict.fromkeys(v.name for f in self.faces.get(u.id, ()) + self.faces.get(u.type, ())
+                              if f.state == state and f.value == after.value for v in f.values if not v.is_flag)
+        values = ", ".join(f"{name} {show(self.face_value(u, name))}" for name in names)
+        self.trace(after.cite, f"{u} shows its {after.value} face: {values}", "state")
 
     def adjust_track(self, name: str, side: Any, by: Any, cite: str, span: Span) -> None:
         track = self.state.tracks[name]
