@@ -490,10 +490,7 @@ class Bounds:
                 printed[decl.name] = value
             elif value == "?":
                 unprinted.append(decl.name)
-        for face in self.sym.faces:  # a face shows its own values (5.6): they are printed values too
-            value = next((v.value for v in face.values if v.name == name and not v.is_flag), None)
-            if isinstance(value, int):
-                printed[f"{face.holder} {face.value}"] = value
+        printed.update(self._face_values(name))
         if not printed:
             return ANY, f"'{name}' is printed as a number on no counter or type"
         low, high = min(printed.values()), max(printed.values())
@@ -503,6 +500,15 @@ class Bounds:
             names = ", ".join(unprinted[:6]) + (", …" if len(unprinted) > 6 else "")
             text += f"; not printed ('?') for {names}, taken to lie within that range"
         return Values.range(low, high), text
+
+    def _face_values(self, name: str) -> dict[str, int]:
+        """The numbers the faces give a stat (5.6): printed values too, on the other side of the counter."""
+        out = {}
+        for face in self.sym.faces:
+            value = next((v.value for v in face.values if v.name == name and not v.is_flag), None)
+            if isinstance(value, int):
+                out[f"{face.holder} {face.value}"] = value
+        return out
 
     # ── expressions ──
     def expr(self, e, ctx: Ctx) -> Values:
