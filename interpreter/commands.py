@@ -138,7 +138,22 @@ def _missing_summary(loaded) -> list[str]:
     ]
     if unknown:
         lines.append(f"missing printed values ({len(unknown)}): {', '.join(unknown)}")
+    lines.extend(_unprinted_results(sym))
     lines.extend(f"{gap.extent} encoded" + (f" [{gap.cite}]" if gap.cite else "") + f": {gap.reason}" for gap in sym.unencoded)
+    return lines
+
+
+def _unprinted_results(sym) -> list[str]:
+    """The keys of each partly printed table whose result the rulebook does not print ('-> ?', language 8.7)."""
+    lines = []
+    for t in sym.tables.values():
+        keys = f"({', '.join((t.read_at, *t.read_also))}) = " if t.read_at is not None else "the roll "
+        heads = t.columns.headers if t.columns is not None else ()
+        cells = [(r, i) for r in t.rows for i, c in enumerate(r.cells) if c == "?"]
+        if cells:
+            where = [r.shown() + (f" in column {heads[i].label}" if heads else "") for r, i in cells]
+            lines.append(f"table '{t.name}' is printed only in part [{t.cite}]: the rulebook does not print the result for "
+                         f"{keys}{'; '.join(where)}")
     return lines
 
 

@@ -72,6 +72,13 @@ BEYOND_POLICIES = {
     "unresolved": "a modified roll outside the rows stops the run with an error: the rulebook gives no ruling",
 }
 
+# How a division rounds when it says so: 'a / b rounded up' (language 12.3a).
+ROUNDINGS = {
+    "up": "the next whole number up (7 / 2 is 4)",
+    "down": "the next whole number down (7 / 2 is 3), as a plain '/' does",
+    "nearest": "the nearest whole number, a half rounded up (7 / 2 is 4, 5 / 4 is 1)",
+}
+
 # How a column table finds its column (language 8.3), with the number of values each reads.
 COLUMN_KINDS = {
     "odds": (2, "the ratio of two strengths, rounded down to a column: 7 to 3 reads the 2:1 column"),

@@ -80,16 +80,21 @@ procedure muster(ships: int) [3.0] {
     assert 'ok   fact("ships") == 5' in out
 
 
-def test_a_table_with_columns_gives_names_not_numbers(tmp_path, capsys):
-    code, out = check(tmp_path, '''table t(a: int, b: int) "T" [1.0] {
+def test_a_table_with_columns_gives_numbers_or_names_not_both(tmp_path, capsys):
+    # Numbers in the cells of a column table (language 8.5, issue 15 part 1): every cell a number, or every one a name.
+    table = '''table t(a: int, b: int) "T" [1.0] {
   roll 1 d6
-  columns odds(a, b) [1.0]: 1:1
+  columns odds(a, b) [1.0]: 1:1, 2:1
   beyond columns: clamp [1.0]
-  1..6 -> 3 [1.0]
+  1..3 -> 3, 4 [1.0]
+  4..6 -> 5, ROW [1.0]
 }
-''', capsys)
+'''
+    assert check(tmp_path, table.replace("ROW", "6"), capsys)[0] == 0
+    code, out = check(tmp_path, table.replace("ROW", "rout"), capsys)
     assert code == 1
-    assert "row 1..6 of table 't' gives a number, but a table with columns names a result in each cell" in out
+    assert ("row 4..6 of table 't' names the result 'rout', but row 1..3 gives a number: a table gives numbers or names, "
+            "not both") in out
 
 
 def test_odds_of_a_number_read_from_a_chart(capsys, monkeypatch):

@@ -109,7 +109,7 @@ class Analysis:
             parts.append(text)
         rows = Values()
         for r in t.rows:
-            rows |= Values.range(r.low, r.high)
+            rows |= Values.range(r.first, r.last)
         span = Values.range(rows.low, rows.high)
         gaps, outside = (reach & span) - rows, reach - span
         rolled = ("the modified " if t.modifiers else "the ") + ("value" if t.read_at is not None else "roll")
@@ -163,6 +163,8 @@ class Analysis:
     def verdicts(self, t: n.TableDecl, reach: Values, gaps: Values, outside: Values) -> tuple[list[str], bool]:
         """What the rows and the 'beyond' policy make of the reachable values; True if that is a probable defect."""
         policy = f"'beyond: {t.beyond}'{_cite(t.beyond_cite)}" if t.beyond else None
+        if gaps.empty() and outside.empty() and (reach.low == -INF or reach.high == INF):
+            return ["the rows are open-ended ('..N', 'N..'), so every value it can take has a row"], False
         if not reach.bounded():
             out = ["its bound is not known (see below), so whether it leaves the rows cannot be told"]
             if not gaps.empty():
@@ -207,10 +209,10 @@ class Analysis:
         below = reach & Values.range(-INF, rows.low - 1)
         above = reach & Values.range(rows.high + 1, INF)
         for r in t.rows:
-            hit = not (reach & Values.range(r.low, r.high)).empty()
-            clamped = t.beyond == "clamp" and ((r.low == rows.low and not below.empty()) or (r.high == rows.high and not above.empty()))
+            hit = not (reach & Values.range(r.first, r.last)).empty()
+            clamped = t.beyond == "clamp" and ((r.first == rows.low and not below.empty()) or (r.last == rows.high and not above.empty()))
             if not (hit or clamped):
-                which = str(r.low) if r.low == r.high else f"{r.low}..{r.high}"
+                which = r.shown()
                 self.warning(f"row {which} -> {r.result}{_cite(r.cite or t.cite)} of table {t.name} can never be read: "
                              f"the {'modified ' if t.modifiers else ''}{'value' if t.read_at is not None else 'roll'} ranges over {reach}",
                              r.span)

@@ -181,6 +181,22 @@ def _div_hull(left: Values, right: Values) -> Values:
     return ANY
 
 
+def _round(a: int, b: int, mode: str) -> int | None:
+    """a / b rounded as a `rounded` division says (None: a division by zero)."""
+    if b == 0:
+        return None
+    a, b = (-a, -b) if b < 0 else (a, b)
+    return -(-a // b) if mode == "up" else (2 * a + b) // (2 * b) if mode == "nearest" else a // b
+
+
+def _rounded_hull(left: Values, right: Values, mode: str) -> Values:
+    """Rounding is monotonic for a positive divisor: each span's ends, rounded, bound it."""
+    if right.size() == 1 and right.low > 0:
+        d = int(right.low)
+        return _norm([(a if a == -INF else _round(int(a), d, mode), b if b == INF else _round(int(b), d, mode)) for a, b in left.spans])
+    return ANY
+
+
 def _mod_hull(left: Values, right: Values) -> Values:
     if right.size() == 1 and right.low > 0:
         return Values.range(0, right.low - 1)
@@ -419,11 +435,19 @@ class Bounds:
         return ANY  # a decision, a table's named result, an adjusted number
 
     def _table_numbers(self, name: str) -> Values:
-        """What a lookup of a table that gives numbers (8.5) can bind: its rows' numbers (any value for a named result)."""
+        """What a lookup of a table that gives numbers (8.5) can bind: its cells' numbers (any value for a named
+        result). A cell the rulebook does not print ('?') binds nothing: reading it stops the run."""
         t = self.sym.tables.get(name)
-        if t is None or not t.rows or t.beyond == "no_effect" or any(r.value is None for r in t.rows):
+        if t is None or not t.rows or t.beyond == "no_effect":
             return ANY
-        return _norm([(r.value, r.value) for r in t.rows])
+        numbers = []
+        for r in t.rows:
+            values = (r.value,) if r.value is not None else r.cell_values or (None,) * len(r.cells)
+            for cell, v in zip(r.cells or (r.result,), values):
+                if v is None and cell != "?":
+                    return ANY
+                numbers += [] if v is None else [v]
+        return _norm([(v, v) for v in numbers]) if numbers else ANY
 
     def var(self, name: str, ctx: Ctx) -> Values:
         if name in ctx.names:
@@ -466,6 +490,7 @@ class Bounds:
                 printed[decl.name] = value
             elif value == "?":
                 unprinted.append(decl.name)
+        printed.update(self._face_values(name))
         if not printed:
             return ANY, f"'{name}' is printed as a number on no counter or type"
         low, high = min(printed.values()), max(printed.values())
@@ -475,6 +500,15 @@ class Bounds:
             names = ", ".join(unprinted[:6]) + (", …" if len(unprinted) > 6 else "")
             text += f"; not printed ('?') for {names}, taken to lie within that range"
         return Values.range(low, high), text
+
+    def _face_values(self, name: str) -> dict[str, int]:
+        """The numbers the faces give a stat (5.6): printed values too, on the other side of the counter."""
+        out = {}
+        for face in self.sym.faces:
+            value = next((v.value for v in face.values if v.name == name and not v.is_flag), None)
+            if isinstance(value, int):
+                out[f"{face.holder} {face.value}"] = value
+        return out
 
     # ── expressions ──
     def expr(self, e, ctx: Ctx) -> Values:
@@ -509,6 +543,16 @@ class Bounds:
 
     def value_binop(self, e: n.BinOp, ctx: Ctx) -> Values:
         return self.binop(e.op, self.expr(e.left, ctx), self.expr(e.right, ctx))
+
+    def value_rounded(self, e: n.Rounded, ctx: Ctx) -> Values:
+        """A division's values rounded as it says, then raised to its floor ('at least 1')."""
+        left, right = self.expr(e.left, ctx), self.expr(e.right, ctx)
+        if left.empty() or right.empty():
+            return Values()
+        out = pointwise(left, right, lambda a, b: _round(a, b, e.mode), lambda a, b: _rounded_hull(a, b, e.mode))
+        if e.least is None:
+            return out
+        return pointwise(out, self.expr(e.least, ctx), max, _minmax_hull(max))
 
     def value_compare(self, e: n.Compare, ctx: Ctx) -> Values:
         return compare(e.op, self.expr(e.left, ctx), self.expr(e.right, ctx))
@@ -686,6 +730,7 @@ _SHOWN = {
     n.Index: lambda e: f"{_show(e.obj)}[{_show(e.key)}]",
     n.CallExpr: _show_call,
     n.BinOp: lambda e: f"{_show(e.left)} {e.op} {_show(e.right)}",
+    n.Rounded: lambda e: f"{_show(e.left)} / {_show(e.right)} rounded {e.mode}" + (f" at least {_show(e.least)}" if e.least else ""),
     n.Compare: lambda e: f"{_show(e.left)} {e.op} {_show(e.right)}",
     n.BoolOp: lambda e: f" {e.op} ".join(_show(i) for i in e.items),
     n.Not: lambda e: f"not {_show(e.operand)}",

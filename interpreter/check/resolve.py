@@ -7,6 +7,7 @@ with a "did you mean" where a declared name is close. The checker never runs a g
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from ..ir import citations
@@ -20,6 +21,7 @@ from ..lang import (
     GRID_SHAPES,
     HEX_COLUMN_SCHEMES,
     HOOK_EVENTS,
+    ROUNDINGS,
     VALUE_TYPES,
 )
 from ..runtime.geometry import usable_id_format
@@ -60,6 +62,8 @@ class Checker:
         self.check_citations()
         self.check_unit_types()
         self.check_counters()
+        for face in self.sym.faces:
+            self.check_face(face)
         self.check_map()
         for decl in list(self.sym.unit_states.values()) + list(self.sym.game_states.values()):
             self.check_type(decl.type)
@@ -156,6 +160,28 @@ class Checker:
             if decl.side not in self.sym.sides:
                 self.unknown("side", decl.side, decl.side_span, self.sym.sides)
             self.check_values(decl.values)
+
+    def check_face(self, face: n.FaceDecl) -> None:
+        """A face: of a known type or counter, on an enumerated unit state and one of its values; stats only."""
+        self.need_cite(face, f"the face of '{face.holder}' when {face.state} is {face.value}")
+        if face.holder not in self.sym.types and face.holder not in self.sym.counters:
+            self.unknown("unit type or counter", face.holder, face.holder_span, set(self.sym.types) | set(self.sym.counters))
+        state = self.sym.unit_states.get(face.state)
+        if state is None or not state.type.enum:
+            enums = {name for name, s in self.sym.unit_states.items() if s.type.enum}
+            self.error(f"a face is shown while an enumerated unit state has a value, and '{face.state}' is not one",
+                       face.state_span, did_you_mean(face.state, enums) or "declare one: 'unit state condition: {undamaged, damaged}'")
+        elif face.value not in state.type.enum:
+            self.error(f"unit state '{face.state}' has no value '{face.value}'", face.value_span,
+                       did_you_mean(face.value, state.type.enum) or f"its values are {', '.join(state.type.enum)}")
+        self.check_values(face.values)
+        for v in face.values:
+            if v.is_flag and v.name in self.sym.flags:
+                self.error(f"a face changes printed values, not flags: '{v.name}'", v.span)
+        twin = next((f for f in self.sym.faces if f is not face and (f.holder, f.state, f.value) == (face.holder, face.state, face.value)), None)
+        if twin is not None and twin.span.line < face.span.line:
+            self.error(f"the face of '{face.holder}' when {face.state} is {face.value} is declared twice (first at line {twin.span.line})",
+                       face.span)
 
     def check_map(self) -> None:
         if not self.sym.map:
@@ -302,7 +328,8 @@ class Checker:
             self.error(f"table '{table.name}' has no rows", table.span, "add rows such as '1..3 -> result \"Label\" [rule]'")
         scope = {p.name for p in table.params}
         if table.read_at is not None:
-            self.check_read_at(table, scope)
+            for key in (table.read_at, *table.read_also):
+                self.check_read_at(table, key, scope)
         elif table.die not in self.sym.dice:
             self.unknown("die", table.die, table.die_span, self.sym.dice)
         if table.count_param is not None:
@@ -327,30 +354,39 @@ class Checker:
         elif param.type != "int":
             self.error(f"table '{table.name}' rolls '{table.count_param}' dice, a parameter of type {param.type}, not int", param.span)
 
-    def check_read_at(self, table: n.TableDecl, scope: set[str]) -> None:
-        """'read at points': the table has the parameter, and it is a number."""
-        param = next((p for p in table.params if p.name == table.read_at), None)
+    def check_read_at(self, table: n.TableDecl, key: str, scope: set[str]) -> None:
+        """'read at points' (or one key of 'read at a, b'): the table has the parameter, and it is a number."""
+        param = next((p for p in table.params if p.name == key), None)
         if param is None:
-            self.error(f"table '{table.name}' is read at '{table.read_at}', but it has no such parameter", table.die_span,
-                       did_you_mean(table.read_at, scope) or f"declare it: 'table {table.name}({table.read_at}: int)'")
+            self.error(f"table '{table.name}' is read at '{key}', but it has no such parameter", table.die_span,
+                       did_you_mean(key, scope) or f"declare it: 'table {table.name}({key}: int)'")
         elif param.type != "int":
-            self.error(f"table '{table.name}' is read at '{table.read_at}', a parameter of type {param.type}, not int", param.span)
+            self.error(f"table '{table.name}' is read at '{key}', a parameter of type {param.type}, not int", param.span)
 
     def check_rows(self, table: n.TableDecl, scope: set[str]) -> None:
         """Each row cited, not empty, overlapping no row before it; then the rolls no row covers."""
         seen: list[n.Row] = []
         for row in table.rows:
             self.need_cite(row, f"row {_row_name(row)} of table '{table.name}'")
-            if row.low > row.high:
+            if any(lo > hi for lo, hi in row.keys()):
                 self.error(f"row {_row_name(row)} is empty: its low end is above its high end", row.span)
-            other = next((r for r in seen if r.low <= row.high and row.low <= r.high), None)
+            if len(row.more) != len(table.read_also):
+                self.wrong_keys(table, row)
+                continue
+            other = next((r for r in seen if _meet(r, row)), None)
             if other is not None:
                 self.overlap(table, row, other)
             seen.append(row)
             self.block(row.effect, set(scope))
         die = self.sym.dice.get(table.die)
-        if table.read_at is not None and seen:  # read at a value: no gap between its first row and its last
-            gaps = _uncovered(seen, min(r.low for r in seen), max(r.high for r in seen))
+        if table.read_also and seen:  # two keys: no gap inside the rectangle the rows span
+            holes = _uncovered_pairs(seen)
+            if holes:
+                keys = ", ".join((table.read_at, *table.read_also))
+                self.error(f"table '{table.name}' has no row for ({keys}) = {holes}", table.span,
+                           "add rows for them, widen a row to cover them, or write them '-> ?' if the rulebook does not print them")
+        elif table.read_at is not None and seen:  # read at a value: no gap between its first row and its last
+            gaps = _uncovered(seen, min(r.first for r in seen), max(r.last for r in seen))
             if gaps:
                 self.error(f"table '{table.name}' has no row for the value(s) {_ranges(gaps)}", table.span,
                            "add rows for them, or widen a row to cover them")
@@ -359,29 +395,34 @@ class Checker:
             if gaps:
                 self.error(f"table '{table.name}' has no row for the roll(s) {_ranges(gaps)}", table.span)
 
+    def wrong_keys(self, table: n.TableDecl, row: n.Row) -> None:
+        keys = (table.read_at, *table.read_also) if table.read_at is not None else ("the roll",)
+        self.error(f"row {_row_name(row)} of table '{table.name}' gives {1 + len(row.more)} key(s), but the table is read at "
+                   f"{len(keys)}: {', '.join(keys)}", row.span,
+                   f"give one range for each, separated by commas: '{', '.join('1..2' for _ in keys)} -> …'")
+
     def check_numbers(self, table: n.TableDecl) -> None:
-        """Rows that give numbers (8.5): all of the table's rows or none, and not in a table with columns."""
-        numbers = [r for r in table.rows if r.value is not None]
-        if not numbers:
+        """Rows that give numbers (8.5), in every cell of a column table too: all of the table's cells or none
+        ('?', a result not printed, is either)."""
+        kinds = [(r, k) for r in table.rows for k in [_gives(r)] if k is not None]
+        if not kinds:
             return
-        if table.columns is not None:
-            self.error(f"row {_row_name(numbers[0])} of table '{table.name}' gives a number, but a table with columns "
-                       "names a result in each cell", numbers[0].span)
+        first, kind = kinds[0]
+        odd = next((r for r, k in kinds if k != kind), None)
+        if odd is None:
             return
-        named = next((r for r in table.rows if r.value is None), None)
-        if named is not None:
-            first = table.rows[0]
-            odd = named if first.value is not None else numbers[0]
-            what = f"names the result '{odd.result}'" if odd.value is None else f"gives the number {odd.value}"
-            self.error(f"row {_row_name(odd)} of table '{table.name}' {what}, but row {_row_name(first)} "
-                       f"{'gives a number' if first.value is not None else 'names a result'}: a table gives numbers or names, not both",
-                       odd.span, "write every row's result as a number, or every one as a name")
+        number = next((v for v in (odd.value, *odd.cell_values) if v is not None), None)
+        name = next((c for c, v in zip(odd.cells, odd.cell_values or (None,) * len(odd.cells)) if v is None and c != "?"), None)
+        what = f"names the result '{name}'" if kind == "number" else f"gives the number {number}"
+        self.error(f"row {_row_name(odd)} of table '{table.name}' {what}, but row {_row_name(first)} "
+                   f"{'gives a number' if kind == 'number' else 'names a result'}: a table gives numbers or names, not both",
+                   odd.span, "write every row's result as a number, or every one as a name")
 
     def overlap(self, table: n.TableDecl, row: n.Row, other: n.Row) -> None:
         """Two rows cover the same roll. When an overlay wrote one of them, the error is at the row it
         wrote (not the table's own file) and a note says where the other one is."""
         if row.span.file == other.span.file:
-            self.error(f"row {_row_name(row)} overlaps row {_row_name(other)} at line {other.span.line}", row.span)
+            self.error(f"row {_row_name(row)} overlaps row {_row_name(other)} at line {other.span.line}", row.span, _open_hint(row, other))
             return
         here, there = (other, row) if row.span.file == table.span.file else (row, other)
         at = f"{there.span.file}:{there.span.line}:{there.span.col}"
@@ -393,7 +434,9 @@ class Checker:
         """What a modified roll beyond the rows means: a known policy, and one is required once there are modifiers."""
         if table.beyond is not None and table.beyond not in BEYOND_POLICIES:
             self.unknown("out-of-range policy", table.beyond, table.beyond_span or table.span, BEYOND_POLICIES)
-        if table.modifiers and table.beyond is None:
+        # Rows open at both ends ('..4', '16..') leave nothing beyond them: no policy is needed.
+        open_ended = table.rows and min(r.first for r in table.rows) == -math.inf and max(r.last for r in table.rows) == math.inf
+        if table.modifiers and table.beyond is None and not open_ended:
             self.error(
                 f"table '{table.name}' has modifiers but no out-of-range policy",
                 table.span,
@@ -436,8 +479,9 @@ class Checker:
         elif table.columns_beyond not in BEYOND_POLICIES:
             self.unknown("out-of-range policy", table.columns_beyond, table.columns_beyond_span, BEYOND_POLICIES)
         for row in table.rows:
-            if len(row.cells) != len(cols.headers):
-                self.error(f"row {_row_name(row)} of table '{table.name}' has {len(row.cells)} cell(s) for {len(cols.headers)} columns", row.span)
+            cells = 1 if row.value is not None else len(row.cells)
+            if cells != len(cols.headers):
+                self.error(f"row {_row_name(row)} of table '{table.name}' has {cells} cell(s) for {len(cols.headers)} columns", row.span)
             elif len(row.cells) > 1 and (row.label is not None or row.effect):
                 self.error(f"row {_row_name(row)} of table '{table.name}' has several cells, so it cannot carry a label or an effect",
                            row.span, "declare each result once with 'result NAME \"label\" [rule] { … }'")
@@ -454,7 +498,7 @@ class Checker:
             if h.ratio is not None and h.ratio[1] <= 0:
                 self.error(f"column {h.label} of table '{table.name}' divides by {h.ratio[1]}", h.span)
                 return
-            if h.low is not None and h.low > h.high:
+            if h.low is not None and h.high is not None and h.low > h.high:
                 self.error(f"column {h.label} of table '{table.name}' is empty: its low end is above its high end", h.span)
                 return
             if previous is not None and not _ascends(previous, h):
@@ -476,7 +520,10 @@ class Checker:
             return
         used: set[str] = set()
         for row in table.rows:
-            for cell, span in zip(row.cells, row.cell_spans or (row.span,) * len(row.cells)):
+            values = row.cell_values or (None,) * len(row.cells)
+            for cell, span, value in zip(row.cells, row.cell_spans or (row.span,) * len(row.cells), values):
+                if cell == "?" or value is not None:  # not printed, or a number: no result to declare
+                    continue
                 if cell not in declared and cell not in used:
                     self.error(f"row {_row_name(row)} of table '{table.name}' names the result '{cell}', which the table does not declare",
                                span, did_you_mean(cell, declared))
@@ -560,10 +607,36 @@ class Checker:
         elif table is None:
             self.unknown("table", s.table, s.table_span, self.sym.tables)
         else:
-            self.check_args(s.args, [p.name for p in table.params], f"table '{s.table}'", s.span)
+            keys = (table.read_at, *table.read_also) if table.read_at is not None else ()
+            hint = f"the table is read at {len(keys)} values, {', '.join(keys)}: pass one for each" if len(keys) > 1 else None
+            self.check_args(s.args, [p.name for p in table.params], f"table '{s.table}'", s.span, hint)
+            self.check_arg_types(s, table, scope)
         for a in s.args:
             self.expr(a.value, scope)
         scope.add(s.name)
+
+    def check_arg_types(self, s: n.Lookup, table: n.TableDecl, scope: set[str]) -> None:
+        """An argument whose type is plain from its form (a number, a side's name, a test) must be of the type
+        the table's parameter declares: a side passed where the table reads a number is caught here."""
+        positional = [a for a in s.args if a.name is None]
+        for p in table.params:
+            arg = next((a for a in s.args if a.name == p.name), None) or (
+                positional[table.params.index(p)] if table.params.index(p) < len(positional) else None)
+            given = self.static_type(arg.value, scope) if arg is not None else None
+            if given is not None and p.type in _TYPED and given != p.type:
+                keys = (table.read_at, *table.read_also)
+                read = "is read at" if p.name in keys else "takes"
+                self.error(f"table '{table.name}' {read} '{p.name}', {_a(p.type)}, but this argument is {_a(given)}",
+                           arg.span, f"pass {_a(p.type)} for '{p.name}' (the table's parameters: "
+                           f"{', '.join(f'{q.name}: {q.type}' for q in table.params)})")
+
+    def static_type(self, e, scope: set[str]) -> str | None:
+        """The type an expression has by its form alone, or None when only a run can tell."""
+        if e.kind == "binop":
+            return "int" if e.op in ("-", "*", "/", "%") else None
+        if e.kind == "var" and e.name not in scope:
+            return "side" if e.name in self.sym.sides else "nation" if e.name in self.sym.nations else None
+        return _FORM_TYPES.get(e.kind)
 
     def stmt_eliminate(self, s: n.Eliminate, scope: set[str]) -> None:
         self.expr(s.units, scope)
@@ -675,11 +748,11 @@ class Checker:
                 else:
                     self.unknown("state", target.name, target.name_span, settable)
 
-    def check_args(self, args: tuple[n.Arg, ...], params: list[str], what: str, span: Span) -> None:
+    def check_args(self, args: tuple[n.Arg, ...], params: list[str], what: str, span: Span, hint: str | None = None) -> None:
         positional = [a for a in args if a.name is None]
         named = [a for a in args if a.name is not None]
         if len(positional) > len(params):
-            self.error(f"{what} takes {len(params)} argument(s), but {len(args)} are given", span)
+            self.error(f"{what} takes {len(params)} argument(s), but {len(args)} are given", span, hint)
             return
         filled = set(params[: len(positional)])
         for a in named:
@@ -690,7 +763,7 @@ class Checker:
             filled.add(a.name)
         missing = [p for p in params if p not in filled]
         if missing:
-            self.error(f"{what} needs a value for {', '.join(repr(m) for m in missing)}", span)
+            self.error(f"{what} needs a value for {', '.join(repr(m) for m in missing)}", span, hint)
 
     # ── expressions ──
     def string(self, s: n.StrLit, scope: set[str]) -> None:
@@ -731,6 +804,15 @@ class Checker:
         self.expr(e.right, scope)
 
     expr_compare = expr_binop
+
+    def expr_rounded(self, e: n.Rounded, scope: set[str]) -> None:
+        self.expr(e.left, scope)
+        self.expr(e.right, scope)
+        if e.least is not None:
+            self.expr(e.least, scope)
+        if e.mode not in ROUNDINGS:
+            self.error(f"unknown rounding '{e.mode}'", e.mode_span,
+                       did_you_mean(e.mode, ROUNDINGS) or "write 'rounded up', 'rounded down' or 'rounded nearest' (a half up)")
 
     def expr_boolop(self, e: n.BoolOp, scope: set[str]) -> None:
         for item in e.items:
@@ -828,7 +910,63 @@ def _call_hint(name: str, fn: n.FunctionDecl | None) -> str | None:
 
 
 def _row_name(row: n.Row) -> str:
-    return str(row.low) if row.low == row.high else f"{row.low}..{row.high}"
+    return row.shown()
+
+
+# The type of an expression by its kind alone (a name's or a call's type needs more than its form).
+_FORM_TYPES = {"int": "int", "neg": "int", "rounded": "int", "str": "str", "bool": "bool", "compare": "bool", "boolop": "bool", "not": "bool",
+               "is": "bool", "in": "bool", "has": "bool", "place": "place", "list": "list", "comprehension": "list", "map": "map"}
+_TYPED = ("int", "bool", "side", "nation", "place", "list", "map", "str")  # 'faction' and 'unit' take more than one form
+
+
+def _a(type_name: str) -> str:
+    return {"int": "a number (int)", "bool": "a truth value (bool)", "str": "a text (str)"}.get(type_name, f"a {type_name}")
+
+
+def _gives(row: n.Row) -> str | None:
+    """'number' or 'name': what a row's printed cells give ('mixed' for both; None when none is printed)."""
+    if row.value is not None:
+        return "number"
+    values = row.cell_values or (None,) * len(row.cells)
+    kinds = {"number" if v is not None else "name" for c, v in zip(row.cells, values) if c != "?"}
+    return kinds.pop() if len(kinds) == 1 else ("mixed" if kinds else None)
+
+
+def _meet(a: n.Row, b: n.Row) -> bool:
+    """Two rows read a common key: their ranges overlap for every key."""
+    return all(alo <= bhi and blo <= ahi for (alo, ahi), (blo, bhi) in zip(a.keys(), b.keys()))
+
+
+def _uncovered_pairs(rows: list[n.Row], most: int = 6) -> str:
+    """The keys of a two-key table no row covers, within the rectangle its rows span: the first key's
+    stretches between the rows' ends, each with the second key's gaps ('3..4, 2; 5, 1..2')."""
+    lo2, hi2 = min(r.keys()[1][0] for r in rows), max(r.keys()[1][1] for r in rows)
+    holes = []
+    for a, b in _stretches(rows):
+        over = [r for r in rows if r.first <= a <= r.last]
+        spans = [n.Row(span=r.span, low=r.more[0][0], high=r.more[0][1], result="") for r in over]
+        first = n.show_range(*(int(v) if math.isfinite(v) else None for v in (a, b)))
+        holes += [f"{first}, {_ranges([g])}" for g in _uncovered(spans, lo2, hi2)]
+    return "; ".join(holes[:most]) + ("; …" if len(holes) > most else "")
+
+
+def _stretches(rows: list[n.Row]) -> list[tuple[float, float]]:
+    """The first key's values cut where any row starts or ends: within a stretch the same rows apply."""
+    cuts = sorted({k for r in rows for k in (r.first, r.last + 1) if math.isfinite(k)}) or [0]
+    low, high = min(r.first for r in rows), max(r.last for r in rows)
+    out = ([(low, cuts[0] - 1)] if low == -math.inf else []) + [(a, b - 1) for a, b in zip(cuts, cuts[1:])]
+    out += [(cuts[-1], high)] if high == math.inf else []
+    return [(a, b) for a, b in out if low <= a <= high and a <= b]
+
+
+def _open_hint(*rows: n.Row) -> str | None:
+    """What an open row of two overlapping ones reads: everything from its end on."""
+    for r in rows:
+        if r.high is None:
+            return f"row {r.shown()} reads every value from {r.low} up: give it a high end ({r.low}..N) below the other row"
+        if r.low is None:
+            return f"row {r.shown()} reads every value up to {r.high}: give it a low end (N..{r.high}) above the other row"
+    return None
 
 
 def _ascends(a: n.ColumnHeader, b: n.ColumnHeader) -> bool:
@@ -842,13 +980,14 @@ def _ranges(gaps: list[tuple[int, int]]) -> str:
     return ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in gaps)
 
 
-def _uncovered(rows: list[n.Row], low: int, high: int) -> list[tuple[int, int]]:
-    """The rolls of the unmodified dice, low to high, that no row covers: intervals, so huge rows cost nothing."""
+def _uncovered(rows: list[n.Row], low: float, high: float) -> list[tuple[int, int]]:
+    """The rolls of the unmodified dice, low to high, that no row covers: intervals, so huge rows cost nothing.
+    An open row ('16..', '..2') ends at infinity, so nothing lies beyond it."""
     gaps, v = [], low
-    for row in sorted(rows, key=lambda r: r.low):
-        if row.low > v:
-            gaps.append((v, min(row.low - 1, high)))
-        v = max(v, row.high + 1)
+    for row in sorted(rows, key=lambda r: r.first):
+        if row.first > v:
+            gaps.append((v, min(row.first - 1, high)))
+        v = max(v, row.last + 1)
     if v <= high:
         gaps.append((v, high))
-    return [(a, b) for a, b in gaps if a <= b]
+    return [(int(a), int(b)) for a, b in gaps if a <= b and math.isfinite(a) and math.isfinite(b)]

@@ -22,6 +22,7 @@ class Symbols:
     stats: dict[str, n.StatDecl] = field(default_factory=dict)
     flags: dict[str, n.FlagDecl] = field(default_factory=dict)
     unit_states: dict[str, n.UnitStateDecl] = field(default_factory=dict)
+    faces: list[n.FaceDecl] = field(default_factory=list)  # in source order
     game_states: dict[str, n.GameStateDecl] = field(default_factory=dict)
     classes: dict[str, n.ClassDecl] = field(default_factory=dict)
     types: dict[str, n.TypeDecl] = field(default_factory=dict)
@@ -53,7 +54,8 @@ class Symbols:
 
     def results(self) -> set[str]:
         """Result names of table rows: a lookup's value can be compared with them."""
-        return ({cell for t in self.tables.values() for row in t.rows if row.value is None for cell in (row.cells or (row.result,))}
+        return ({cell for t in self.tables.values() for row in t.rows if row.value is None and not row.cell_values
+                 for cell in (row.cells or (row.result,)) if cell != "?"}
                 | {r.name for t in self.tables.values() for r in t.results})
 
     def unit_kinds(self) -> set[str]:
@@ -65,6 +67,10 @@ class Symbols:
 
         return set(self.stats) | set(self.flags) | set(self.unit_states) | set(self.place_props) | set(UNIT_ATTRS) | set(PLACE_ATTRS)
 
+
+    def faced_stats(self) -> set[str]:
+        """The stats some face changes: reading one of them asks which face the unit shows (5.6)."""
+        return {v.name for f in self.faces for v in f.values if not v.is_flag}
 
     def steps(self) -> dict[tuple[str, str], n.StepDecl]:
         out: dict[tuple[str, str], n.StepDecl] = {}
@@ -163,6 +169,9 @@ class Collector:
 
     def decl_invariant(self, decl: n.InvariantDecl) -> None:
         self.sym.invariants.append(decl)
+
+    def decl_face(self, decl: n.FaceDecl) -> None:
+        self.sym.faces.append(decl)
 
     def decl_restriction(self, decl: n.Restriction) -> None:
         self.sym.restrictions.setdefault(decl.decision, []).append(decl)

@@ -26,8 +26,8 @@ from .trust import trusted
 class _Range(NamedTuple):
     """``LOW..HIGH`` of a row, as the row rule receives it (apart from the row's block)."""
 
-    low: int
-    high: int
+    low: int | None  # None: an open end ('..2', '16..')
+    high: int | None
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class _Roll:
     cite: n.Citation | None
     count_param: str | None
     read_at: str | None = None  # 'read at points': no dice (count 0, die ""), the row is the parameter's value
+    read_also: tuple[str, ...] = ()  # 'read at severity, zone': the further keys
 
 
 @dataclass(frozen=True)
@@ -234,6 +235,13 @@ class Builder(Transformer_NonRecursive):
 
     def binop(self, meta, c):
         return n.BinOp(span=self.sp(meta), op=str(c[1]), left=c[0], right=c[2])
+
+    def rounded(self, meta, c):
+        op = str(c[1])
+        if op != "/":
+            self.error(f"only a division is rounded, not '{op}'", self.ts(c[1]), "write 'a / b rounded up' (or down, or nearest)")
+        return n.Rounded(span=self.sp(meta), op=op, left=c[0], right=c[2], mode=str(c[3]), mode_span=self.ts(c[3]),
+                         least=c[4] if len(c) > 4 else None)
 
     def compare(self, meta, c):
         return n.Compare(span=self.sp(meta), op=str(c[1]), left=c[0], right=c[2])
@@ -490,6 +498,12 @@ class Builder(Transformer_NonRecursive):
     def unit_state_decl(self, meta, c):
         return n.UnitStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
 
+    def face_decl(self, meta, c):
+        holder, state, value = _tokens(c, "NAME")[:3]
+        values = next((x for x in c if isinstance(x, tuple)), ())
+        return n.FaceDecl(span=self.sp(meta), holder=str(holder), holder_span=self.ts(holder), state=str(state),
+                          state_span=self.ts(state), value=str(value), value_span=self.ts(value), values=values, cite=_cite(c))
+
     def view_decl(self, meta, c):
         return n.ViewDecl(span=self.sp(meta), function=str(c[0]), cite=_cite(c))
 
@@ -617,6 +631,7 @@ class Builder(Transformer_NonRecursive):
         return n.TableDecl(
             span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, params=params, cite=_cite(c),
             count=roll.count, die=roll.die, die_span=roll.die_span, roll_cite=roll.cite, count_param=roll.count_param, read_at=roll.read_at,
+            read_also=roll.read_also,
             modifiers=tuple(_of(c, n.Modifier)), rows=tuple(_of(c, n.Row)), columns=columns[0] if columns else None,
             shifts=tuple(_of(c, n.ColumnShift)), results=tuple(_of(c, n.TableResult)), **policies,
         )
@@ -629,25 +644,37 @@ class Builder(Transformer_NonRecursive):
 
     def table_read_at(self, meta, c):
         # 'read at points': the table rolls nothing; its row is the value of the parameter (language 8.4).
-        return _Roll(0, "", self.ts(c[0]), _cite(c), None, str(c[0]))
+        names = _tokens(c, "NAME")
+        return _Roll(0, "", self.ts(c[0]), _cite(c), None, str(c[0]), tuple(str(x) for x in names[1:]))
 
     def modifier(self, meta, c):
         exprs = [x for x in c[1:] if not isinstance(x, (n.Citation, Token))]
         return n.Modifier(span=self.sp(meta), name=str(c[0]), value=exprs[0], when=exprs[1] if len(exprs) > 1 else None, cite=_cite(c))
 
     def row(self, meta, c):
-        low, high = c[0]
+        keys = _of(c, _Range)
         label = _first(c, "STRING")
         effect = next((x for x in c if isinstance(x, tuple) and not isinstance(x, _Range)), ())
-        names = _tokens(c, "NAME")
-        cells = tuple(str(t) for t in names)
-        value = c[1] if isinstance(c[1], int) else None  # '1..2 -> 3': a row that gives a number
-        return n.Row(span=self.sp(meta), low=low, high=high, result=cells[0] if cells else str(value), value=value, cells=cells,
-                     cell_spans=tuple(self.ts(t) for t in names), label=_unquote(label) if label else None,
-                     effect=effect, cite=_cite(c))
+        # The cells, in order: result names, numbers and '?' (a result the rulebook does not print).
+        raw = [x for x in c if isinstance(x, int) or (isinstance(x, Token) and x.type in ("NAME", "MISSING"))]
+        span = self.sp(meta)
+        spans = tuple(self.ts(x) if isinstance(x, Token) else span for x in raw)
+        common = dict(span=span, low=keys[0].low, high=keys[0].high, more=tuple(tuple(k) for k in keys[1:]),
+                      label=_unquote(label) if label else None, effect=effect, cite=_cite(c))
+        if len(raw) == 1 and isinstance(raw[0], int):  # '1..2 -> 3': a row that gives a number (8.5)
+            return n.Row(result=str(raw[0]), value=raw[0], **common)
+        cells = tuple(str(x) for x in raw)
+        values = tuple(x if isinstance(x, int) else None for x in raw) if any(isinstance(x, int) for x in raw) else ()
+        return n.Row(result=cells[0], cells=cells, cell_spans=spans, cell_values=values, **common)
 
     def range(self, meta, c):
         return _Range(c[0], c[1] if len(c) > 1 else c[0])
+
+    def range_above(self, meta, c):
+        return _Range(c[0], None)
+
+    def range_below(self, meta, c):
+        return _Range(None, c[0])
 
     def out_of_range(self, meta, c):
         return _Policy("beyond", str(c[0]), self.ts(c[0]), _cite(c))
@@ -667,7 +694,7 @@ class Builder(Transformer_NonRecursive):
     def range_header(self, meta, c):
         low, high = c[0]
         label = _first(c, "STRING")
-        shown = _unquote(label) if label else (str(low) if low == high else f"{low}..{high}")
+        shown = _unquote(label) if label else n.show_range(low, high)
         return n.ColumnHeader(span=self.sp(meta), label=shown, low=low, high=high)
 
     def column_shift(self, meta, c):

@@ -122,6 +122,18 @@ class BinOp(Node):
     right: Expr
 
 
+class Rounded(Node):
+    """``a / b rounded up|down|nearest [at least N]``: a division that says how it rounds (F3), and its floor."""
+
+    kind: Literal["rounded"] = "rounded"
+    op: str  # '/': only a division is rounded (the builder refuses the others)
+    left: Expr
+    right: Expr
+    mode: str  # up | down | nearest (a half rounded up); anything else is reported by the checker
+    mode_span: Span
+    least: Expr | None = None  # 'at least 1': never below it
+
+
 class Compare(Node):
     kind: Literal["compare"] = "compare"
     op: str
@@ -215,7 +227,7 @@ class Matching(Node):
 
 
 Expr = Annotated[
-    IntLit | StrLit | BoolLit | NoneLit | XLit | PlaceLit | Var | Attr | Index | CallExpr | BinOp | Compare | BoolOp | Not | Neg | IsTest | InTest | Has | CondExpr | ListLit | MapLit | Comprehension | Matching,
+    IntLit | StrLit | BoolLit | NoneLit | XLit | PlaceLit | Var | Attr | Index | CallExpr | BinOp | Rounded | Compare | BoolOp | Not | Neg | IsTest | InTest | Has | CondExpr | ListLit | MapLit | Comprehension | Matching,
     Field(discriminator="kind"),
 ]
 
@@ -496,6 +508,20 @@ class UnitStateDecl(Cited):
     type: TypeName
 
 
+class FaceDecl(Cited):
+    """``face of TYPE when STATE is VALUE { values }``: the printed values a unit of the type (or the counter)
+    shows instead of its own while its enumerated unit state STATE is VALUE (a damaged face, a reduced step)."""
+
+    kind: Literal["face"] = "face"
+    holder: str  # a type or a counter
+    holder_span: Span
+    state: str
+    state_span: Span
+    value: str
+    value_span: Span
+    values: tuple[StatValue, ...] = ()
+
+
 class PlaceStateDecl(Cited):
     """``place state storm: bool``: a state of every place, declared outside the map block."""
 
@@ -640,15 +666,56 @@ class Modifier(Cited):
 
 
 class Row(Cited):
-    low: int
-    high: int
+    # An open end is None: '3..' is low 3, high None ("3 or more"); '..2' is low None ("2 or less").
+    low: int | None
+    high: int | None
     result: str  # the first (or only) cell; a number's text for a row that gives a number
     value: int | None = None  # '1..2 -> 3': the number the row gives (8.5); its cells are then ()
     label: str | None = None
     effect: tuple[Stmt, ...] = ()
-    # One result per column in a table with columns; (result,) otherwise.
+    # One result per column in a table with columns; (result,) otherwise. '?' is a result the
+    # rulebook does not print (8.7); a number is written as its text, its value in cell_values.
     cells: tuple[str, ...] = ()
     cell_spans: tuple[Span, ...] = ()
+    cell_values: tuple[int | None, ...] = ()  # a row of several cells that are numbers (8.3, 8.5): each one's value
+    # The ranges of the further keys of a table read at two values ('3..4, 2 -> …', 8.6): (low, high) each.
+    more: tuple[tuple[int | None, int | None], ...] = ()
+
+    def cell(self, column: int) -> int | str:
+        """What the row gives in a column (0 for a table without columns): a number, a result name or '?'."""
+        if self.value is not None:
+            return self.value
+        if not self.cells:
+            return self.result
+        value = self.cell_values[column] if self.cell_values else None
+        return self.cells[column] if value is None else value
+
+    def keys(self) -> tuple[tuple[float, float], ...]:
+        """Every key's range, open ends as infinities: the first key's, then the further keys'."""
+        return ((self.first, self.last),) + tuple((-_INF if lo is None else lo, _INF if hi is None else hi) for lo, hi in self.more)
+
+    @property
+    def first(self) -> float:
+        """The lowest value the row reads (-inf for '..2'): what comparisons and range analyses use."""
+        return -_INF if self.low is None else self.low
+
+    @property
+    def last(self) -> float:
+        return _INF if self.high is None else self.high
+
+    def shown(self) -> str:
+        """The row's keys as written: '4', '3..4', '16..', '..2', or '3..4, 2' for two keys."""
+        return ", ".join(show_range(lo, hi) for lo, hi in ((self.low, self.high), *self.more))
+
+
+_INF = float("inf")
+
+
+def show_range(low: int | None, high: int | None) -> str:
+    """A range as written in the rules: '4', '3..4', '16..' (16 or more) or '..2' (2 or less)."""
+    if low is not None and low == high:
+        return str(low)
+    return f"{'' if low is None else low}..{'' if high is None else high}"
 
 
 class ColumnHeader(Node):
@@ -696,6 +763,7 @@ class TableDecl(Cited):
     count_param: str | None = None  # 'roll dice d6': the number of dice is this parameter's value
     # 'read at points': no roll (count 0, die ""); the row is this parameter's value, and die_span its name.
     read_at: str | None = None
+    read_also: tuple[str, ...] = ()  # 'read at severity, zone': the further keys (zone), each row a range for each (8.6)
     roll_cite: Citation | None = None
     modifiers: tuple[Modifier, ...] = ()
     rows: tuple[Row, ...] = ()
@@ -771,7 +839,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
+    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
     | Restriction,
     Field(discriminator="kind"),
 ]

@@ -279,7 +279,7 @@ class Overlay(n.Cited):
 
 
 def _range(low: int | None, high: int | None) -> str:
-    return str(low) if low == high else f"{low}..{high}"
+    return n.show_range(low, high)
 
 
 @plain_methods

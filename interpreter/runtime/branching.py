@@ -24,10 +24,13 @@ from typing import Any
 
 from .driver import Runner
 from .position import Position, canon
-from .requests import RollRequest
+from .requests import RollRequest, Unprinted
 from .vm import Process
 
 Bar = Callable[[int, int], Any]  # (roll number, branches in it) -> an object with update(n) and close()
+
+
+UNPRINTED = "unprinted"  # the fact naming the unprinted result a path of `umpire odds` stopped at (language 8.7)
 
 
 class Cut(Exception):
@@ -93,6 +96,8 @@ class Brancher:
                 continue
             except Cut:
                 return Ended(dict(engine.state.facts), True)
+            except Unprinted as gap:  # a result the rulebook does not print: the path ends, its odds reported
+                return Ended({**engine.state.facts, UNPRINTED: gap.missing[0]}, False)
             if isinstance(req, RollRequest):
                 self.rolled.add(req.label)
                 memory = tuple(mind.memory() for mind in self.minds)

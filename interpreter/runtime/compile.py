@@ -139,7 +139,7 @@ class Compiler:
     def x_attr(self, e: n.Attr) -> ExprFn:
         obj, name, span = self.expr(e.obj), e.name, e.span
         general = self.engine.attribute  # explains any problem, and reads whatever is not a unit or place
-        if name in self.sym.stats and name not in self.sym.place_props:
+        if name in self.sym.stats and name not in self.sym.place_props and name not in self.engine.faced:
             # The hot path of every rule: a printed value of a unit, read without the general lookup.
             def stat(env):
                 u = obj(env)
@@ -229,6 +229,15 @@ class Compiler:
             return arithmetic(a, b, sym, span, cite)
 
         return binop
+
+    def x_rounded(self, e: n.Rounded) -> ExprFn:
+        left, right, mode, span, cite = self.expr(e.left), self.expr(e.right), e.mode, e.span, self.cite
+        least = self.expr(e.least) if e.least is not None else None
+
+        def rounded(env):
+            return rounded_division(left(env), right(env), mode, least(env) if least is not None else None, span, cite)
+
+        return rounded
 
     def x_compare(self, e: n.Compare) -> ExprFn:
         left, right, op, span = self.expr(e.left), self.expr(e.right), e.op, e.span
@@ -760,6 +769,25 @@ def arithmetic(a: Any, b: Any, sym: str, span, cite: str | None) -> Any:
     if sym in "/%" and b == 0:
         raise RuleError(f"division by zero in {show(a)} {sym} {show(b)}", span)
     return check_int(_ARITH[sym](a, b), span, cite)
+
+
+def rounded_division(a: Any, b: Any, mode: str, least: Any, span, cite: str | None) -> int:
+    """`a / b rounded up|down|nearest [at least N]` (language 12.3a): exact whole-number arithmetic, a half
+    rounded up for `nearest`, then the floor."""
+    a, b = as_number(a), as_number(b)
+    if not (_is_number(a) and _is_number(b)):
+        raise RuleError(f"cannot compute {show(a)} / {show(b)}: both sides must be numbers", span)
+    if b == 0:
+        raise RuleError(f"division by zero in {show(a)} / {show(b)} rounded {mode}", span)
+    if b < 0:
+        a, b = -a, -b
+    q = -(-a // b) if mode == "up" else (2 * a + b) // (2 * b) if mode == "nearest" else a // b
+    if least is not None:
+        floor = as_number(least)
+        if not _is_number(floor):
+            raise RuleError(f"'at least {show(floor)}': the floor must be a number", span)
+        q = max(q, floor)
+    return check_int(q, span, cite)
 
 
 def ordered(a: Any, b: Any, op: str, span) -> bool:

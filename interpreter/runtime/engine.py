@@ -7,6 +7,7 @@ event it emits carries the rule citation of the statement that produced it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -21,9 +22,9 @@ from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
 from .guards import function_too_deep, over_budget, python_too_deep
 from .labels import brief as _brief
-from .requests import RuleError
+from .requests import RuleError, Unprinted
 from .state import GameState, Track
-from .values import MISSING, Place, Unit, show
+from .values import MISSING, Place, Unit, X, show
 from .vm import Lowering, Process
 
 # Trace levels. The narration a player reads holds what happens in the game: steps, moves,
@@ -95,6 +96,11 @@ class Engine:
         self.memo = Engine.MEMO
         self._memo: dict = {}
         self._memo_epoch = -1
+        # Faces (5.6), by the counter or type they belong to; the stats they change are read through them.
+        self.faces: dict[str, tuple[n.FaceDecl, ...]] = {}
+        for face in sym.faces:
+            self.faces[face.holder] = self.faces.get(face.holder, ()) + (face,)
+        self.faced = sym.faced_stats()
         self.compiler = Compiler(self)
         self.vm = Lowering(self)  # every body runs on the machine whose progress is data (vm.py)
         self.process = None  # the machine's process running or waiting (where explain's lines come from)
@@ -201,10 +207,24 @@ class Engine:
             return name
         raise RuleError(f"unknown name '{name}'", span)
 
+    def face_value(self, u: Unit, name: str) -> Any:
+        """A stat some face changes (language 5.6): the face the unit shows gives it, else its printed value."""
+        for face in self.faces.get(u.id, ()) + self.faces.get(u.type, ()):
+            if u.state.get(face.state) == face.value:
+                value = next((v.value for v in face.values if v.name == name), None)
+                if value is not None:
+                    return X if value == "X" else MISSING if value == "?" else value
+        return u.stats.get(name)
+
+    def shown_face(self, u: Unit, state: str) -> n.FaceDecl | None:
+        """The face a unit shows by its unit state `state`, if one is declared for its counter or type."""
+        return next((f for f in self.faces.get(u.id, ()) + self.faces.get(u.type, ())
+                     if f.state == state and u.state.get(state) == f.value), None)
+
     def attribute(self, obj: Any, name: str, span: Span) -> Any:
         if isinstance(obj, Unit):
             if name in self.sym.stats:
-                v = obj.stats.get(name)
+                v = self.face_value(obj, name) if name in self.faced else obj.stats.get(name)
                 if v is MISSING:
                     raise RuleError(
                         f"{obj}'s {name} value is not printed in the rulebook (declared '?')", span,
@@ -249,7 +269,9 @@ class Engine:
         self.trace(cite, f"{name} is now {show(value)}", "state")
 
     def set_state(self, obj: Any, name: str, value: Any, cite: str, span: Span) -> None:
+        before = None
         if isinstance(obj, Unit) and name in self.sym.unit_states:
+            before = self.shown_face(obj, name) if self.faces else None
             obj.state[name] = value
         elif isinstance(obj, Place) and name in self.sym.place_props and self.sym.place_props[name].mutable:
             if obj.state.get(name) == value:
@@ -259,6 +281,21 @@ class Engine:
             raise RuleError(f"cannot set '{name}' of {show(obj)}", span)
         self.mark(obj)
         self.trace(cite, f"{obj}.{name} is now {show(value)}", "state")
+        if isinstance(obj, Unit) and self.faces:
+            self.trace_face(obj, name, before, cite)
+
+    def trace_face(self, u: Unit, state: str, before: n.FaceDecl | None, cite: str) -> None:
+        """A unit state that turns a unit's face (5.6): the values it shows now, or its printed ones again."""
+        after = self.shown_face(u, state)
+        if after is before:
+            return
+        if after is None:
+            self.trace(cite, f"{u} shows its printed values again", "state")
+            return
+        names = dict.fromkeys(v.name for f in self.faces.get(u.id, ()) + self.faces.get(u.type, ())
+                              if f.state == state and f.value == after.value for v in f.values if not v.is_flag)
+        values = ", ".join(f"{name} {show(self.face_value(u, name))}" for name in names)
+        self.trace(after.cite, f"{u} shows its {after.value} face: {values}", "state")
 
     def adjust_track(self, name: str, side: Any, by: Any, cite: str, span: Span) -> None:
         track = self.state.tracks[name]
@@ -605,8 +642,8 @@ class Table:
         comp = engine.compiler
         self.die = engine.sym.dice[decl.die] if decl.read_at is None else None  # 'read at': no die
         self.modifiers = [(m, comp.expr(m.value), comp.expr(m.when) if m.when is not None else None) for m in decl.modifiers]
-        self.low = min(r.low for r in decl.rows)
-        self.high = max(r.high for r in decl.rows)
+        self.low = min(r.first for r in decl.rows)  # -inf or inf where an open row ('..2', '16..') ends the table
+        self.high = max(r.last for r in decl.rows)
         self.columns = Columns(engine, decl) if decl.columns is not None else None
 
     def bind(self, args: list[tuple[str | None, Any]]) -> dict:
@@ -646,6 +683,38 @@ class Table:
             raise RuleError(f"{d.name} is read at {d.read_at} = {show(v)}, not a number", d.die_span)
         return v
 
+    def more_keys(self, env: dict) -> list[int | None]:
+        """The further keys of a table read at two values ('read at severity, zone', 8.6), each read as the
+        first is: a whole number, clamped to the rows or None (no effect) by the table's 'beyond' policy."""
+        d, out = self.decl, []
+        for i, name in enumerate(d.read_also):
+            v = as_number(env.get(name))
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise RuleError(f"{d.name} is read at {name} = {show(v)}, not a number", d.die_span)
+            low, high = min(r.keys()[i + 1][0] for r in d.rows), max(r.keys()[i + 1][1] for r in d.rows)
+            out.append(v if low <= v <= high else self.beyond(v, low, high, name))
+        return out
+
+    def beyond(self, v: int, low: float, high: float, what: str) -> int | None:
+        """A value outside every row, as the 'beyond' policy reads it: the nearest row, no effect (None), or a stop."""
+        d = self.decl
+        if d.beyond == "clamp":
+            return int(max(low, min(high, v)))
+        if d.beyond == "no_effect":
+            return None
+        rows = n.show_range(*(None if abs(x) == math.inf else int(x) for x in (low, high)))
+        raise RuleError(f"{d.name}: the {what} {v} is outside rows {rows} and the rulebook gives no ruling", d.span, d.beyond_cite)
+
+    def unprinted(self, row: n.Row, keys: list[int], column: int) -> None:
+        """A result the rulebook does not print ('?', 8.7): the run cannot go on, and says where."""
+        d = self.decl
+        names = (d.read_at, *d.read_also) if d.read_at is not None else ("the modified roll" if d.modifiers else "the roll",)
+        where = ", ".join(f"{name} {k}" for name, k in zip(names, keys))
+        where += f" in column {d.columns.headers[column].label}" if d.columns is not None else ""
+        raise Unprinted(f"{d.name}: the rulebook does not print the result for {where}", row.span, row.cite or d.cite,
+                        "no rule can go on from here: a result the table does not print is never invented",
+                        missing=(f"{d.name} at {where}",))
+
     def modified(self, raw: int, env: dict) -> tuple[int, str]:
         """The roll with every modifier that holds, and the trace's account of them."""
         total, applied = raw, []
@@ -668,7 +737,8 @@ class Table:
         if d.beyond == "no_effect":
             return None
         what = "modified roll" if d.read_at is None else ("modified value" if d.modifiers else "value")
-        raise RuleError(f"{d.name}: the {what} {total} is outside rows {self.low}..{self.high} and the rulebook gives no ruling",
+        rows = n.show_range(*(None if abs(v) == math.inf else int(v) for v in (self.low, self.high)))
+        raise RuleError(f"{d.name}: the {what} {total} is outside rows {rows} and the rulebook gives no ruling",
                         d.span, d.beyond_cite)
 
 
@@ -701,9 +771,9 @@ class Columns:
         v = values[0] - values[1] if self.cols.by == "difference" else values[0]
         seen = f"{self.cols.by} {v}"
         for i, h in enumerate(heads):
-            if h.low <= v <= h.high:
+            if (h.low is None or h.low <= v) and (h.high is None or v <= h.high):
                 return i, seen
-        return (-1 if v < heads[0].low else len(heads)), seen
+        return (-1 if heads[0].low is not None and v < heads[0].low else len(heads)), seen
 
     def find(self, env: dict) -> tuple[int | None, str]:
         """The column index (None: beyond the columns with no effect) and the trace's account of it."""

@@ -37,7 +37,7 @@ from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..syntax.diagnostics import Sources
 from .agents import Agent
-from .branching import Bar, Brancher, Cut, TooLarge, enumerate_positions
+from .branching import UNPRINTED, Bar, Brancher, Cut, TooLarge, enumerate_positions
 from .dice import DiceProvider, SeededDice
 from .driver import Runner
 from .engine import Engine
@@ -117,6 +117,7 @@ class Odds:
     positions: int | None = None          # positions that waited for dice, after merging (by branching)
     seen: Seen = field(default_factory=Seen)  # what the decision policy did, over every path
     rests_on: list[str] = field(default_factory=list)  # data beyond the published rules the answer uses
+    unprinted: list[str] = field(default_factory=list)  # results the rulebook does not print that paths reach (8.7)
 
     @property
     def total(self) -> Fraction:
@@ -254,6 +255,7 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
     odds = Odds(names, outcomes, runs, None if endless else sum(e.paths for e in ended if e.cut),
                 time.perf_counter() - started, policy, positions=positions, seen=trial.seen,
                 rests_on=rests_on(sc, sym, brancher.rolled | _tables_read(e.facts for e in ended)))
+    odds.unprinted = _unprinted(ended)
     odds.notes.extend(_notes(facts))
     odds.notes.append(f"positions are merged when equal: {positions} waited for dice, "
                       f"{brancher.work} outcomes sent on from them")
@@ -294,6 +296,16 @@ def rests_on(sc: n.Scenario, sym: Symbols, rolled: set[str]) -> list[str]:
         lines.append(f"the position uses {len(sc.fixtures)} fixture(s), values the rulebook does not print "
                      f"(the scenario's 'fixture' lines)")
     return lines
+
+
+def _unprinted(ended: list) -> list[str]:
+    """How likely each result the rulebook does not print is to be reached: those paths end there (8.7)."""
+    reached: dict[str, Fraction] = {}
+    for e in ended:
+        if UNPRINTED in e.facts:
+            reached[e.facts[UNPRINTED]] = reached.get(e.facts[UNPRINTED], Fraction(0)) + e.probability
+    return [f"{what}, reached with probability {p} ({float(p):.1%}): those paths end there (fact '{UNPRINTED}')"
+            for what, p in sorted(reached.items())]
 
 
 class _NoDice(DiceProvider):

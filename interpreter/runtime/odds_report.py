@@ -28,6 +28,7 @@ def report(odds: Odds, mc: tuple[Counter, float] | None = None, decide: dict[str
         lines.append(f"enumeration: {odds.runs} dice paths" + (f", {odds.cut} stopped early" if odds.cut else "")
                      + f", {odds.seconds:.2f} s")
     lines += [f"rests on: {line}" for line in odds.rests_on]
+    lines += [f"the rulebook does not print: {line}" for line in odds.unprinted]
     for i, name in enumerate(odds.names):
         lines.append(f"{name}:")
         mc_marginal = _marginal_counts(mc[0], i) if mc else None

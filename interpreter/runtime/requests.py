@@ -55,6 +55,11 @@ class RuleError(Exception):
         self.missing = missing  # the tables the rulebook does not print that the rule needed, if that is why
 
 
+class Unprinted(RuleError):
+    """A table read at a key whose result the rulebook does not print ('-> ?', language 8.7): a run stops;
+    `umpire odds` ends the path there and reports how likely it is to be reached."""
+
+
 class ScriptError(Exception):
     """A scenario's script and the game disagree (an extra die, an illegal decision...)."""
 

@@ -148,7 +148,7 @@ class _Writer:
     def w_attr(self, e, d):
         (t, obj), name = self.bound(self.write(e.obj, d)), repr(e.name)
         general = f"{self.const(self.engine.attribute)}({t}, {name}, {self.const(e.span)})"
-        if e.name in self.sym.stats and e.name not in self.sym.place_props:  # a unit's printed value
+        if e.name in self.sym.stats and e.name not in self.sym.place_props and e.name not in self.engine.faced:  # a unit's printed value
             v = self.temp()
             return f"({v} if {obj}.__class__ is _Unit and ({v} := {t}.stats.get({name})) is not _MISSING else {general})"
         on_unit = self.unit_field(e.name, t) or general

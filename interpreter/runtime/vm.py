@@ -512,22 +512,25 @@ class TableFrame(Frame):
         t, d, eng = self.table, self.table.decl, proc.engine
         total, mods = t.modified(raw, self.env)
         index = t.index(total)
-        if index is None:
-            eng.trace(d.beyond_cite, f"{d.name}: {self.heading}{how} {raw}{mods} = {total}, beyond the table: no effect")
+        more = t.more_keys(self.env)  # the further keys of a table read at two values (8.6)
+        if index is None or None in more:
+            eng.trace(d.beyond_cite, f"{d.name}: {self.heading}{how} {raw}{mods} = {total}{_also(more)}, beyond the table: no effect")
             self.stage = "end"
             return None
-        row = next((r for r in d.rows if r.low <= index <= r.high), None)
+        row = next((r for r in d.rows if all(lo <= k <= hi for k, (lo, hi) in zip((index, *more), r.keys()))), None)
         if row is None:
-            raise RuleError(f"{d.name} has no row for {index}", d.span)
+            raise RuleError(f"{d.name} has no row for {index}{_also(more)}", d.span)
         shown = f"{total}" + (f" (read as {index} [{d.beyond_cite}])" if index != total else "")
-        result = row.value if row.value is not None else row.cells[self.column] if row.cells else row.result
+        result = row.cell(self.column)
+        if result == "?":
+            t.unprinted(row, [index, *more], self.column)
         declared = next((r for r in d.results if r.name == result), None)
         named = row.label or (declared.label if declared else None) or f"{result}"
-        read = f"{how} {raw}{mods}" + ("" if how == "read at" and shown == f"{raw}" else f" = {shown}")
+        read = f"{how} {raw}{mods}" + ("" if how == "read at" and shown == f"{raw}" else f" = {shown}") + _also(more)
         eng.trace(row.cite, f"{d.name}: {self.heading}{read} -> {named}")
         eng.state.facts[f"{d.name} result"] = result
         vm = eng.vm
-        self.effect = vm.block(("row", d.name, row.low, row.high), row.effect)
+        self.effect = vm.block(("row", d.name, row.low, row.high, *(k for pair in row.more for k in pair)), row.effect)
         self.declared = vm.block(("result", d.name, result), declared.effect) if declared is not None else None
         self.result, self.stage = result, "row"
         return None
@@ -538,6 +541,11 @@ class TableFrame(Frame):
             env[name] = self.result
         else:
             proc.result = self.result
+
+
+def _also(keys: list) -> str:
+    """The further keys of a table read at two values, as the trace shows them after the first (', 3')."""
+    return "".join(f", {k}" for k in keys)
 
 
 def _triggered(engine, frame: Frame) -> Frame:
@@ -780,9 +788,10 @@ class Lowering:
         ok = isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(hooks)
         return (hooks[i].body, hooks[i].cite) if ok else None
 
-    def _named_row(self, table, low, high):
+    def _named_row(self, table, low, high, *more):
         d = self.engine.table(table).decl if table in self.engine.sym.tables else None
-        row = next((r for r in d.rows if (r.low, r.high) == (low, high)), None) if d is not None else None
+        want = (low, high, *more)
+        row = next((r for r in d.rows if (r.low, r.high, *(k for pair in r.more for k in pair)) == want), None) if d is not None else None
         return (row.effect,) if row is not None else None
 
     def _named_result(self, table, result):

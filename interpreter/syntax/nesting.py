@@ -21,7 +21,7 @@ _BLOCKS = frozenset({"block", "else_if"})
 # The grammar's expression rules (the names of its '-> alias'es); 'args' groups the arguments
 # of a call and builds no node of its own, so it does not count.
 _EXPRESSIONS = frozenset({
-    "cond_expr", "or_", "and_", "not_", "compare", "is_", "is_not", "in_", "has", "binop", "neg", "pos",
+    "cond_expr", "or_", "and_", "not_", "compare", "is_", "is_not", "in_", "has", "binop", "rounded", "neg", "pos",
     "attr", "index", "call_expr", "pos_arg", "kw_arg", "int_lit", "str_lit", "true_lit", "false_lit",
     "none_lit", "x_lit", "var", "place_lit", "list_lit", "comprehension", "empty_map", "map_lit",
     "map_entry", "matching", "target",
