@@ -45,6 +45,20 @@ def _truth(values: Values, type_name: str | None) -> str:
     return describe(values)
 
 
+def _ends_loop(body: tuple) -> bool:
+    """Whether a repeat's body holds a 'stop' of its own (not one of a nested repeat) or a 'return'."""
+    for s in body:
+        if s.kind in ("stop", "return"):
+            return True
+        if s.kind == "repeat":
+            if any(x.kind == "return" for x in statements(s.body)):
+                return True
+            continue
+        if any(_ends_loop(inner) for name in ("body", "orelse") if isinstance(inner := getattr(s, name, None), tuple)):
+            return True
+    return False
+
+
 def _are(values: Values) -> str:
     return "is" if values.size() == 1 else "are"
 
@@ -86,10 +100,15 @@ class Analysis:
             for body in site.bodies:
                 for block in _blocks(body):
                     self._ends_early(block, site)
+                for s in statements(body):
+                    if isinstance(s, n.Repeat) and s.limit is None and not _ends_loop(s.body):
+                        self.warning(f"this 'repeat' of {site.title()} has no 'stop', 'return' or 'up to': it ends only"
+                                     " when the run stops it as a runaway loop", s.span,
+                                     "add 'stop when CONDITION \"why\"' for each way the loop ends, or 'up to N' rounds")
 
     def _ends_early(self, block: tuple, site) -> None:
         for i, s in enumerate(block[:-1]):
-            if s.kind in ("stop", "return"):
+            if s.kind in ("stop", "return") and getattr(s, "when", None) is None:  # 'stop when' may not stop
                 self.warning(f"this statement never runs: it comes after '{s.kind}' at line {s.span.line} in the same block"
                           f" of {site.title()}", block[i + 1].span,
                           f"move it before the '{s.kind}', or remove it")

@@ -38,6 +38,7 @@ class Checker:
         self.kinds = sym.unit_kinds()
         self.loops = 0  # how many 'repeat' blocks enclose the statement being checked
         self.in_procedure = False  # whether the statements checked are a procedure's body ('return')
+        self.counters: dict[str, Span] = {}  # round counters of the repeats checked so far, for a hint
 
     # ── reporting ──
     def error(self, message: str, span: Span, hint: str | None = None) -> None:
@@ -491,13 +492,22 @@ class Checker:
         self.block(s.body, scope | {s.var})
 
     def stmt_repeat(self, s: n.Repeat, scope: set[str]) -> None:
+        if s.limit is not None:
+            self.expr(s.limit, scope)
         self.loops += 1
-        self.block(s.body, scope)
+        # The round counter is known inside the loop only, as a 'for each' variable is.
+        self.block(s.body, scope if s.var is None else scope | {s.var})
         self.loops -= 1
+        if s.var is not None:
+            self.counters[s.var] = s.span
 
     def stmt_stop(self, s: n.Stop, scope: set[str]) -> None:
         if not self.loops:
             self.error("'stop' ends a 'repeat'; it stands outside any", s.span)
+        if s.when is not None:
+            self.expr(s.when, scope)
+        if s.why is not None:
+            self.string(s.why, scope)
 
     def stmt_return(self, s: n.Return, scope: set[str]) -> None:
         if not self.in_procedure:
@@ -658,8 +668,16 @@ class Checker:
 
     def expr_var(self, e: n.Var, scope: set[str]) -> None:
         if e.name not in scope and e.name not in self.values:
-            hint = _call_hint(e.name, self.sym.functions.get(e.name)) or did_you_mean(e.name, scope | self.values)
+            hint = (_call_hint(e.name, self.sym.functions.get(e.name)) or self._counter_hint(e.name)
+                    or did_you_mean(e.name, scope | self.values))
             self.error(f"unknown name '{e.name}'", e.span, hint)
+
+    def _counter_hint(self, name: str) -> str | None:
+        span = self.counters.get(name)
+        if span is None:
+            return None
+        return (f"'{name}' counts the rounds of the 'repeat' at line {span.line}; it is known inside that loop only:"
+                " keep what the rounds tell in a 'let' before the loop, set inside it")
 
     def expr_str(self, e: n.StrLit, scope: set[str]) -> None:
         self.string(e, scope)

@@ -333,10 +333,19 @@ class Builder(Transformer_NonRecursive):
         return (c[0],)
 
     def repeat(self, meta, c):
-        return n.Repeat(span=self.sp(meta), body=c[-1], cite=_cite(c))
+        var = next((str(x) for x in c if isinstance(x, Token)), None)
+        limit = next((x[0] for x in c if isinstance(x, list)), None)
+        return n.Repeat(span=self.sp(meta), body=c[-1], var=var, limit=limit, cite=_cite(c))
+
+    def repeat_limit(self, meta, c):
+        return [c[0]]  # a list, told apart from the body (a tuple) and the citation
 
     def stop(self, meta, c):
         return n.Stop(span=self.sp(meta), cite=_cite(c))
+
+    def stop_when(self, meta, c):
+        why = next((self.string(x) for x in c if isinstance(x, Token)), None)
+        return n.Stop(span=self.sp(meta), when=c[0], why=why, cite=_cite(c))
 
     def return_(self, meta, c):
         value = c[0] if c and not isinstance(c[0], n.Citation) else None

@@ -256,14 +256,23 @@ class ForEach(Cited):
 
 
 class Repeat(Cited):
-    """Run the body again and again until a ``stop`` inside it (not inside a nested repeat)."""
+    """Run the body again and again until a ``stop`` inside it (not inside a nested repeat).
+
+    ``repeat as VAR up to LIMIT``: a loop of rounds; VAR is the round's number (1, 2, …) and the
+    loop ends after LIMIT rounds (evaluated once, when the loop begins)."""
 
     kind: Literal["repeat"] = "repeat"
     body: tuple[Stmt, ...]
+    var: str | None = None
+    limit: Expr | None = None
 
 
 class Stop(Cited):
+    """``stop``, or ``stop when COND "WHY"``: one of a loop's end conditions, traced with its reason."""
+
     kind: Literal["stop"] = "stop"
+    when: Expr | None = None
+    why: StrLit | None = None
 
 
 class Return(Cited):

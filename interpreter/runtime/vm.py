@@ -278,12 +278,21 @@ class ForNext(Op):
 
 
 class RepeatStart(Op):
-    def __init__(self, s, end: int = -1):
+    """A loop opens: ``["repeat", rounds run, end]``; a loop of rounds (``as`` or ``up to``) also
+    holds its limit (None for none), and its count is then part of the game (position keys)."""
+
+    def __init__(self, s, limit=None, end: int = -1):
         super().__init__(s)
-        self.end = end
+        self.limit, self.end = limit, end
 
     def run(self, proc, frame):
-        frame.loops.append(["repeat", 0, self.end])
+        if self.node.var is None and self.node.limit is None:
+            frame.loops.append(["repeat", 0, self.end])
+            return
+        limit = self.limit(frame.env) if self.limit is not None else None
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
+            raise RuleError(f"'repeat … up to' needs a whole number of rounds, 0 or more; it is {show(limit)}", self.span)
+        frame.loops.append(["repeat", 0, self.end, limit])
 
 
 class RepeatNext(Op):
@@ -296,7 +305,28 @@ class RepeatNext(Op):
         loop = frame.loops[-1]
         if loop[1] >= MAX_REPEAT:
             raise RuleError(f"this 'repeat' ran {MAX_REPEAT} times without reaching a 'stop'", self.span)
+        if len(loop) > 3 and loop[3] is not None and loop[1] >= loop[3]:
+            proc.engine.trace(self.cite, f"the last of {loop[3]} round(s) is over")
+            frame.loops.pop()
+            frame.pc = loop[2]
+            return
         loop[1] += 1
+        if self.node.var is not None:
+            frame.env[self.node.var] = loop[1]
+            proc.engine.trace(self.cite, f"round {loop[1]}")
+
+
+class StopWhen(Op):
+    """``stop when COND "WHY"``: when COND holds, the reason is traced and the innermost repeat ends."""
+
+    def __init__(self, s, test, why):
+        super().__init__(s)
+        self.test, self.why = test, why
+
+    def run(self, proc, frame):
+        if self.test(frame.env):
+            proc.engine.trace(self.cite, f"the loop ends: {self.why(frame.env)}" if self.why is not None else "the loop ends")
+            proc.stop()
 
 
 class Stop(Op):
@@ -818,7 +848,7 @@ class Lowering:
         step.end = len(ops)
 
     def l_repeat(self, s: n.Repeat, ops):
-        start = RepeatStart(s)
+        start = RepeatStart(s, self.comp.expr(s.limit) if s.limit is not None else None)
         ops.append(start)
         top = len(ops)
         ops.append(RepeatNext(s))
@@ -827,7 +857,11 @@ class Lowering:
         start.end = len(ops)
 
     def l_stop(self, s: n.Stop, ops):
-        ops.append(Stop(s))
+        if s.when is None:
+            ops.append(Stop(s))
+            return
+        why = self.comp.expr(s.why) if s.why is not None else None
+        ops.append(StopWhen(s, self.comp.expr(s.when), why))
 
     def l_return(self, s: n.Return, ops):
         ops.append(Return(s, self.comp.expr(s.value) if s.value is not None else None))
