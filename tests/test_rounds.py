@@ -141,7 +141,7 @@ def _play(engine, proc, rng, req=None, stop_at=None):
                     return req
                 req = proc.send([rng.randint(req.low, req.high) for _ in range(req.count)])
             else:
-                req = proc.send(req.options[-1])
+                req = proc.send(rng.choice(req.options) if req.options else None)
     except StopIteration:
         return [e.line() for e in engine.events[start:]], dict(engine.state.facts)
 

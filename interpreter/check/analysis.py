@@ -10,7 +10,8 @@ run, and where the rules are probably wrong, without running a game:
   through `call` and `lookup`; the others run only when a scenario runs them;
 - unused names: functions, states, stats, flags, boxes and tracks no rule mentions;
 - decisions that can have no legal answer, where the options and the count are constants;
-- statements that never run: after `stop` or `return` in the same block.
+- statements that never run: after `stop`, `return` or `pass` in the same block;
+- a `repeat` with no way to end (no `stop`, `return` or `up to` in it).
 
 Warnings are probable defects; notes are information (a table's range, a procedure that
 only scenarios run, a stat no rule reads yet). Every message cites the rule concerned.
@@ -50,7 +51,7 @@ def _ends_loop(body: tuple) -> bool:
     for s in body:
         if s.kind in ("stop", "return"):
             return True
-        if s.kind == "repeat":
+        if s.kind in ("repeat", "impulses"):  # its 'stop' ends that loop, not this one
             if any(x.kind == "return" for x in statements(s.body)):
                 return True
             continue
@@ -108,7 +109,7 @@ class Analysis:
 
     def _ends_early(self, block: tuple, site) -> None:
         for i, s in enumerate(block[:-1]):
-            if s.kind in ("stop", "return") and getattr(s, "when", None) is None:  # 'stop when' may not stop
+            if s.kind in ("stop", "return", "pass") and getattr(s, "when", None) is None:  # 'stop when' may not stop
                 self.warning(f"this statement never runs: it comes after '{s.kind}' at line {s.span.line} in the same block"
                           f" of {site.title()}", block[i + 1].span,
                           f"move it before the '{s.kind}', or remove it")
