@@ -187,6 +187,9 @@ def distinct(engine, span, v):
 def rotated(engine, span, v, first):
     """The seats in playing order from the one who goes first: the list turned round, not reordered."""
     items = _list(span, v, "rotated")
+    if first is None:  # the likeliest cause: the initiative read before any rule has set it
+        raise RuleError(f"rotated: the seat to start from is none, not one of {show(items)}: "
+                        "is it a state no rule has set yet (the initiative, before it is determined)?", span)
     if first not in items:
         raise RuleError(f"rotated: {show(first)} is not in the list {show(items)}", span)
     i = items.index(first)
