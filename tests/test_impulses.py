@@ -128,3 +128,25 @@ def test_a_time_unit_named_after_the_game_s_own_is_refused(tmp_path, capsys):
     assert main(["check", str(tmp_path / "t.rules")]) == 1
     err = capsys.readouterr().err
     assert "'turn' is the game's own time unit; name the loop's unit otherwise" in err
+
+
+def _play_cli(capsys, *args: str) -> list[str]:
+    assert main(["play", *args]) == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err
+    return [line for line in out.out.splitlines() if not line.startswith(("game: ", "(suspended", "saved to"))]
+
+
+def test_a_game_saved_in_the_middle_of_the_impulses_goes_on_as_the_whole_game(capsys, monkeypatch, tmp_path):
+    # `umpire play` over two turns: turn start, the initiative step, the impulses, with hooks.
+    monkeypatch.chdir(ROOT)
+    agents = ("--agents", "random,random,random")
+    whole = _play_cli(capsys, "tests/lang/impulses.rules", "--seed", "3", *agents)
+    assert "[1.3] the game ends after turn 2" in whole
+    assert any(line.endswith("passed in a row: the impulses end") for line in whole)
+    for stop in (2, 5, 9):
+        save = tmp_path / f"game{stop}.toml"
+        first = _play_cli(capsys, "tests/lang/impulses.rules", "--seed", "3", *agents, "--save", str(save),
+                          "--stop-after", str(stop))
+        rest = _play_cli(capsys, "--load", str(save))
+        assert first + rest == whole, stop
