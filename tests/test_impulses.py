@@ -150,3 +150,21 @@ def test_a_game_saved_in_the_middle_of_the_impulses_goes_on_as_the_whole_game(ca
                           "--stop-after", str(stop))
         rest = _play_cli(capsys, "--load", str(save))
         assert first + rest == whole, stop
+
+
+def test_a_named_repeat_is_a_time_unit_whose_hooks_get_the_round_number(tmp_path, capsys):
+    code, out = run(tmp_path, '''procedure p() [3.0] {
+  impulses impulse for s in [red] up to 1 [3.0] {
+    repeat mpi up to 2 [3.1] { say "{s} moves" [3.1] }
+  }
+}
+on mpi_start(k) [3.2] { say "the storm moves before mpi {k}" [3.2] }
+on mpi_end() [3.3] { say "attrition" [3.3] }
+on impulse_end(s) [3.4] { say "escalades after {s}'s impulse" [3.4] }
+''', capsys)
+    assert code == 0
+    lines = [line.strip() for line in out.splitlines() if line.strip().startswith("[3.")]
+    assert lines == ["[3.0] impulse 1: red", "[3.1] mpi 1", "[3.2] the storm moves before mpi 1", "[3.1] red moves",
+                     "[3.3] attrition", "[3.1] mpi 2", "[3.2] the storm moves before mpi 2", "[3.1] red moves",
+                     "[3.3] attrition", "[3.1] the last of 2 mpi(s) is over", "[3.4] escalades after red's impulse",
+                     "[3.0] the last of 1 impulse(s) is over: the impulses end"]

@@ -292,21 +292,28 @@ class ForNext(Op):
 
 
 class RepeatStart(Op):
-    """A loop opens: ``["repeat", rounds run, end]``; a loop of rounds (``as`` or ``up to``) also
-    holds its limit (None for none), and its count is then part of the game (position keys)."""
+    """A loop opens: ``["repeat", rounds run, end]``; a loop of rounds (``as``, ``up to`` or a time
+    unit's name) also holds its limit (None for none), and its count is then part of the game
+    (position keys: the round's number is read by the rules and the unit's hooks)."""
 
     def __init__(self, s, limit=None, end: int = -1):
         super().__init__(s)
         self.limit, self.end = limit, end
 
     def run(self, proc, frame):
-        if self.node.var is None and self.node.limit is None:
+        s = self.node
+        if s.var is None and s.limit is None and s.unit is None:
             frame.loops.append(["repeat", 0, self.end])
             return
-        limit = self.limit(frame.env) if self.limit is not None else None
-        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
-            raise RuleError(f"'repeat … up to' needs a whole number of rounds, 0 or more; it is {show(limit)}", self.span)
-        frame.loops.append(["repeat", 0, self.end, limit])
+        frame.loops.append(["repeat", 0, self.end, _limit(self.limit, frame.env, "repeat", "rounds", self.span)])
+
+
+def _limit(limit, env: dict, loop: str, what: str, span) -> int | None:
+    """A loop's 'up to' value, read once when the loop begins: a whole number, 0 or more (or no limit)."""
+    value = limit(env) if limit is not None else None
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+        raise RuleError(f"'{loop} … up to' needs a whole number of {what}, 0 or more; it is {show(value)}", span)
+    return value
 
 
 class RepeatNext(Op):
@@ -368,9 +375,7 @@ class ImpulsesStart(Op):
         seats = self.order(frame.env)
         if not isinstance(seats, list):
             raise RuleError(f"'impulses' goes round a list of seats, not {show(seats)}", self.span)
-        limit = self.limit(frame.env) if self.limit is not None else None
-        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
-            raise RuleError(f"'impulses … up to' needs a whole number of impulses, 0 or more; it is {show(limit)}", self.span)
+        limit = _limit(self.limit, frame.env, "impulses", "impulses", self.span)
         frame.loops.append(["impulses", list(seats), 0, 0, False, self.end, self.impulse_end, limit])
 
 
