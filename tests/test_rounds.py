@@ -170,3 +170,20 @@ def test_a_position_taken_mid_battle_goes_on_as_the_battle(monkeypatch):
             assert _play(other, shell, copy.deepcopy(rng), req) == uninterrupted
             compared += 1
     assert compared >= 12
+
+
+def test_an_impulses_loop_where_no_seat_can_pass_is_warned(tmp_path, capsys):
+    code, out = check(tmp_path, '''procedure p() [3.0] {
+  impulses impulse for s in sides() [3.0] {
+    say "{s} acts" [3.0]
+  }
+  impulses impulse for s in sides() [3.1] {
+    repeat as r up to 2 [3.1] {
+      if r == 2 [3.1] { pass }
+    }
+  }
+}
+''', capsys)
+    assert code == 0
+    assert out.count("no seat can pass") == 1
+    assert "t.rules:6:3: warning: this 'impulses' loop of procedure p [3.0] has no 'pass', 'stop', 'return' or 'up to'" in out

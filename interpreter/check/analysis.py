@@ -46,16 +46,19 @@ def _truth(values: Values, type_name: str | None) -> str:
     return describe(values)
 
 
-def _ends_loop(body: tuple) -> bool:
-    """Whether a repeat's body holds a 'stop' of its own (not one of a nested repeat) or a 'return'."""
+def _ends_loop(body: tuple, kind: str) -> bool:
+    """Whether a loop's body can end it: a 'stop' of its own (not one of a nested loop), a 'return',
+    and for an 'impulses' loop a 'pass' (which leaves the repeats inside the impulse too)."""
+    own = ("stop", "return", "pass") if kind == "impulses" else ("stop", "return")
     for s in body:
-        if s.kind in ("stop", "return"):
+        if s.kind in own:
             return True
         if s.kind in ("repeat", "impulses"):  # its 'stop' ends that loop, not this one
-            if any(x.kind == "return" for x in statements(s.body)):
+            reaching = ("return", "pass") if kind == "impulses" and s.kind == "repeat" else ("return",)
+            if any(x.kind in reaching for x in statements(s.body)):
                 return True
             continue
-        if any(_ends_loop(inner) for name in ("body", "orelse") if isinstance(inner := getattr(s, name, None), tuple)):
+        if any(_ends_loop(inner, kind) for name in ("body", "orelse") if isinstance(inner := getattr(s, name, None), tuple)):
             return True
     return False
 
@@ -102,10 +105,19 @@ class Analysis:
                 for block in _blocks(body):
                     self._ends_early(block, site)
                 for s in statements(body):
-                    if isinstance(s, n.Repeat) and s.limit is None and not _ends_loop(s.body):
-                        self.warning(f"this 'repeat' of {site.title()} has no 'stop', 'return' or 'up to': it ends only"
-                                     " when the run stops it as a runaway loop", s.span,
-                                     "add 'stop when CONDITION \"why\"' for each way the loop ends, or 'up to N' rounds")
+                    if s.kind in ("repeat", "impulses") and s.limit is None and not _ends_loop(s.body, s.kind):
+                        self.endless(s, site)
+
+    def endless(self, s, site) -> None:
+        """A loop nothing in it can end: it runs until the run stops it as a runaway loop."""
+        if s.kind == "repeat":
+            self.warning(f"this 'repeat' of {site.title()} has no 'stop', 'return' or 'up to': it ends only"
+                         " when the run stops it as a runaway loop", s.span,
+                         "add 'stop when CONDITION \"why\"' for each way the loop ends, or 'up to N' rounds")
+        else:
+            self.warning(f"this 'impulses' loop of {site.title()} has no 'pass', 'stop', 'return' or 'up to': no seat"
+                         " can pass, so it ends only when the run stops it as a runaway loop", s.span,
+                         "write 'pass' where a seat passes its impulse (a declined decision, nothing left to do)")
 
     def _ends_early(self, block: tuple, site) -> None:
         for i, s in enumerate(block[:-1]):
