@@ -168,3 +168,10 @@ on impulse_end(s) [3.4] { say "escalades after {s}'s impulse" [3.4] }
                      "[3.3] attrition", "[3.1] mpi 2", "[3.2] the storm moves before mpi 2", "[3.1] red moves",
                      "[3.3] attrition", "[3.1] the last of 2 mpi(s) is over", "[3.4] escalades after red's impulse",
                      "[3.0] the last of 1 impulse(s) is over: the impulses end"]
+
+
+def test_the_toy_impulse_game_checks_clean(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["check", "tests/lang/impulses.rules"]) == 0
+    out = capsys.readouterr()
+    assert "tests/lang/impulses.rules: 0 error(s), 0 warning(s)" in out.out + out.err

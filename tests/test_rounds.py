@@ -187,3 +187,10 @@ def test_an_impulses_loop_where_no_seat_can_pass_is_warned(tmp_path, capsys):
     assert code == 0
     assert out.count("no seat can pass") == 1
     assert "t.rules:6:3: warning: this 'impulses' loop of procedure p [3.0] has no 'pass', 'stop', 'return' or 'up to'" in out
+
+
+def test_the_toy_battle_checks_clean(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["check", "tests/lang/rounds.rules"]) == 0
+    out = capsys.readouterr()
+    assert "tests/lang/rounds.rules: 0 error(s), 0 warning(s)" in out.out + out.err
