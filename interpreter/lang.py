@@ -36,6 +36,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("any", 1, 1, "true if any item of a list is true"),
         Builtin("all", 1, 1, "true if every item of a list is true"),
         Builtin("distinct", 1, 1, "a list without repeats, in first-seen order"),
+        Builtin("rotated", 2, 2, "rotated(list, first): the list from first on, wrapping round (clockwise from a seat)"),
         Builtin("range", 2, 2, "range(low, high): the whole numbers from low to high, both included"),
         Builtin("within", 3, 3, "within(start, n, through): the places n moves or fewer from a place (or list), moving through a list of places"),
         Builtin("distance", 3, 3, "distance(a, b, through): the fewest moves from a to b through a list of places, or none"),

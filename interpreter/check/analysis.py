@@ -10,7 +10,8 @@ run, and where the rules are probably wrong, without running a game:
   through `call` and `lookup`; the others run only when a scenario runs them;
 - unused names: functions, states, stats, flags, boxes and tracks no rule mentions;
 - decisions that can have no legal answer, where the options and the count are constants;
-- statements that never run: after `stop` or `return` in the same block.
+- statements that never run: after `stop`, `return` or `pass` in the same block;
+- a `repeat` with no way to end (no `stop`, `return` or `up to` in it).
 
 Warnings are probable defects; notes are information (a table's range, a procedure that
 only scenarios run, a stat no rule reads yet). Every message cites the rule concerned.
@@ -43,6 +44,23 @@ def _truth(values: Values, type_name: str | None) -> str:
     if type_name == "bool" or values in (BOOL, TRUE, FALSE):
         return {BOOL: "true or false", TRUE: "true", FALSE: "false"}.get(values, describe(values))
     return describe(values)
+
+
+def _ends_loop(body: tuple, kind: str) -> bool:
+    """Whether a loop's body can end it: a 'stop' of its own (not one of a nested loop), a 'return',
+    and for an 'impulses' loop a 'pass' (which leaves the repeats inside the impulse too)."""
+    own = ("stop", "return", "pass") if kind == "impulses" else ("stop", "return")
+    for s in body:
+        if s.kind in own:
+            return True
+        if s.kind in ("repeat", "impulses"):  # its 'stop' ends that loop, not this one
+            reaching = ("return", "pass") if kind == "impulses" and s.kind == "repeat" else ("return",)
+            if any(x.kind in reaching for x in statements(s.body)):
+                return True
+            continue
+        if any(_ends_loop(inner, kind) for name in ("body", "orelse") if isinstance(inner := getattr(s, name, None), tuple)):
+            return True
+    return False
 
 
 def _are(values: Values) -> str:
@@ -86,10 +104,24 @@ class Analysis:
             for body in site.bodies:
                 for block in _blocks(body):
                     self._ends_early(block, site)
+                for s in statements(body):
+                    if s.kind in ("repeat", "impulses") and s.limit is None and not _ends_loop(s.body, s.kind):
+                        self.endless(s, site)
+
+    def endless(self, s, site) -> None:
+        """A loop nothing in it can end: it runs until the run stops it as a runaway loop."""
+        if s.kind == "repeat":
+            self.warning(f"this 'repeat' of {site.title()} has no 'stop', 'return' or 'up to': it ends only"
+                         " when the run stops it as a runaway loop", s.span,
+                         "add 'stop when CONDITION \"why\"' for each way the loop ends, or 'up to N' rounds")
+        else:
+            self.warning(f"this 'impulses' loop of {site.title()} has no 'pass', 'stop', 'return' or 'up to': no seat"
+                         " can pass, so it ends only when the run stops it as a runaway loop", s.span,
+                         "write 'pass' where a seat passes its impulse (a declined decision, nothing left to do)")
 
     def _ends_early(self, block: tuple, site) -> None:
         for i, s in enumerate(block[:-1]):
-            if s.kind in ("stop", "return"):
+            if s.kind in ("stop", "return", "pass") and getattr(s, "when", None) is None:  # 'stop when' may not stop
                 self.warning(f"this statement never runs: it comes after '{s.kind}' at line {s.span.line} in the same block"
                           f" of {site.title()}", block[i + 1].span,
                           f"move it before the '{s.kind}', or remove it")

@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from ..ir import nodes as n
 from ..ir.visit import dispatch
+from ..runtime.vm import MAX_REPEAT
 from ..syntax.diagnostics import Span
 from .symbols import Symbols
 
@@ -331,6 +332,8 @@ def _binds(s) -> list[str]:
         return [s.name]
     if isinstance(s, n.ForEach):
         return [s.var]
+    if isinstance(s, (n.Repeat, n.Impulses)) and s.var is not None:
+        return [s.var]
     if isinstance(s, (n.SetStmt, n.Roll, n.Adjust)) and isinstance(s.target, n.Var):
         return [s.target.name]
     return []
@@ -424,6 +427,11 @@ class Bounds:
             return self.expr(s.value, ctx)
         if isinstance(s, n.ForEach):
             return self.elements(s.iterable, ctx)
+        if isinstance(s, n.Impulses):  # the seat whose impulse it is
+            return self.elements(s.order, ctx)
+        if isinstance(s, n.Repeat):  # a round counter: 1 up to the limit, or to the runaway limit
+            limit = self.expr(s.limit, ctx) if s.limit is not None else Values.range(MAX_REPEAT, MAX_REPEAT)
+            return Values.range(1, limit.high) if limit.bounded() and limit.high >= 1 else Values.range(1, MAX_REPEAT)
         if isinstance(s, n.Roll):
             die = self.sym.dice.get(s.die)
             count = self.expr(s.count, ctx) & Values.range(0, INF)

@@ -28,6 +28,8 @@ from ..runtime.geometry import usable_id_format
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from .symbols import Symbols, collect
 
+_GAME_TIME = ("turn", "game")  # the engine's own time units: their hooks are turn_start, game_start, game_end
+
 
 class Checker:
     """Checks one ruleset; ``extra_values`` adds names such as a scenario's unit ids."""
@@ -40,6 +42,9 @@ class Checker:
         self.kinds = sym.unit_kinds()
         self.loops = 0  # how many 'repeat' blocks enclose the statement being checked
         self.in_procedure = False  # whether the statements checked are a procedure's body ('return')
+        self.counters: dict[str, Span] = {}  # round counters of the repeats checked so far, for a hint
+        self.impulse_loops = 0  # how many 'impulses' loops enclose the statement being checked ('pass')
+        self.units: dict[str, str] | None = None  # the hook events of the loops' time units, once computed
 
     # ── reporting ──
     def error(self, message: str, span: Span, hint: str | None = None) -> None:
@@ -240,9 +245,16 @@ class Checker:
 
     def check_hook(self, hook: n.HookDecl) -> None:
         self.need_cite(hook, f"the '{hook.event}' hook")
+        if self.units is None:
+            self.units = self.sym.time_units()
+        units = self.units
+        if hook.event in units:  # a loop's time unit: the hook may name the seat or round, or not
+            self.block(hook.body, {hook.var} - {None})
+            return
         if hook.event not in HOOK_EVENTS:
-            events = ", ".join(f"{e}({'u' if subject else ''})" for e, subject in HOOK_EVENTS.items())
-            hint = did_you_mean(hook.event, HOOK_EVENTS) or f"the events are {events}"
+            events = ", ".join([f"{e}({'u' if subject else ''})" for e, subject in HOOK_EVENTS.items()]
+                               + [f"{e}({units[e]})" for e in units])
+            hint = did_you_mean(hook.event, [*HOOK_EVENTS, *units]) or f"the events are {events}"
             self.error(f"unknown event '{hook.event}'", hook.span, hint)
         elif (HOOK_EVENTS[hook.event] is None) != (hook.var is None):
             subject = HOOK_EVENTS[hook.event]
@@ -565,13 +577,45 @@ class Checker:
         self.block(s.body, scope | {s.var})
 
     def stmt_repeat(self, s: n.Repeat, scope: set[str]) -> None:
+        if s.limit is not None:
+            self.expr(s.limit, scope)
+        if s.unit is not None:
+            self.time_unit_name(s.unit, s.span)
         self.loops += 1
-        self.block(s.body, scope)
+        # The round counter is known inside the loop only, as a 'for each' variable is.
+        self.block(s.body, scope if s.var is None else scope | {s.var})
         self.loops -= 1
+        if s.var is not None:
+            self.counters[s.var] = s.span
+
+    def stmt_impulses(self, s: n.Impulses, scope: set[str]) -> None:
+        self.expr(s.order, scope)
+        if s.limit is not None:
+            self.expr(s.limit, scope)
+        self.time_unit_name(s.unit, s.span)
+        self.loops += 1
+        self.impulse_loops += 1
+        self.block(s.body, scope | {s.var})
+        self.impulse_loops -= 1
+        self.loops -= 1
+
+    def stmt_pass(self, s: n.Pass, scope: set[str]) -> None:
+        if not self.impulse_loops:
+            self.error("'pass' ends a seat's impulse; it stands outside any 'impulses' loop", s.span,
+                       "to end a 'repeat', write 'stop'; to leave a procedure, 'return'")
+
+    def time_unit_name(self, unit: str, span: Span) -> None:
+        if unit in _GAME_TIME:
+            self.error(f"'{unit}' is the game's own time unit; name the loop's unit otherwise", span,
+                       f"its hooks would be the game's 'on {unit}_start()'")
 
     def stmt_stop(self, s: n.Stop, scope: set[str]) -> None:
         if not self.loops:
             self.error("'stop' ends a 'repeat'; it stands outside any", s.span)
+        if s.when is not None:
+            self.expr(s.when, scope)
+        if s.why is not None:
+            self.string(s.why, scope)
 
     def stmt_return(self, s: n.Return, scope: set[str]) -> None:
         if not self.in_procedure:
@@ -781,8 +825,16 @@ class Checker:
 
     def expr_var(self, e: n.Var, scope: set[str]) -> None:
         if e.name not in scope and e.name not in self.values:
-            hint = _call_hint(e.name, self.sym.functions.get(e.name)) or did_you_mean(e.name, scope | self.values)
+            hint = (_call_hint(e.name, self.sym.functions.get(e.name)) or self._counter_hint(e.name)
+                    or did_you_mean(e.name, scope | self.values))
             self.error(f"unknown name '{e.name}'", e.span, hint)
+
+    def _counter_hint(self, name: str) -> str | None:
+        span = self.counters.get(name)
+        if span is None:
+            return None
+        return (f"'{name}' counts the rounds of the 'repeat' at line {span.line}; it is known inside that loop only:"
+                " keep what the rounds tell in a 'let' before the loop, set inside it")
 
     def expr_str(self, e: n.StrLit, scope: set[str]) -> None:
         self.string(e, scope)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ir import nodes as n
-from ..ir.visit import dispatch
+from ..ir.visit import descendants, dispatch
 from ..syntax.diagnostics import Diagnostic
 
 
@@ -51,6 +51,25 @@ class Symbols:
             set(self.sides) | set(self.nations) | set(self.enum_values) | set(self.boxes) | set(self.tracks)
             | set(self.game_states) | set(self.counters) | set(self.edges) | self.results()
         )
+
+    def time_units(self) -> dict[str, str]:
+        """The hook events the loops declare (language 10.2): UNIT_start and UNIT_end for each
+        time unit a loop names (an 'impulses' loop, a named 'repeat'), with what the hook names."""
+        out: dict[str, str] = {}
+        for node in descendants(self.bodies()):
+            unit = getattr(node, "unit", None) if getattr(node, "kind", None) in ("impulses", "repeat") else None
+            if unit:
+                subject = "s" if node.kind == "impulses" else "r"
+                out.setdefault(f"{unit}_start", subject)
+                out.setdefault(f"{unit}_end", subject)
+        return out
+
+    def bodies(self) -> list:
+        """Every body of statements of the ruleset: procedures, steps, hooks, invariants, table rows."""
+        out = [p.body for p in self.procedures.values()] + [h.body for h in self.hooks] + [i.body for i in self.invariants]
+        out += [step.body or () for step in self.steps().values()]
+        out += [r.effect for t in self.tables.values() for r in (*t.rows, *t.results)]
+        return out
 
     def results(self) -> set[str]:
         """Result names of table rows: a lookup's value can be compared with them."""

@@ -341,10 +341,32 @@ class Builder(Transformer_NonRecursive):
         return (c[0],)
 
     def repeat(self, meta, c):
-        return n.Repeat(span=self.sp(meta), body=c[-1], cite=_cite(c))
+        unit = next((str(x) for x in c if isinstance(x, Token)), None)
+        var = next((x["as"] for x in c if isinstance(x, dict) and "as" in x), None)
+        limit = next((x["up to"] for x in c if isinstance(x, dict) and "up to" in x), None)
+        return n.Repeat(span=self.sp(meta), body=c[-1], var=var, limit=limit, unit=unit, cite=_cite(c))
+
+    # The optional parts of a loop, as one-key maps: told apart from the body (a tuple) and the citation.
+    def repeat_as(self, meta, c):
+        return {"as": str(c[0])}
+
+    def repeat_limit(self, meta, c):
+        return {"up to": c[0]}
+
+    def impulses(self, meta, c):
+        limit = next((x["up to"] for x in c if isinstance(x, dict)), None)
+        return n.Impulses(span=self.sp(meta), unit=str(c[0]), var=str(c[1]), order=c[2], limit=limit, body=c[-1],
+                          cite=_cite(c))
+
+    def pass_(self, meta, c):
+        return n.Pass(span=self.sp(meta), cite=_cite(c))
 
     def stop(self, meta, c):
         return n.Stop(span=self.sp(meta), cite=_cite(c))
+
+    def stop_when(self, meta, c):
+        why = next((self.string(x) for x in c if isinstance(x, Token)), None)
+        return n.Stop(span=self.sp(meta), when=c[0], why=why, cite=_cite(c))
 
     def return_(self, meta, c):
         value = c[0] if c and not isinstance(c[0], n.Citation) else None

@@ -268,14 +268,43 @@ class ForEach(Cited):
 
 
 class Repeat(Cited):
-    """Run the body again and again until a ``stop`` inside it (not inside a nested repeat)."""
+    """Run the body again and again until a ``stop`` inside it (not inside a nested repeat).
+
+    ``repeat as VAR up to LIMIT``: a loop of rounds; VAR is the round's number (1, 2, …) and the
+    loop ends after LIMIT rounds (evaluated once, when the loop begins)."""
 
     kind: Literal["repeat"] = "repeat"
     body: tuple[Stmt, ...]
+    var: str | None = None
+    limit: Expr | None = None
+    unit: str | None = None  # a named time unit: each round runs the hooks UNIT_start and UNIT_end
+
+
+class Impulses(Cited):
+    """``impulses UNIT for VAR in ORDER [up to LIMIT] { … }``: each seat of ORDER in turn (VAR),
+    round and round, has an impulse (the body), until every seat has passed in a row, a ``stop``,
+    or LIMIT impulses. Each impulse is a time unit: hooks UNIT_start(VAR) and UNIT_end(VAR)."""
+
+    kind: Literal["impulses"] = "impulses"
+    unit: str
+    var: str
+    order: Expr
+    limit: Expr | None = None
+    body: tuple[Stmt, ...]
+
+
+class Pass(Cited):
+    """``pass``: the seat whose impulse it is passes; its impulse ends at once."""
+
+    kind: Literal["pass"] = "pass"
 
 
 class Stop(Cited):
+    """``stop``, or ``stop when COND "WHY"``: one of a loop's end conditions, traced with its reason."""
+
     kind: Literal["stop"] = "stop"
+    when: Expr | None = None
+    why: StrLit | None = None
 
 
 class Return(Cited):
@@ -402,7 +431,7 @@ class Ensure(Cited):
 
 
 Stmt = Annotated[
-    Let | SetStmt | Adjust | If | ForEach | Repeat | Stop | Return | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Secretly | Record | Ensure,
+    Let | SetStmt | Adjust | If | ForEach | Repeat | Impulses | Pass | Stop | Return | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Secretly | Record | Ensure,
     Field(discriminator="kind"),
 ]
 

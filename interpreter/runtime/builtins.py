@@ -183,6 +183,19 @@ def distinct(engine, span, v):
     return list(dict.fromkeys(items))
 
 
+@builtin("rotated")
+def rotated(engine, span, v, first):
+    """The seats in playing order from the one who goes first: the list turned round, not reordered."""
+    items = _list(span, v, "rotated")
+    if first is None:  # the likeliest cause: the initiative read before any rule has set it
+        raise RuleError(f"rotated: the seat to start from is none, not one of {show(items)}: "
+                        "is it a state no rule has set yet (the initiative, before it is determined)?", span)
+    if first not in items:
+        raise RuleError(f"rotated: {show(first)} is not in the list {show(items)}", span)
+    i = items.index(first)
+    return items[i:] + items[:i]
+
+
 @builtin("range")
 def range_(engine, span, low, high):
     if not all(isinstance(x, int) and not isinstance(x, bool) for x in (low, high)):

@@ -155,10 +155,11 @@ def _canon_frame(frame: Frame) -> tuple:
 
 
 def _loops(loops: list) -> tuple:
-    """Open loops as a key holds them: a `repeat`'s round count is left out (it counts work for
-    the limit, as the steps do, not the game), so a position that a tie sends back to the same
-    roll is the position it was."""
-    return tuple(("repeat", loop[2]) if loop[0] == "repeat" else canon(loop) for loop in loops)
+    """Open loops as a key holds them: a plain `repeat`'s round count is left out (it counts work
+    for the limit, as the steps do, not the game), so a position that a tie sends back to the same
+    roll is the position it was. A loop of rounds (`as`, `up to`, a time unit) keeps its count and
+    limit: the round's number is part of the game there."""
+    return tuple(("repeat", loop[2]) if loop[0] == "repeat" and len(loop) == 3 else canon(loop) for loop in loops)
 
 
 def canon(v: Any) -> Any:

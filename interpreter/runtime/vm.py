@@ -181,15 +181,29 @@ class Process:
         return _PUSHED
 
     def stop(self) -> None:
-        """'stop': leave the innermost open 'repeat', whichever frame it is in."""
+        """'stop': leave the innermost open 'repeat' or 'impulses' loop, whichever frame it is in."""
+        top = self.unwind(("repeat", "impulses"))
+        loop = top.loops.pop()
+        top.pc = loop[2] if loop[0] == "repeat" else loop[5]
+
+    def pass_impulse(self) -> list:
+        """'pass': end the innermost impulse at once (the loops and frames inside it are left), marked
+        as a pass; the frame goes on at the impulse's end. The loop is returned."""
+        top = self.unwind(("impulses",))
+        loop = top.loops[-1]
+        loop[4] = True
+        top.pc = loop[6]
+        return loop
+
+    def unwind(self, kinds: tuple[str, ...]) -> CodeFrame:
+        """Leave frames and loops until the innermost loop of one of `kinds` is on top of its frame's loops."""
         while self.stack:
             top = self.stack[-1]
-            if isinstance(top, CodeFrame) and any(loop[0] == "repeat" for loop in top.loops):
-                while top.loops[-1][0] != "repeat":
+            if isinstance(top, CodeFrame) and any(loop[0] in kinds for loop in top.loops):
+                while top.loops[-1][0] not in kinds:
                     if top.loops.pop()[0] == "together":
                         self.engine.deferred.pop()
-                top.pc = top.loops.pop()[2]
-                return
+                return top
             self.stack.pop()
             top.abandon(self)
         raise _Stop()
@@ -278,12 +292,28 @@ class ForNext(Op):
 
 
 class RepeatStart(Op):
-    def __init__(self, s, end: int = -1):
+    """A loop opens: ``["repeat", rounds run, end]``; a loop of rounds (``as``, ``up to`` or a time
+    unit's name) also holds its limit (None for none), and its count is then part of the game
+    (position keys: the round's number is read by the rules and the unit's hooks)."""
+
+    def __init__(self, s, limit=None, end: int = -1):
         super().__init__(s)
-        self.end = end
+        self.limit, self.end = limit, end
 
     def run(self, proc, frame):
-        frame.loops.append(["repeat", 0, self.end])
+        s = self.node
+        if s.var is None and s.limit is None and s.unit is None:
+            frame.loops.append(["repeat", 0, self.end])
+            return
+        frame.loops.append(["repeat", 0, self.end, _limit(self.limit, frame.env, "repeat", "rounds", self.span)])
+
+
+def _limit(limit, env: dict, loop: str, what: str, span) -> int | None:
+    """A loop's 'up to' value, read once when the loop begins: a whole number, 0 or more (or no limit)."""
+    value = limit(env) if limit is not None else None
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+        raise RuleError(f"'{loop} … up to' needs a whole number of {what}, 0 or more; it is {show(value)}", span)
+    return value
 
 
 class RepeatNext(Op):
@@ -296,7 +326,106 @@ class RepeatNext(Op):
         loop = frame.loops[-1]
         if loop[1] >= MAX_REPEAT:
             raise RuleError(f"this 'repeat' ran {MAX_REPEAT} times without reaching a 'stop'", self.span)
+        if len(loop) > 3 and loop[3] is not None and loop[1] >= loop[3]:
+            proc.engine.trace(self.cite, f"the last of {loop[3]} {self.node.unit or 'round'}(s) is over")
+            frame.loops.pop()
+            frame.pc = loop[2]
+            return
         loop[1] += 1
+        unit = self.node.unit
+        if self.node.var is not None:
+            frame.env[self.node.var] = loop[1]
+        if self.node.var is not None or unit is not None:
+            proc.engine.trace(self.cite, f"{unit or 'round'} {loop[1]}")
+        if unit is not None:
+            return _hooks(proc, f"{unit}_start", loop[1])
+        return None
+
+
+class UnitEnd(Op):
+    """The end of one round of a named time unit (a 'repeat' or an impulse): its UNIT_end hooks."""
+
+    counts = False
+
+    def run(self, proc, frame):
+        loop = frame.loops[-1]
+        if loop[0] == "repeat":
+            return _hooks(proc, f"{self.node.unit}_end", loop[1])
+        loop[3] = loop[3] + 1 if loop[4] else 0  # the run of passes in a row
+        return _hooks(proc, f"{self.node.unit}_end", loop[1][(loop[2] - 1) % len(loop[1])])
+
+
+def _hooks(proc: Process, event: str, subject: Any) -> Any:
+    """Run the hooks of a time unit's event next (their frames pushed above the loop's)."""
+    frames = proc.engine.vm.hook_frames(event, subject)
+    for f in reversed(frames):
+        proc.push(f)
+    return _PUSHED if frames else None
+
+
+class ImpulsesStart(Op):
+    """An 'impulses' loop opens: ``["impulses", seats, impulses run, passes in a row, this impulse
+    passed, exit, end of an impulse, limit]``. The seats and the limit are read once, here."""
+
+    def __init__(self, s, order, limit):
+        super().__init__(s)
+        self.order, self.limit, self.end, self.impulse_end = order, limit, -1, -1
+
+    def run(self, proc, frame):
+        seats = self.order(frame.env)
+        if not isinstance(seats, list):
+            raise RuleError(f"'impulses' goes round a list of seats, not {show(seats)}", self.span)
+        limit = _limit(self.limit, frame.env, "impulses", "impulses", self.span)
+        frame.loops.append(["impulses", list(seats), 0, 0, False, self.end, self.impulse_end, limit])
+
+
+class ImpulseNext(Op):
+    """The next seat's impulse, unless every seat has passed in a row or the limit is reached."""
+
+    counts = False
+
+    def run(self, proc, frame):
+        loop = frame.loops[-1]
+        seats, unit = loop[1], self.node.unit
+        ended = None
+        if not seats:
+            ended = "no seat takes part"
+        elif loop[3] >= len(seats):
+            ended = f"all {len(seats)} seat(s) passed in a row"
+        elif loop[7] is not None and loop[2] >= loop[7]:
+            ended = f"the last of {loop[7]} {unit}(s) is over"
+        elif loop[2] >= MAX_REPEAT:
+            raise RuleError(f"these impulses ran {MAX_REPEAT} times without every seat passing in a row", self.span)
+        if ended is not None:
+            proc.engine.trace(self.cite, f"{ended}: the {unit}s end")
+            frame.loops.pop()
+            frame.pc = loop[5]
+            return None
+        seat = seats[loop[2] % len(seats)]
+        loop[2] += 1
+        loop[4] = False
+        frame.env[self.node.var] = seat
+        proc.engine.trace(self.cite, f"{unit} {loop[2]}: {show(seat)}")
+        return _hooks(proc, f"{unit}_start", seat)
+
+
+class Pass(Op):
+    def run(self, proc, frame):
+        loop = proc.pass_impulse()
+        proc.engine.trace(self.cite, f"{show(loop[1][(loop[2] - 1) % len(loop[1])])} passes")
+
+
+class StopWhen(Op):
+    """``stop when COND "WHY"``: when COND holds, the reason is traced and the innermost repeat ends."""
+
+    def __init__(self, s, test, why):
+        super().__init__(s)
+        self.test, self.why = test, why
+
+    def run(self, proc, frame):
+        if self.test(frame.env):
+            proc.engine.trace(self.cite, f"the loop ends: {self.why(frame.env)}" if self.why is not None else "the loop ends")
+            proc.stop()
 
 
 class Stop(Op):
@@ -848,16 +977,36 @@ class Lowering:
         step.end = len(ops)
 
     def l_repeat(self, s: n.Repeat, ops):
-        start = RepeatStart(s)
+        start = RepeatStart(s, self.comp.expr(s.limit) if s.limit is not None else None)
         ops.append(start)
         top = len(ops)
         ops.append(RepeatNext(s))
         self.emit(s.body, ops)
+        if s.unit is not None:
+            ops.append(UnitEnd(s))
         ops.append(Jump(top))
         start.end = len(ops)
 
+    def l_impulses(self, s: n.Impulses, ops):
+        start = ImpulsesStart(s, self.comp.expr(s.order), self.comp.expr(s.limit) if s.limit is not None else None)
+        ops.append(start)
+        top = len(ops)
+        ops.append(ImpulseNext(s))
+        self.emit(s.body, ops)
+        start.impulse_end = len(ops)
+        ops.append(UnitEnd(s))
+        ops.append(Jump(top))
+        start.end = len(ops)
+
+    def l_pass(self, s: n.Pass, ops):
+        ops.append(Pass(s))
+
     def l_stop(self, s: n.Stop, ops):
-        ops.append(Stop(s))
+        if s.when is None:
+            ops.append(Stop(s))
+            return
+        why = self.comp.expr(s.why) if s.why is not None else None
+        ops.append(StopWhen(s, self.comp.expr(s.when), why))
 
     def l_return(self, s: n.Return, ops):
         ops.append(Return(s, self.comp.expr(s.value) if s.value is not None else None))
