@@ -24,7 +24,7 @@ from typing import Any
 
 from .driver import Runner
 from .position import Position, canon
-from .requests import RollRequest
+from .requests import DrawRequest, RollRequest
 from .vm import Process
 
 Bar = Callable[[int, int], Any]  # (roll number, branches in it) -> an object with update(n) and close()
@@ -39,7 +39,7 @@ class Waiting:
     """A position waiting for dice, with what it stands for."""
 
     position: Position
-    request: RollRequest
+    request: RollRequest | DrawRequest
     part: int                # which of the run's processes it is in (a scenario's steps run one after another)
     path: tuple[int, ...]    # the outcome taken at each roll by the first path to meet it, for messages
     memory: Any = None       # what the agents remember (a script's cursor): part of the position
@@ -93,7 +93,7 @@ class Brancher:
                 continue
             except Cut:
                 return Ended(dict(engine.state.facts), True)
-            if isinstance(req, RollRequest):
+            if isinstance(req, (RollRequest, DrawRequest)):  # a draw branches as a roll does (runtime/cups.py)
                 self.rolled.add(req.label)
                 memory = tuple(mind.memory() for mind in self.minds)
                 return Waiting(Position.of(engine, proc), req, part, path, memory)

@@ -96,7 +96,7 @@ class CodeFrame(Frame):
         return self.code.ops[self.pc - 1].resume(proc, self, answer)
 
     def asked_again(self, proc: Process) -> Any:
-        if self.asked is not None:  # a roll keeps its request
+        if self.asked is not None:  # a roll or a draw keeps its request
             return self.asked
         op = self.code.ops[self.pc - 1] if self.pc else None
         if not isinstance(op, Choose):
@@ -348,6 +348,26 @@ class Roll(Op):
         req = self.ask(frame.env)
         if not req.count:
             self.receive(frame.env, req, [])
+            return None
+        frame.asked = req
+        return req
+
+    def resume(self, proc, frame, answer):
+        req, frame.asked = frame.asked, None
+        self.receive(frame.env, req, answer)
+
+
+class Draw(Op):
+    """A draw from a cup or a pick at random: asked as a roll is, unless chance has no part in it."""
+
+    def __init__(self, s, ask, receive):
+        super().__init__(s)
+        self.ask, self.receive = ask, receive
+
+    def run(self, proc, frame):
+        req = self.ask(frame.env)
+        if req.forced is not None:
+            self.receive(frame.env, req, req.forced)
             return None
         frame.asked = req
         return req
@@ -834,6 +854,12 @@ class Lowering:
 
     def l_roll(self, s: n.Roll, ops):
         ops.append(Roll(s, *self.comp.roll_parts(s, s.cite)))
+
+    def l_draw(self, s: n.Draw, ops):
+        ops.append(Draw(s, *self.comp.draw_parts(s, s.cite)))
+
+    def l_pick(self, s: n.Pick, ops):
+        ops.append(Draw(s, *self.comp.pick_parts(s, s.cite)))
 
     def l_choose(self, s: n.Choose, ops):
         ops.append(Choose(s, self.comp.choice(s, s.cite)))
