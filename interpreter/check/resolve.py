@@ -582,7 +582,7 @@ class Checker:
         if cup is None:
             return
         items = e.items if isinstance(e, n.ListLit) else (e,)
-        names = {c.name for c in cup.chits}
+        names = list(dict.fromkeys(c.name for c in cup.chits))
         for item in items:
             if isinstance(item, n.Var) and item.name not in scope:
                 written = item.name
@@ -593,7 +593,7 @@ class Checker:
             if written not in names:
                 why = f", from which '{drawn}' is drawn" if drawn else ""
                 self.error(f"'{written}' is not a chit of cup '{cup.name}'{why}", item.span,
-                           did_you_mean(written, names) or f"its chits are {', '.join(sorted(names))}")
+                           did_you_mean(written, names) or f"its chits are {', '.join(names)}")
 
     def stmt_lookup(self, s: n.Lookup, scope: set[str]) -> None:
         table = self.sym.tables.get(s.table)

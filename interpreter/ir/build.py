@@ -492,8 +492,8 @@ class Builder(Transformer_NonRecursive):
 
     def chits(self, meta, c):
         cite = _cite(c)
-        return [chit.model_copy(update={"cite": cite}) if cite is not None else chit
-                for chit in c if isinstance(chit, n.ChitCount)]
+        chits = [x for x in c if isinstance(x, tuple)]  # (name, count, span) from `chit`
+        return [n.ChitCount(span=span, name=name, count=count, cite=cite) for name, count, span in chits]
 
     def chit(self, meta, c):
         count = 1
@@ -504,7 +504,7 @@ class Builder(Transformer_NonRecursive):
                            "write how many with an x, as in 'british x3' (a name alone is one chit)")
             else:
                 count = int(written[1:])
-        return n.ChitCount(span=self.sp(meta), name=str(c[0]), count=count)
+        return (str(c[0]), count, self.sp(meta))
 
     def draw(self, meta, c):
         count = c[1] if not isinstance(c[1], Token) else None

@@ -97,7 +97,7 @@ class ScriptedDice(DiceProvider):
         verb = "pick" if req.cup is None else "draw"
         if self.pos >= len(self.script):
             raise ScriptError(f"the script has no {verb} left for {what} [{req.cite}]", req.span,
-                              f"add 'draw NAME' to the scenario's dice block; it holds {_holds(req, req.weights, bare=True)}")
+                              f"add 'draw NAME' to the scenario's dice block; {_holds(req, req.weights)}")
         entry = self.script[self.pos]
         if not isinstance(entry, n.ScriptedDraw):
             raise ScriptError(f"script gives die {entry.value} at line {entry.span.line}, but the rules {verb} "
@@ -121,9 +121,7 @@ class ScriptedDice(DiceProvider):
             )
 
 
-def _holds(req: DrawRequest, left: list[int], bare: bool = False) -> str:
+def _holds(req: DrawRequest, left: list[int]) -> str:
     """What a draw could still give, for a script's message."""
     listed = cups.listing(req.values, left)
-    if bare:
-        return listed
     return f"cup {req.cup} holds {listed}" if req.cup is not None else f"the options are {listed}"
