@@ -200,3 +200,38 @@ def test_a_position_waiting_for_a_draw_is_written_and_read_back(stem, nth, monke
     again = shell.pending()
     assert canon(again) == canon(req)
     assert _go_on(other, shell, random.Random(2), again) == uninterrupted
+
+
+@pytest.mark.parametrize("damage,why", [
+    (lambda d: d.update(weights=[1]), "the draw's counts do not fit"),
+    (lambda d: d.update(count=0), "the draw's counts do not fit"),
+    (lambda d: d["values"].__setitem__(0, {"t": "unit", "id": "Z9"}), "no unit 'Z9' in this game"),
+    (lambda d: d.update(cup="bag"), "these rules have no cup 'bag'"),
+    (lambda d: d.update(replace="no"), "expected true or false"),
+])
+def test_a_damaged_waiting_draw_is_refused(damage, why, monkeypatch):
+    import random
+
+    from interpreter.load import load_scenario_rules
+    from interpreter.runtime.engine import Engine
+    from interpreter.runtime.position import Position
+    from interpreter.runtime.position_data import to_data
+    from interpreter.runtime.scenario import run_target
+    from interpreter.runtime.setup import Setup
+
+    monkeypatch.chdir(ROOT)
+    sources = Sources()
+    sc = load_scenario("tests/lang/draws_founder.scenario", sources)
+    sym = load_scenario_rules(sc, sources).symbols
+    engine = Engine(sym, sources)
+    Setup(engine, sc).run()
+    proc = run_target(engine, sc)
+    assert isinstance(_go_on(engine, proc, random.Random(1), stop_at=1), DrawRequest)
+    data = tomllib.loads(tomli_w.dumps(to_data(Position.of(engine, proc))))
+    asked = next(f["fields"]["asked"] for f in data["stack"] if f["fields"].get("asked", {}).get("t") == "draw")
+    damage(asked)
+    other = Engine(sym, sources)
+    Setup(other, sc).run()
+    with pytest.raises(PositionError) as err:
+        from_data(data, other)
+    assert why in err.value.message and "asked" in err.value.message

@@ -90,13 +90,8 @@ class _Writer:
             return {"t": "cite", "text": v.text, "section": v.section, "qualifier": v.qualifier, "span": self.value(v.span)}
         if isinstance(v, Span):
             return {"t": "span", "file": v.file, "line": v.line, "col": v.col, "end_line": v.end_line, "end_col": v.end_col}
-        if isinstance(v, RollRequest):
-            return {"t": "roll", "count": v.count, "low": v.low, "high": v.high, "die": v.die, "label": v.label,
-                    "cite": self.value(v.cite), "span": self.value(v.span)}
-        if isinstance(v, DrawRequest):
-            return {"t": "draw", "count": v.count, "values": [self.value(x) for x in v.values], "weights": list(v.weights),
-                    "replace": v.replace, "label": v.label, "cup": self.value(v.cup), "cite": self.value(v.cite),
-                    "span": self.value(v.span)}
+        if isinstance(v, (RollRequest, DrawRequest)):
+            return self._request(v)
         if isinstance(v, tuple):
             return {"t": "tuple", "items": [self.value(x) for x in v]}
         name = next((k for k, fn in _FUNCTIONS.items() if fn is v), None)
@@ -106,6 +101,15 @@ class _Writer:
         if decl is not None and hasattr(v, "die"):  # a table of the rules
             return {"t": "table", "name": decl.name}
         return None
+
+    def _request(self, v: RollRequest | DrawRequest) -> dict:
+        """The roll or draw a frame waits for."""
+        if isinstance(v, RollRequest):
+            return {"t": "roll", "count": v.count, "low": v.low, "high": v.high, "die": v.die, "label": v.label,
+                    "cite": self.value(v.cite), "span": self.value(v.span)}
+        return {"t": "draw", "count": v.count, "values": [self.value(x) for x in v.values], "weights": list(v.weights),
+                "replace": v.replace, "label": v.label, "cup": self.value(v.cup), "cite": self.value(v.cite),
+                "span": self.value(v.span)}
 
     def _container(self, v: Any) -> dict:
         ref = self.refs[id(v)] = len(self.refs) + 1

@@ -9,8 +9,8 @@ alike, and the trace is the same line for line.
 
 Bodies are lowered to flat instructions (`Lowering`, one `l_` method per statement kind that
 waits or steers): statements that never wait run as the compiler's closures (`Do`); `if`,
-`for`, `repeat` and `stop` are jumps and cursors; `roll` and `choose` suspend; `call` and
-`lookup` push frames. `umpire explain` reads its statement and calls from the frames
+`for`, `repeat` and `stop` are jumps and cursors; `roll`, `draw`, `pick` and `choose`
+suspend; `call` and `lookup` push frames. `umpire explain` reads its statement and calls from the frames
 (`Process.where`). A position (the game state and this stack) is read out and put back by
 runtime/position.py; `Code.live` tells its key which locals an instruction still to run reads.
 """
