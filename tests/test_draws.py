@@ -235,3 +235,22 @@ def test_a_damaged_waiting_draw_is_refused(damage, why, monkeypatch):
     with pytest.raises(PositionError) as err:
         from_data(data, other)
     assert why in err.value.message and "asked" in err.value.message
+
+
+def test_a_scripted_chit_misspelt_is_refused_with_a_did_you_mean():
+    from interpreter.ir import nodes as n
+    from interpreter.runtime.dice import ScriptedDice
+    from interpreter.runtime.requests import ScriptError
+
+    req = DrawRequest(1, ["red", "blue", "storm"], [2, 2, 1], False, "chit from activation", "2.1", NO_SPAN, "activation")
+    dice = ScriptedDice((n.ScriptedDraw(span=NO_SPAN, chit="stom"),))
+    with pytest.raises(ScriptError) as err:
+        dice.draw(req)
+    assert "cup activation holds red x2, blue x2, storm" in err.value.message
+    assert err.value.hint == "did you mean 'storm'?"
+    two = DrawRequest(2, ["red", "storm"], [2, 1], False, "hand from activation", "2.5", NO_SPAN, "activation")
+    script = ScriptedDice(tuple(n.ScriptedDraw(span=NO_SPAN, chit=c) for c in ("storm", "red")))
+    assert script.draw(two) == [0, 1], "a draw of two is scripted in any order and answered sorted"
+    twice = ScriptedDice(tuple(n.ScriptedDraw(span=NO_SPAN, chit="storm") for _ in range(2)))
+    with pytest.raises(ScriptError, match="holds red x2"):
+        twice.draw(two)  # the one storm chit cannot come out twice

@@ -11,6 +11,7 @@ import random
 import re
 
 from ..ir import nodes as n
+from ..syntax.diagnostics import did_you_mean
 from . import cups
 from .requests import DrawRequest, RollRequest, ScriptError
 from .values import show
@@ -84,8 +85,9 @@ class ScriptedDice(DiceProvider):
             entry = self._draw_entry(req, i)
             index = next((k for k, v in enumerate(req.values) if left[k] > 0 and show(v) == entry.chit), None)
             if index is None:
+                names = [show(v) for v, k in zip(req.values, left) if k > 0]
                 raise ScriptError(f"script draws {entry.chit} at line {entry.span.line}, but {_holds(req, left)} [{req.cite}]",
-                                  entry.span, "script one of them")
+                                  entry.span, did_you_mean(entry.chit, names) or "script one of them")
             if not req.replace:
                 left[index] -= 1
             self.pos += 1
