@@ -254,3 +254,21 @@ def test_a_scripted_chit_misspelt_is_refused_with_a_did_you_mean():
     twice = ScriptedDice(tuple(n.ScriptedDraw(span=NO_SPAN, chit="storm") for _ in range(2)))
     with pytest.raises(ScriptError, match="holds red x2"):
         twice.draw(two)  # the one storm chit cannot come out twice
+
+
+def test_a_saved_game_with_cups_verifies_and_shows_its_cups(monkeypatch, capsys, tmp_path):
+    from interpreter.runtime.engine import Engine
+    from interpreter.runtime.play import position
+    from interpreter.runtime.setup import Setup
+
+    monkeypatch.chdir(ROOT)
+    save = tmp_path / "game.toml"
+    assert main(["play", "tests/lang/draws_turn.scenario", "--seed", "3", "--stop-after", "2", "--save", str(save)]) == 0
+    saved = tomllib.loads(save.read_text(encoding="utf-8"))
+    assert saved["state"]["cups"]["omens"] == {"fair": 2, "foul": 1}
+    assert main(["play", "--load", str(save), "--verify"]) == 0  # replayed from the seed: the same cups at the save
+    capsys.readouterr()
+    sources = Sources()
+    engine = Engine(load_rules(RULES, sources).symbols, sources)
+    Setup(engine, load_scenario("tests/lang/draws_turn.scenario", sources)).run()
+    assert "  cup activation: red x2, blue x2, storm" in position(engine).splitlines()
