@@ -12,6 +12,7 @@ import pytest
 import tomli_w
 
 from interpreter.cli import main
+from interpreter.ir import nodes as n
 from interpreter.load import load_rules, load_scenario
 from interpreter.runtime import cups
 from interpreter.runtime.odds import exact_odds, replay_odds
@@ -272,3 +273,24 @@ def test_a_saved_game_with_cups_verifies_and_shows_its_cups(monkeypatch, capsys,
     engine = Engine(load_rules(RULES, sources).symbols, sources)
     Setup(engine, load_scenario("tests/lang/draws_turn.scenario", sources)).run()
     assert "  cup activation: red x2, blue x2, storm" in position(engine).splitlines()
+
+
+def test_an_overlay_adds_a_cup_and_amends_a_draw(tmp_path):
+    from test_overlay import BASE, amend, clean, overlay
+
+    base = BASE + 'cup activation "Activation" [7.0] {\n  chits red x2, blue\n}\n' + \
+        'procedure pull() [7.1] {\n  draw chit from activation [7.1]\n  say "{chit}" [7.1]\n}\n'
+    loaded = amend(tmp_path, overlay("more", """\
+        amend HR-1 "an omen pool" [7.2 house rule] {
+          add cup omens "Omens" with replacement [7.2] {
+            chits fair x2, foul
+          }
+          replace clause draw [7.1] of procedure pull with {
+            draw chit from omens
+          }
+        }
+        """), base=base)
+    clean(loaded)
+    sym = loaded.symbols
+    assert sym.cups["omens"].replaced and sym.cups["omens"].start() == {"fair": 2, "foul": 1}
+    assert [s.cup for s in sym.procedures["pull"].body if isinstance(s, n.Draw)] == ["omens"]
