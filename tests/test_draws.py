@@ -294,3 +294,16 @@ def test_an_overlay_adds_a_cup_and_amends_a_draw(tmp_path):
     sym = loaded.symbols
     assert sym.cups["omens"].replaced and sym.cups["omens"].start() == {"fair": 2, "foul": 1}
     assert [s.cup for s in sym.procedures["pull"].body if isinstance(s, n.Draw)] == ["omens"]
+
+
+def test_a_local_rebound_after_a_draw_is_no_longer_checked_as_a_chit(tmp_path):
+    rules = tmp_path / "c.rules"
+    rules.write_text('game chits "Chits" [1.0] {\n  sides red "Red", blue "Blue" [1.1]\n  die d6 1..6 [1.2]\n}\n'
+                     'cup activation "Activation cup" [6.1] {\n  chits red x2, blue x2, storm\n}\n'
+                     'procedure p() [6.1] {\n  draw chit from activation [6.1]\n  if chit == blue [6.1] {\n    say "b" [6.1]\n  }\n'
+                     '  let chit = "other" [6.2]\n  if chit == "other" [6.2] {\n    say "x" [6.2]\n  }\n}\n')
+    loaded = load_rules(str(rules), Sources())
+    assert not [d.message for d in loaded.diagnostics if d.severity == "error"]
+    rules.write_text(rules.read_text().replace('chit == "other"', 'chit == "other" or chit == storm').replace('let chit', 'draw chit from activation [6.2]\n  let c'))
+    errors = [d.message for d in load_rules(str(rules), Sources()).diagnostics if d.severity == "error"]
+    assert errors == ["'other' is not a chit of cup 'activation', from which 'chit' is drawn"]

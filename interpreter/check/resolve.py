@@ -489,11 +489,14 @@ class Checker:
 
     def stmt_let(self, s: n.Let, scope: set[str]) -> None:
         self.expr(s.value, scope)
+        self.drawn.pop(s.name, None)  # no longer a drawn chit
         scope.add(s.name)
 
     def stmt_set(self, s: n.SetStmt, scope: set[str]) -> None:
         self.expr(s.value, scope)
         self.assignable(s.target, scope)
+        if isinstance(s.target, n.Var):
+            self.drawn.pop(s.target.name, None)
 
     def stmt_adjust(self, s: n.Adjust, scope: set[str]) -> None:
         self.expr(s.by, scope)
@@ -509,6 +512,7 @@ class Checker:
 
     def stmt_for(self, s: n.ForEach, scope: set[str]) -> None:
         self.expr(s.iterable, scope)
+        self.drawn.pop(s.var, None)
         self.block(s.body, scope | {s.var})
 
     def stmt_repeat(self, s: n.Repeat, scope: set[str]) -> None:
@@ -541,6 +545,7 @@ class Checker:
                 self.expr(e, scope)
         if s.prompt is not None:
             self.string(s.prompt, scope)
+        self.drawn.pop(s.name, None)
         scope.add(s.name)
 
     def stmt_draw(self, s: n.Draw, scope: set[str]) -> None:
