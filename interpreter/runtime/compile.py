@@ -552,7 +552,8 @@ class Compiler:
                 for chit in drawn:
                     chits[chit] -= 1
             if engine.narrate:
-                engine.trace(cite, f"{cups.drawn_text(req, drawn)} ({sum(chits.values())} left)")
+                left = f" ({sum(chits.values())} left)" if req.weights else ""  # an empty cup says so itself
+                engine.trace(cite, cups.drawn_text(req, drawn) + left)
             env[name] = drawn if count is not None else (drawn[0] if drawn else None)
 
         return ask, receive

@@ -113,7 +113,8 @@ def drawn_text(req: DrawRequest, drawn: list) -> str:
     else:
         head = f"draw {req.label}"
     if not req.weights:
-        return f"{head} -> none: " + ("the cup is empty" if req.cup is not None else "nothing to pick from")
+        got = "none" if req.count == 1 else "nothing"
+        return f"{head} -> {got}: " + ("the cup is empty" if req.cup is not None else "nothing to pick from")
     got = ", ".join(show(v) for v in drawn) if drawn else "none"
     if req.forced is not None and drawn:
         got += ": all there was" if not req.replace and len(req.forced) == sum(req.weights) else ": no other could be drawn"
