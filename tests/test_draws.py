@@ -307,3 +307,14 @@ def test_a_local_rebound_after_a_draw_is_no_longer_checked_as_a_chit(tmp_path):
     rules.write_text(rules.read_text().replace('chit == "other"', 'chit == "other" or chit == storm').replace('let chit', 'draw chit from activation [6.2]\n  let c'))
     errors = [d.message for d in load_rules(str(rules), Sources()).diagnostics if d.severity == "error"]
     assert errors == ["'other' is not a chit of cup 'activation', from which 'chit' is drawn"]
+
+
+def test_odds_through_a_chit_pull_turn_branch_as_they_replay(monkeypatch):
+    # Draws and decisions in a step's repeat: branching on positions (the cups in their keys)
+    # gives what replaying every path gives.
+    monkeypatch.chdir(ROOT)
+    sources = Sources()
+    sc = load_scenario("tests/lang/draws_turn.scenario", sources)
+    sym = load_rules(RULES, sources).symbols
+    exact, replayed = exact_odds(sc, sym, sources, ["lost"]), replay_odds(sc, sym, sources, ["lost"])
+    assert exact.outcomes == replayed.outcomes and exact.total == 1
