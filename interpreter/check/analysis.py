@@ -8,7 +8,8 @@ run, and where the rules are probably wrong, without running a game:
   policy that reads them, rows no roll can reach;
 - reachability: the procedures and tables that the sequence of play and the hooks lead to,
   through `call` and `lookup`; the others run only when a scenario runs them;
-- unused names: functions, states, stats, flags, boxes and tracks no rule mentions;
+- unused names: functions, states, stats, flags, boxes and tracks no rule mentions, cups no
+  rule draws from;
 - decisions that can have no legal answer, where the options and the count are constants;
 - statements that never run: after `stop`, `return` or `pass` in the same block;
 - a `repeat` with no way to end (no `stop`, `return` or `up to` in it).
@@ -342,6 +343,16 @@ class Analysis:
             for d in space.values():
                 if d.name not in reads:
                     self.note(f"{what} '{d.name}'{_cite(d.cite)} is used by no rule", d.span)
+        self.undrawn()
+
+    def undrawn(self) -> None:
+        """A cup no rule draws from: its chits never come out at random (read, put or refilled only)."""
+        if not self.sym.cups:
+            return
+        drawn = {x.cup for site in self.sites for body in site.bodies for x in nodes(body) if isinstance(x, n.Draw)}
+        for d in self.sym.cups.values():
+            if d.name not in drawn:
+                self.note(f"cup '{d.name}'{_cite(d.cite)} is drawn from by no rule", d.span)
 
     # ── decisions ──
     def decisions(self) -> None:

@@ -328,7 +328,7 @@ def sites(sym: Symbols) -> list[Site]:
 
 
 def _binds(s) -> list[str]:
-    if isinstance(s, (n.Let, n.Choose, n.Lookup)):
+    if isinstance(s, (n.Let, n.Choose, n.Lookup, n.Draw, n.Pick)):
         return [s.name]
     if isinstance(s, n.ForEach):
         return [s.var]
@@ -440,6 +440,8 @@ class Bounds:
             return _norm([(k * die.low, k * die.high) for k in count.points()])
         if isinstance(s, n.Lookup):
             return self._table_numbers(s.table)
+        if isinstance(s, n.Pick) and s.count is None:  # one of the list's elements (none when it is empty)
+            return self.elements(s.options, ctx)
         return ANY  # a decision, a table's named result, an adjusted number
 
     def _table_numbers(self, name: str) -> Values:

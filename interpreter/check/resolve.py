@@ -45,6 +45,8 @@ class Checker:
         self.counters: dict[str, Span] = {}  # round counters of the repeats checked so far, for a hint
         self.impulse_loops = 0  # how many 'impulses' loops enclose the statement being checked ('pass')
         self.units: dict[str, str] | None = None  # the hook events of the loops' time units, once computed
+        self.drawn: dict[str, str] = {}  # in the body being checked: a local holding one chit -> its cup
+        self.filled = _cups_filled(sym)  # the cups some statement puts chits into
 
     # ── reporting ──
     def error(self, message: str, span: Span, hint: str | None = None) -> None:
@@ -77,13 +79,14 @@ class Checker:
         for table in self.sym.tables.values():
             self.check_table(table)
         self.check_view()
+        self.check_cups()
         self.check_functions()
         self.check_procedures()
         for hook in self.sym.hooks:
             self.check_hook(hook)
         for inv in self.sym.invariants:
             self.need_cite(inv, f"invariant '{inv.name}'")
-            self.block(inv.body, set())
+            self.body(inv.body, set())
         for gap in self.sym.unencoded:
             self.check_unencoded(gap)
         if self.sym.sequence:
@@ -240,7 +243,7 @@ class Checker:
             self.check_params(proc.params)
             if not self.waits_for_data(proc, f"procedure '{proc.name}'", "calling it stops the run"):
                 self.in_procedure = True
-                self.block(proc.body, {p.name for p in proc.params})
+                self.body(proc.body, {p.name for p in proc.params})
                 self.in_procedure = False
 
     def check_hook(self, hook: n.HookDecl) -> None:
@@ -263,7 +266,7 @@ class Checker:
                 hook.span,
                 f"write 'on {hook.event}(" + ("u" if subject else "") + ")'",
             )
-        self.block(hook.body, {hook.var} - {None})
+        self.body(hook.body, {hook.var} - {None})
 
     def check_sequence(self, sequence: n.SequenceDecl) -> None:
         seen_phases: set[str] = set()
@@ -287,7 +290,7 @@ class Checker:
             if step.pending:
                 self.warning(f"step '{step.name}' [{step.cite}] is declared but not encoded yet", step.span)
             if not self.waits_for_data(step, f"step '{step.name}'", "it is skipped"):
-                self.block(step.body, set())
+                self.body(step.body, set())
 
     def waits_for_data(self, decl: n.StepDecl | n.ProcedureDecl, what: str, meanwhile: str) -> bool:
         """True (with a warning) when decl needs missing tables: its body is not checked until supplied."""
@@ -389,7 +392,7 @@ class Checker:
             if other is not None:
                 self.overlap(table, row, other)
             seen.append(row)
-            self.block(row.effect, set(scope))
+            self.body(row.effect, set(scope))
         die = self.sym.dice.get(table.die)
         if table.read_also and seen:  # two keys: no gap inside the rectangle the rows span
             holes = _uncovered_pairs(seen)
@@ -527,7 +530,7 @@ class Checker:
             if r.name in declared:
                 self.error(f"result '{r.name}' of table '{table.name}' is declared twice", r.span)
             declared[r.name] = r
-            self.block(r.effect, set(scope))
+            self.body(r.effect, set(scope))
         if not declared:
             return
         used: set[str] = set()
@@ -544,7 +547,25 @@ class Checker:
             if name not in used:
                 self.warning(f"result '{name}' of table '{table.name}' is in no row", r.span)
 
+    def check_cups(self) -> None:
+        for cup in self.sym.cups.values():
+            self.need_cite(cup, f"cup '{cup.name}'")
+            seen: set[str] = set()
+            for chit in cup.chits:
+                if chit.name in seen:
+                    self.error(f"chit '{chit.name}' is named twice in cup '{cup.name}'", chit.span,
+                               f"give its count once, as in '{chit.name} x2'")
+                seen.add(chit.name)
+            if not cup.chits:
+                self.error(f"cup '{cup.name}' declares no chits", cup.span,
+                           "name the chits it can hold, with 'x0' for those put in only later: 'chits a x0, b x0'")
+
     # ── statements ──
+    def body(self, stmts: tuple, scope: set[str]) -> None:
+        """A whole body (of a procedure, step, hook, row or invariant): its locals start afresh."""
+        self.drawn = {}
+        self.block(stmts, scope)
+
     def block(self, stmts: tuple, scope: set[str]) -> None:
         for s in stmts:
             self.stmt(s, scope)
@@ -554,11 +575,14 @@ class Checker:
 
     def stmt_let(self, s: n.Let, scope: set[str]) -> None:
         self.expr(s.value, scope)
+        self.drawn.pop(s.name, None)  # no longer a drawn chit
         scope.add(s.name)
 
     def stmt_set(self, s: n.SetStmt, scope: set[str]) -> None:
         self.expr(s.value, scope)
         self.assignable(s.target, scope)
+        if isinstance(s.target, n.Var):
+            self.drawn.pop(s.target.name, None)
 
     def stmt_adjust(self, s: n.Adjust, scope: set[str]) -> None:
         self.expr(s.by, scope)
@@ -574,6 +598,7 @@ class Checker:
 
     def stmt_for(self, s: n.ForEach, scope: set[str]) -> None:
         self.expr(s.iterable, scope)
+        self.drawn.pop(s.var, None)
         self.block(s.body, scope | {s.var})
 
     def stmt_repeat(self, s: n.Repeat, scope: set[str]) -> None:
@@ -638,7 +663,60 @@ class Checker:
                 self.expr(e, scope)
         if s.prompt is not None:
             self.string(s.prompt, scope)
+        self.drawn.pop(s.name, None)
         scope.add(s.name)
+
+    def stmt_draw(self, s: n.Draw, scope: set[str]) -> None:
+        if s.count is not None:
+            self.expr(s.count, scope)
+        cup = self.cup(s.cup, s.cup_span)
+        self.drawn.pop(s.name, None)
+        if cup is not None and s.count is None:
+            self.drawn[s.name] = cup.name
+        if cup is not None and not any(c.count for c in cup.chits) and cup.name not in self.filled:
+            self.warning(f"cup '{cup.name}' starts empty and no 'put' or 'refill' fills it, so this draw gives nothing",
+                         s.cup_span, "give the cup's chits their counts ('a x2'), or put chits into it first")
+        scope.add(s.name)
+
+    def stmt_pick(self, s: n.Pick, scope: set[str]) -> None:
+        if s.count is not None:
+            self.expr(s.count, scope)
+        self.expr(s.options, scope)
+        self.drawn.pop(s.name, None)
+        scope.add(s.name)
+
+    def stmt_put(self, s: n.Put, scope: set[str]) -> None:
+        self.expr(s.chits, scope)
+        self.chits_of(self.cup(s.cup, s.cup_span), s.chits, scope)
+
+    stmt_remove = stmt_put
+
+    def stmt_refill(self, s: n.Refill, scope: set[str]) -> None:
+        self.cup(s.cup, s.cup_span)
+
+    def cup(self, name: str, span: Span) -> n.CupDecl | None:
+        found = self.sym.cups.get(name)
+        if found is None:
+            self.unknown("cup", name, span, self.sym.cups)
+        return found
+
+    def chits_of(self, cup: n.CupDecl | None, e, scope: set[str], drawn: str | None = None) -> None:
+        """The chit names written in a 'put', a 'remove' or a comparison with a drawn chit are the cup's."""
+        if cup is None:
+            return
+        items = e.items if isinstance(e, n.ListLit) else (e,)
+        names = list(dict.fromkeys(c.name for c in cup.chits))
+        for item in items:
+            if isinstance(item, n.Var) and item.name not in scope:
+                written = item.name
+            elif isinstance(item, n.StrLit) and not any(p.expr is not None for p in item.parts):
+                written = item.value
+            else:
+                continue
+            if written not in names:
+                why = f", from which '{drawn}' is drawn" if drawn else ""
+                self.error(f"'{written}' is not a chit of cup '{cup.name}'{why}", item.span,
+                           did_you_mean(written, names) or f"its chits are {', '.join(names)}")
 
     def stmt_lookup(self, s: n.Lookup, scope: set[str]) -> None:
         table = self.sym.tables.get(s.table)
@@ -855,7 +933,14 @@ class Checker:
         self.expr(e.left, scope)
         self.expr(e.right, scope)
 
-    expr_compare = expr_binop
+    def expr_compare(self, e: n.Compare, scope: set[str]) -> None:
+        self.expr_binop(e, scope)
+        if e.op not in ("==", "!="):
+            return
+        for var, other in ((e.left, e.right), (e.right, e.left)):
+            cup = self.drawn.get(var.name) if isinstance(var, n.Var) else None
+            if cup is not None:
+                self.chits_of(self.sym.cups[cup], other, scope, var.name)
 
     def expr_rounded(self, e: n.Rounded, scope: set[str]) -> None:
         self.expr(e.left, scope)
@@ -938,6 +1023,15 @@ def check_ruleset(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:
     all_diags = diags + checker.diags
     all_diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
     return sym, all_diags
+
+
+def _cups_filled(sym: Symbols) -> set[str]:
+    """The cups a 'put' or 'refill' statement anywhere in the rules names."""
+    if not sym.cups:
+        return set()
+    roots = [*sym.procedures.values(), *sym.tables.values(), *sym.hooks, *sym.invariants,
+             *([sym.sequence] if sym.sequence else [])]
+    return {node.cup for node in descendants(roots) if isinstance(node, (n.Put, n.Refill))}
 
 
 def _returns_a_value(proc: n.ProcedureDecl) -> bool:

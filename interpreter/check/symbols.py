@@ -43,6 +43,8 @@ class Symbols:
     sequence: n.SequenceDecl | None = None
     restrictions: dict[str, list[n.Restriction]] = field(default_factory=dict)  # decision name -> its overlays' restrictions
     view: n.ViewDecl | None = None
+    cups: dict[str, n.CupDecl] = field(default_factory=dict)
+    chits: dict[str, str] = field(default_factory=dict)  # chit name -> the first cup that holds it
     overlays: list = field(default_factory=list)  # the overlays applied to the ruleset (interpreter/overlay/apply.py), in order
 
     def value_names(self) -> set[str]:
@@ -50,6 +52,7 @@ class Symbols:
         return (
             set(self.sides) | set(self.nations) | set(self.enum_values) | set(self.boxes) | set(self.tracks)
             | set(self.game_states) | set(self.counters) | set(self.edges) | self.results()
+            | set(self.cups) | set(self.chits)
         )
 
     def time_units(self) -> dict[str, str]:
@@ -181,6 +184,14 @@ class Collector:
         self.sym.place_props[prop.name] = prop
         for value in prop.type.enum:
             self.sym.enum_values[value] = prop.name
+
+    def decl_cup(self, decl: n.CupDecl) -> None:
+        """A cup is a name (its contents, read as a list); its chits are names that name themselves."""
+        if decl.name in self.sym.cups:
+            self.duplicate("cup", decl.name, decl, self.sym.cups[decl.name].span.line)
+        self.sym.cups[decl.name] = decl
+        for chit in decl.chits:
+            self.sym.chits.setdefault(chit.name, decl.name)
 
     # ── declarations kept in source order ──
     def decl_hook(self, decl: n.HookDecl) -> None:

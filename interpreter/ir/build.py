@@ -525,6 +525,51 @@ class Builder(Transformer_NonRecursive):
         values = next((x for x in c if isinstance(x, tuple)), ())
         return n.FaceDecl(span=self.sp(meta), holder=str(holder), holder_span=self.ts(holder), state=str(state),
                           state_span=self.ts(state), value=str(value), value_span=self.ts(value), values=values, cite=_cite(c))
+    def cup_decl(self, meta, c):
+        chits = tuple(chit for line in c if isinstance(line, list) for chit in line)
+        replaced = any(x is True for x in c)
+        return self._named(n.CupDecl, meta, c, replaced=replaced, chits=chits)
+
+    def cup_replaced(self, meta, c):
+        if str(c[0]) != "replacement":
+            self.error(f"a cup is drawn 'with replacement', not 'with {c[0]}'", self.ts(c[0]),
+                       "write 'with replacement', or nothing for a cup whose drawn chits stay out")
+        return True
+
+    def chits(self, meta, c):
+        cite = _cite(c)
+        chits = [x for x in c if isinstance(x, tuple)]  # (name, count, span) from `chit`
+        return [n.ChitCount(span=span, name=name, count=count, cite=cite) for name, count, span in chits]
+
+    def chit(self, meta, c):
+        count = 1
+        if len(c) > 1:
+            written = str(c[1])
+            if re.fullmatch(r"x\d{1,4}", written) is None:
+                self.error(f"'{written}' is not a count of chits", self.ts(c[1]),
+                           "write how many with an x, as in 'british x3' (a name alone is one chit)")
+            else:
+                count = int(written[1:])
+        return (str(c[0]), count, self.sp(meta))
+
+    def draw(self, meta, c):
+        count = c[1] if not isinstance(c[1], Token) else None
+        cup = c[2] if count is not None else c[1]
+        return n.Draw(span=self.sp(meta), name=str(c[0]), count=count, cup=str(cup), cup_span=self.ts(cup), cite=_cite(c))
+
+    def pick(self, meta, c):
+        exprs = [x for x in c[1:] if not isinstance(x, n.Citation)]
+        count, options = (exprs[0], exprs[1]) if len(exprs) == 2 else (None, exprs[0])
+        return n.Pick(span=self.sp(meta), name=str(c[0]), count=count, options=options, cite=_cite(c))
+
+    def put(self, meta, c):
+        return n.Put(span=self.sp(meta), chits=c[0], cup=str(c[1]), cup_span=self.ts(c[1]), cite=_cite(c))
+
+    def remove(self, meta, c):
+        return n.Remove(span=self.sp(meta), chits=c[0], cup=str(c[1]), cup_span=self.ts(c[1]), cite=_cite(c))
+
+    def refill(self, meta, c):
+        return n.Refill(span=self.sp(meta), cup=str(c[0]), cup_span=self.ts(c[0]), cite=_cite(c))
 
     def view_decl(self, meta, c):
         return n.ViewDecl(span=self.sp(meta), function=str(c[0]), cite=_cite(c))
@@ -866,6 +911,12 @@ class Builder(Transformer_NonRecursive):
     def die_entry(self, meta, c):
         label = _first(c, "STRING")
         return n.ScriptedDie(span=self.sp(meta), value=int(c[0]), label=_unquote(label) if label else None)
+
+    def draw_entry(self, meta, c):
+        chit = c[0]
+        label = c[1] if len(c) > 1 else None
+        return n.ScriptedDraw(span=self.sp(meta), chit=_unquote(chit) if chit.type == "STRING" else str(chit),
+                              label=_unquote(label) if label is not None else None)
 
     def decisions(self, meta, c):
         return ("decisions", list(c))

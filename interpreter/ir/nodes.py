@@ -374,6 +374,53 @@ class ChangeSide(Cited):
     side: Expr
 
 
+class Draw(Cited):
+    """``draw VAR from CUP`` (one chit, or none from an empty cup) or ``draw VAR = N from CUP`` (a list of
+    chits): through the dice interface; the chits leave the cup unless it is drawn with replacement."""
+
+    kind: Literal["draw"] = "draw"
+    name: str
+    count: Expr | None = None  # None: one chit, the chit itself; else a list of this many
+    cup: str
+    cup_span: Span
+
+
+class Pick(Cited):
+    """``pick VAR from LIST at random``: one element (none from an empty list), or ``pick VAR = N …``,
+    N distinct elements; uniform, through the dice interface."""
+
+    kind: Literal["pick"] = "pick"
+    name: str
+    count: Expr | None = None
+    options: Expr
+
+
+class Put(Cited):
+    """``put CHITS into CUP``: a chit (or a list of chits) of the cup goes (back) into it."""
+
+    kind: Literal["put"] = "put"
+    chits: Expr
+    cup: str
+    cup_span: Span
+
+
+class Remove(Cited):
+    """``remove CHITS from CUP``: chits taken out of the cup without a draw (out of play)."""
+
+    kind: Literal["remove"] = "remove"
+    chits: Expr
+    cup: str
+    cup_span: Span
+
+
+class Refill(Cited):
+    """``refill CUP``: the cup holds again what it was declared with."""
+
+    kind: Literal["refill"] = "refill"
+    cup: str
+    cup_span: Span
+
+
 class Say(Cited):
     kind: Literal["say"] = "say"
     text: StrLit
@@ -431,7 +478,8 @@ class Ensure(Cited):
 
 
 Stmt = Annotated[
-    Let | SetStmt | Adjust | If | ForEach | Repeat | Impulses | Pass | Stop | Return | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Secretly | Record | Ensure,
+    Let | SetStmt | Adjust | If | ForEach | Repeat | Impulses | Pass | Stop | Return | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Secretly | Record | Ensure
+    | Draw | Pick | Put | Remove | Refill,
     Field(discriminator="kind"),
 ]
 
@@ -564,6 +612,32 @@ class ViewDecl(Cited):
 
     kind: Literal["view"] = "view"
     function: str
+
+
+class ChitCount(Node):
+    """``british x3`` in a cup's ``chits`` line (a name alone is one chit)."""
+
+    name: str
+    count: int = 1
+    cite: Citation | None = None
+
+
+class CupDecl(Cited):
+    """``cup NAME "label" [with replacement] [cite] { chits a x2, b }``: chits drawn blind (language 6.5)."""
+
+    kind: Literal["cup"] = "cup"
+    name: str
+    label: str | None = None
+    replaced: bool = False  # with replacement: a drawn chit goes straight back
+    chits: tuple[ChitCount, ...] = ()
+
+    def start(self) -> dict[str, int]:
+        """What the cup holds at the start: every chit's count, in the order declared (a chit named on
+        two lines counts both)."""
+        out: dict[str, int] = {}
+        for c in self.chits:
+            out[c.name] = out.get(c.name, 0) + c.count
+        return out
 
 
 class GameStateDecl(Cited):
@@ -869,7 +943,7 @@ class SequenceDecl(Cited):
 
 Decl = Annotated[
     Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
-    | Restriction,
+    | Restriction | CupDecl,
     Field(discriminator="kind"),
 ]
 
@@ -929,6 +1003,13 @@ class RunTarget(Node):
 
 class ScriptedDie(Node):
     value: int
+    label: str | None = None
+
+
+class ScriptedDraw(Node):
+    """``draw NAME "label"?`` in a scenario's dice block: the chit drawn, or what a pick picks, by name."""
+
+    chit: str
     label: str | None = None
 
 
@@ -1027,7 +1108,7 @@ class Scenario(Cited):
     tracks: tuple[TrackSet, ...] = ()
     states: tuple[StatValue, ...] = ()  # 'state NAME: VALUE': game states of the position
     run: RunTarget | None = None
-    dice: tuple[ScriptedDie, ...] = ()
+    dice: tuple[ScriptedDie | ScriptedDraw, ...] = ()
     decisions: tuple[Decision, ...] = ()
     expects: tuple[Expectation, ...] = ()
     overlays: tuple[FileRef, ...] = ()  # 'with "FILE"': overlays applied to the ruleset, relative to the scenario

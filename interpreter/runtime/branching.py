@@ -24,7 +24,7 @@ from typing import Any
 
 from .driver import Runner
 from .position import Position, canon
-from .requests import RollRequest, Unprinted
+from .requests import DrawRequest, RollRequest, Unprinted
 from .vm import Process
 
 Bar = Callable[[int, int], Any]  # (roll number, branches in it) -> an object with update(n) and close()
@@ -42,7 +42,7 @@ class Waiting:
     """A position waiting for dice, with what it stands for."""
 
     position: Position
-    request: RollRequest
+    request: RollRequest | DrawRequest
     part: int                # which of the run's processes it is in (a scenario's steps run one after another)
     path: tuple[int, ...]    # the outcome taken at each roll by the first path to meet it, for messages
     memory: Any = None       # what the agents remember (a script's cursor): part of the position
@@ -98,7 +98,7 @@ class Brancher:
                 return Ended(dict(engine.state.facts), True)
             except Unprinted as gap:  # a result the rulebook does not print: the path ends, its odds reported
                 return Ended({**engine.state.facts, UNPRINTED: gap.missing[0]}, False)
-            if isinstance(req, RollRequest):
+            if isinstance(req, (RollRequest, DrawRequest)):  # a draw branches as a roll does (runtime/cups.py)
                 self.rolled.add(req.label)
                 memory = tuple(mind.memory() for mind in self.minds)
                 return Waiting(Position.of(engine, proc), req, part, path, memory)

@@ -15,9 +15,9 @@ from typing import Any
 
 from ..ir import nodes as n
 from ..limits import MAX_INT, MAX_LIST, MAX_STRING
-from . import source
+from . import cups, source
 from .guards import check_int, check_list, check_string, over_budget
-from .requests import ChoiceRequest, RollRequest, RuleError
+from .requests import ChoiceRequest, DrawRequest, RollRequest, RuleError
 from .values import MISSING, Die, Place, Pool, Unit, X, show, shown_at_most
 
 Env = dict
@@ -66,13 +66,13 @@ class Compiler:
 
     def names_themselves(self) -> frozenset[str]:
         """The global names whose value is the name itself whatever the state, but for a unit of that id
-        (Engine.global_value's order): sides, nations, enum values, edge kinds, and table results that
-        no box, track, game state or counter takes."""
+        (Engine.global_value's order): sides, nations, enum values, edge kinds, and table results and
+        chits that no box, track, game state, counter or cup takes."""
         if self._themselves is None:
             sym = self.sym
             taken = set(sym.boxes) | set(sym.tracks) | set(sym.game_states) | set(sym.counters)
             self._themselves = frozenset(set(sym.sides) | set(sym.nations) | set(sym.enum_values) | set(sym.edges)
-                                         | (sym.results() - taken))
+                                         | ((sym.results() | set(sym.chits)) - taken - set(sym.cups)))
         return self._themselves
 
     # ───────────────────────── expressions ─────────────────────────
@@ -540,6 +540,62 @@ class Compiler:
             assign(env, pool)
 
         return ask, receive
+
+    def draw_parts(self, s: n.Draw, cite: str) -> tuple[Callable[[Env], DrawRequest], Callable[[Env, DrawRequest, list], None]]:
+        """A draw from a cup in two halves, as a roll: the request (runtime/cups.py) and what the
+        indexes drawn do (the chits leave the cup, unless it is drawn with replacement)."""
+        count = self.expr(s.count) if s.count is not None else None
+        engine, name, cup, span = self.engine, s.name, s.cup, s.span
+        replace = self.sym.cups[cup].replaced
+        label = f"{name} from {cup}"
+
+        def ask(env) -> DrawRequest:
+            k = 1 if count is None else cups.size_check(as_number(count(env)), "draw", span)
+            chits = engine.state.cups[cup]
+            return cups.request(list(chits), list(chits.values()), k, replace, label, cite, span, cup)
+
+        def receive(env, req: DrawRequest, indexes: list) -> None:
+            drawn = [req.values[i] for i in indexes]
+            chits = engine.state.cups[cup]
+            if not replace:
+                for chit in drawn:
+                    chits[chit] -= 1
+            if engine.narrate:
+                left = f" ({sum(chits.values())} left)" if req.weights else ""  # an empty cup says so itself
+                engine.trace(cite, cups.drawn_text(req, drawn) + left)
+            env[name] = drawn if count is not None else (drawn[0] if drawn else None)
+
+        return ask, receive
+
+    def pick_parts(self, s: n.Pick, cite: str) -> tuple[Callable[[Env], DrawRequest], Callable[[Env, DrawRequest, list], None]]:
+        """``pick … at random``: a draw without replacement from the list's elements, one of each."""
+        count = self.expr(s.count) if s.count is not None else None
+        options, engine, name, span = self.expr(s.options), self.engine, s.name, s.span
+
+        def ask(env) -> DrawRequest:
+            k = 1 if count is None else cups.size_check(as_number(count(env)), "pick", span)
+            items = as_list(options(env), f"the list '{name}' is picked from", span)
+            return cups.request(items, [1] * len(items), k, False, name, cite, span, None)
+
+        def receive(env, req: DrawRequest, indexes: list) -> None:
+            picked = [req.values[i] for i in indexes]
+            if engine.narrate:
+                engine.trace(cite, cups.drawn_text(req, picked))
+            env[name] = picked if count is not None else (picked[0] if picked else None)
+
+        return ask, receive
+
+    def s_put(self, s: n.Put, cite: str) -> StmtFn:
+        chits, engine, cup, span = self.expr(s.chits), self.engine, s.cup, s.span
+        return lambda env: cups.put(engine, cup, chits(env), cite, span)
+
+    def s_remove(self, s: n.Remove, cite: str) -> StmtFn:
+        chits, engine, cup, span = self.expr(s.chits), self.engine, s.cup, s.span
+        return lambda env: cups.remove(engine, cup, chits(env), cite, span)
+
+    def s_refill(self, s: n.Refill, cite: str) -> StmtFn:
+        engine, cup = self.engine, s.cup
+        return lambda env: cups.refill(engine, cup, cite)
 
     def target_label(self, target) -> ExprFn:
         if isinstance(target, n.Var):

@@ -1,4 +1,4 @@
-"""The driver: answers a suspended procedure's requests with dice and agents.
+"""The driver: answers a suspended procedure's requests with dice (and draws) and agents.
 
 It is the only place where a decision is checked against its legal options, so an
 illegal decision — from a script, a person or a buggy agent — is refused with the rule
@@ -15,7 +15,7 @@ from ..ir import nodes as n
 from .agents import PASS, Agent, ScriptedAgent, resolve_answer
 from .dice import DiceProvider
 from .engine import Engine, Event
-from .requests import ChoiceRequest, RollRequest, RuleError, ScriptError
+from .requests import ChoiceRequest, DrawRequest, RollRequest, RuleError, ScriptError
 from .values import Place, show
 
 _NOT_FORCED = object()
@@ -78,6 +78,8 @@ class Runner:
                 return stop.value
             if isinstance(req, RollRequest):
                 answer = self.dice.roll(req)
+            elif isinstance(req, DrawRequest):
+                answer = self.dice.draw(req)
             else:
                 answer = self.decide(req)
 

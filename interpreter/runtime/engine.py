@@ -17,6 +17,7 @@ from ..ir import citations
 from ..ir import nodes as n
 from ..limits import MAX_FUNCTION_DEPTH, max_steps
 from ..syntax.diagnostics import Span
+from . import cups
 from .builtins import implementations
 from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
@@ -136,6 +137,7 @@ class Engine:
             st.tracks[t.name] = track
         for g in self.sym.game_states.values():
             st.globals[g.name] = False if g.type.name == "bool" else None
+        st.cups = {c.name: c.start() for c in self.sym.cups.values()}
 
     # ── trace ──
     def trace(self, cite: n.Citation | str, text: str, kind: str = "event") -> None:
@@ -201,9 +203,11 @@ class Engine:
             return values[None] if None in values else dict(values)  # read-only: tracks change by 'adjust'
         if name in st.globals:
             return st.globals[name]
+        if name in st.cups:
+            return cups.contents(st.cups[name])
         if name in sym.counters:
             raise RuleError(f"counter {name} is not in play in this game", span)
-        if name in sym.results():
+        if name in sym.results() or name in sym.chits:
             return name
         raise RuleError(f"unknown name '{name}'", span)
 

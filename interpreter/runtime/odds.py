@@ -36,6 +36,7 @@ from typing import Any
 from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..syntax.diagnostics import Sources
+from . import cups
 from .agents import Agent
 from .branching import UNPRINTED, Bar, Brancher, Cut, TooLarge, enumerate_positions
 from .dice import DiceProvider, SeededDice
@@ -43,7 +44,7 @@ from .driver import Runner
 from .engine import Engine
 from .policies import POLICIES, Seen, agents_for
 from .position import canon
-from .requests import RollRequest, RuleError, ScriptError
+from .requests import DrawRequest, RollRequest, RuleError, ScriptError
 from .scenario import run_target, target_parts
 from .setup import Setup
 from .values import show
@@ -61,8 +62,11 @@ class OddsError(Exception):
         self.span = span  # the rule that failed, when one did
 
 
-def roll_outcomes(req: RollRequest) -> list[tuple[tuple[int, ...], Fraction]]:
-    """Every multiset of faces a roll can show, sorted, with its exact probability."""
+def roll_outcomes(req: RollRequest | DrawRequest) -> list[tuple[tuple[int, ...], Fraction]]:
+    """Every multiset of faces a roll can show (of indexes a draw can give: runtime/cups.py), sorted,
+    with its exact probability."""
+    if isinstance(req, DrawRequest):
+        return cups.outcomes(req)
     return _outcomes(req.count, req.low, req.high)
 
 
@@ -90,7 +94,7 @@ class EnumeratedDice(DiceProvider):
         self.depth = 0
         self.probability = Fraction(1)
 
-    def roll(self, req: RollRequest) -> list[int]:
+    def roll(self, req: RollRequest | DrawRequest) -> list[int]:
         outcomes = roll_outcomes(req)
         self.rolled.add(req.label)
         if self.depth < len(self.path):
@@ -103,6 +107,8 @@ class EnumeratedDice(DiceProvider):
         self.depth += 1
         self.probability *= p
         return list(dice)
+
+    draw = roll  # a draw's outcomes are multisets of indexes, enumerated alike
 
 
 @dataclass
@@ -312,6 +318,8 @@ class _NoDice(DiceProvider):
     def roll(self, req: RollRequest) -> list[int]:
         raise AssertionError("branching answers every roll itself")
 
+    draw = roll
+
 
 def _notes(facts: list[str] | None) -> list[str]:
     notes = ["the dice of one roll are enumerated as a multiset: the rules read a pool by its faces"]
@@ -408,6 +416,9 @@ class _Watched(DiceProvider):
         self.rolled.add(req.label)
         return self.dice.roll(req)
 
+    def draw(self, req: DrawRequest) -> list[int]:
+        return self.dice.draw(req)
+
 
 @dataclass
 class Estimate:
@@ -445,8 +456,10 @@ class _Probe(DiceProvider):
     def __init__(self, rng):
         self.rng, self.product, self.nodes = rng, 1, 0
 
-    def roll(self, req: RollRequest) -> list[int]:
+    def roll(self, req: RollRequest | DrawRequest) -> list[int]:
         outs = roll_outcomes(req)
         self.product *= len(outs)
         self.nodes += self.product
         return list(outs[self.rng.randrange(len(outs))][0])
+
+    draw = roll

@@ -16,6 +16,7 @@ from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..overlay.apply import header_line
 from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources
+from . import cups
 from .agents import Agent, EagerAgent, FirstLegalAgent, RandomAgent
 from .dice import SeededDice
 from .driver import Quit, Runner, Suspend
@@ -100,6 +101,8 @@ def position(engine: Engine, side: str | None = None) -> str:
     lines = [f"turn {st.turn}, {st.phase}, {st.step}" + (f" (as {side} sees it)" if side else "")]
     for track in st.tracks.values():
         lines.append(f"  {track.name}: " + ", ".join(f"{k or track.name} {v}" for k, v in track.values.items()))
+    for name, chits in st.cups.items():  # what is left in a cup is open knowledge: the drawn chits were seen
+        lines.append(f"  cup {name}: {cups.listing(list(chits), list(chits.values()))}")
     for place in st.places.values():
         here = st.units_at(place)
         if not here:
@@ -120,7 +123,7 @@ def snapshot(engine: Engine) -> dict:
     def plain(v):
         return "" if v is None else v if isinstance(v, (bool, int, str)) else str(v)
 
-    return {
+    out = {
         "turn": st.turn, "phase": plain(st.phase), "step": plain(st.step),
         "units": {u.id: {"location": plain(u.location), "carrier": plain(u.carrier),
                          "state": {k: plain(v) for k, v in u.state.items()}} for u in st.units.values()},
@@ -128,6 +131,9 @@ def snapshot(engine: Engine) -> dict:
         "tracks": {t.name: {(k or t.name): v for k, v in t.values.items()} for t in st.tracks.values()},
         "globals": {k: plain(v) for k, v in st.globals.items()},
     }
+    if st.cups:  # only a game with cups has them: other saves keep the table they always had
+        out["cups"] = {name: dict(chits) for name, chits in st.cups.items()}
+    return out
 
 
 def last_turn(sym: Symbols, setup: n.Scenario | None) -> int:

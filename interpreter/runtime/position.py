@@ -4,7 +4,8 @@ The engine plays on live objects (units, places, frames), which is what makes it
 `Position` is what of them a game can change, copied out into records:
 
 - each unit's record: its side, where it is, what carries it, what it carries, its state;
-- each place's state that is not empty; the tracks; the game values and facts; the clock;
+- each place's state that is not empty; the tracks; what each cup holds; the game values and
+  facts; the clock;
 - the stack of the process running (every frame: its code, where it stands, its locals,
   its open loops), whether it waits for an answer, and what the engine holds open for it
   (eliminations held back by `simultaneously`, the depth of calls, the steps taken).
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .requests import DrawRequest
 from .values import Die, Place, Pool, Unit
 from .vm import Code, CodeFrame, Frame, Process, TableFrame
 
@@ -80,7 +82,7 @@ def _copy_frame(f: Frame, memo: dict) -> Frame:
 class Position:
     """The game in progress, as records (see the module's account)."""
 
-    __slots__ = ("units", "places", "tracks", "globals", "facts", "clock", "stack", "waiting", "deferred",
+    __slots__ = ("units", "places", "tracks", "cups", "globals", "facts", "clock", "stack", "waiting", "deferred",
                  "depth", "steps", "events", "violations")
 
     @classmethod
@@ -90,6 +92,7 @@ class Position:
         pos.units = tuple((u, u.side, u._location, u.carrier, tuple(u.cargo), _copy(u.state, memo)) for u in st.units.values())
         pos.places = {p: _copy(p.state, memo) for p in st.every_place() if p.state}
         pos.tracks = {name: dict(t.values) for name, t in st.tracks.items()}
+        pos.cups = {name: dict(chits) for name, chits in st.cups.items()}
         pos.globals, pos.facts = _copy(st.globals, memo), _copy(st.facts, memo)
         pos.clock = (st.turn, st.phase, st.step)
         pos.stack = tuple(_copy(f, memo) for f in proc.stack)
@@ -116,6 +119,7 @@ class Position:
                 p.state = {}
         for name, t in st.tracks.items():
             t.values = dict(self.tracks[name])
+        st.cups = {name: dict(chits) for name, chits in self.cups.items()}
         st.globals, st.facts = _copy(self.globals, memo), _copy(self.facts, memo)
         st.turn, st.phase, st.step = self.clock
         proc.stack, proc.waiting = [_copy(f, memo) for f in self.stack], self.waiting
@@ -137,7 +141,8 @@ class Position:
         tracks = tuple(sorted((name, canon(v)) for name, v in self.tracks.items()))
         game = (canon(self.globals), canon(self.facts), self.clock)
         stack = tuple(_canon_frame(f) for f in self.stack)
-        return units, places, tracks, game, stack, self.waiting, canon(self.deferred), self.depth
+        cups = tuple((name, tuple(chits.values())) for name, chits in sorted(self.cups.items()))
+        return units, places, tracks, game, stack, self.waiting, canon(self.deferred), self.depth, cups
 
 
 def _canon_frame(frame: Frame) -> tuple:
@@ -185,6 +190,14 @@ def canon(v: Any) -> Any:
         return ("code", v.name)
     if isinstance(v, Frame):
         return _canon_frame(v)
+    return _canon_other(v)
+
+
+def _canon_other(v: Any) -> Any:
+    """canon of what is not a plain value or a container: a draw, a place, compiled rules, text."""
+    if isinstance(v, DrawRequest):  # what it may draw, by id (its units' and places' reprs are not keys)
+        return ("draw", v.label, v.cup, tuple(canon(x) for x in v.values), tuple(v.weights), v.count, v.replace,
+                tuple(v.forced) if v.forced is not None else None)
     place_id = getattr(v, "is_box", None) is not None and getattr(v, "id", None)
     if place_id:
         return ("place", place_id)

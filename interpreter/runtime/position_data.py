@@ -21,7 +21,7 @@ from typing import Any
 from ..ir import nodes as n
 from ..syntax.diagnostics import Span
 from .position import Position
-from .requests import RollRequest
+from .requests import DrawRequest, RollRequest
 from .values import MISSING, Die, Place, Pool, Unit, X
 from .vm import Code, CodeFrame, EliminateFrame, Frame, QueuedEliminations, RerollFrame, TableFrame, _leave_call
 
@@ -31,7 +31,7 @@ _ANY = object
 _NAME = (str, type(None))
 # Each kind of frame's fields and what each must be (a field in brackets only once the frame has got that far).
 _FIELDS: dict[type, dict[str, Any]] = {
-    CodeFrame: {"code": Code, "pc": int, "env": dict, "loops": list, "done": _ANY, "asked": (RollRequest, type(None)),
+    CodeFrame: {"code": Code, "pc": int, "env": dict, "loops": list, "done": _ANY, "asked": (RollRequest, DrawRequest, type(None)),
                 "label": _NAME},
     TableFrame: {"table": _ANY, "env": dict, "cite": _ANY, "result_to": (tuple, type(None)), "stage": str, "result": _ANY,
                  "[column]": _ANY, "[heading]": _ANY, "[effect]": Code, "[declared]": (Code, type(None)), "[label]": _NAME},
@@ -90,9 +90,8 @@ class _Writer:
             return {"t": "cite", "text": v.text, "section": v.section, "qualifier": v.qualifier, "span": self.value(v.span)}
         if isinstance(v, Span):
             return {"t": "span", "file": v.file, "line": v.line, "col": v.col, "end_line": v.end_line, "end_col": v.end_col}
-        if isinstance(v, RollRequest):
-            return {"t": "roll", "count": v.count, "low": v.low, "high": v.high, "die": v.die, "label": v.label,
-                    "cite": self.value(v.cite), "span": self.value(v.span)}
+        if isinstance(v, (RollRequest, DrawRequest)):
+            return self._request(v)
         if isinstance(v, tuple):
             return {"t": "tuple", "items": [self.value(x) for x in v]}
         name = next((k for k, fn in _FUNCTIONS.items() if fn is v), None)
@@ -102,6 +101,15 @@ class _Writer:
         if decl is not None and hasattr(v, "die"):  # a table of the rules
             return {"t": "table", "name": decl.name}
         return None
+
+    def _request(self, v: RollRequest | DrawRequest) -> dict:
+        """The roll or draw a frame waits for."""
+        if isinstance(v, RollRequest):
+            return {"t": "roll", "count": v.count, "low": v.low, "high": v.high, "die": v.die, "label": v.label,
+                    "cite": self.value(v.cite), "span": self.value(v.span)}
+        return {"t": "draw", "count": v.count, "values": [self.value(x) for x in v.values], "weights": list(v.weights),
+                "replace": v.replace, "label": v.label, "cup": self.value(v.cup), "cite": self.value(v.cite),
+                "span": self.value(v.span)}
 
     def _container(self, v: Any) -> dict:
         ref = self.refs[id(v)] = len(self.refs) + 1
@@ -131,9 +139,10 @@ class _Writer:
 
 
 def to_data(pos: Position) -> dict:
-    """The position as a TOML-able table (see the module's account)."""
+    """The position as a TOML-able table (see the module's account); what each cup holds, by chit, in a
+    game that has cups (a game without keeps the table it always had)."""
     w = _Writer()
-    return {
+    data = {
         "format": FORMAT,
         "clock": [w.value(x) for x in pos.clock],
         "units": [{"id": u.id, "side": w.value(side), "location": w.value(loc), "carrier": w.value(carrier),
@@ -149,6 +158,9 @@ def to_data(pos: Position) -> dict:
         "depth": pos.depth,
         "steps": pos.steps,
     }
+    if pos.cups:
+        data["cups"] = [{"name": name, "chits": [[chit, k] for chit, k in chits.items()]} for name, chits in pos.cups.items()]
+    return data
 
 
 # ───────────────────────────── reading ─────────────────────────────
@@ -229,6 +241,21 @@ class _Reader:
         nums = [self.want(v[k], int, f"{field}.{k}", "a number") for k in ("count", "low", "high")]
         return RollRequest(*nums, self.want(v["die"], str, field, "a text"), self.want(v["label"], str, field, "a text"),
                            self.value(v["cite"], f"{field}.cite"), self.value(v["span"], f"{field}.span"))
+
+    def v_draw(self, v, field):
+        self.table(v, field, ("count", "values", "weights", "replace", "label", "cup", "cite", "span"))
+        values = [self.value(x, f"{field}.values[{i}]") for i, x in enumerate(self.want(v["values"], list, f"{field}.values", "a list"))]
+        weights = [self.want(w, int, f"{field}.weights[{i}]", "a number") for i, w in enumerate(self.want(v["weights"], list, f"{field}.weights", "a list"))]
+        count = self.want(v["count"], int, f"{field}.count", "a number")
+        replace = self.want(v["replace"], bool, f"{field}.replace", "true or false")
+        if len(weights) != len(values) or len(values) < 2 or any(w < 1 for w in weights) or count < 1 or (not replace and count >= sum(weights)):
+            raise PositionError("the draw's counts do not fit what it draws from (a waiting draw leaves something to chance)", field)
+        cup = self.want(self.value(v["cup"], f"{field}.cup"), (str, type(None)), f"{field}.cup", "a cup's name or none")
+        if cup is not None and cup not in self.engine.sym.cups:
+            raise PositionError(f"these rules have no cup '{cup}'", f"{field}.cup")
+        return DrawRequest(count, values, weights, replace,
+                           self.want(v["label"], str, f"{field}.label", "a text"), self.value(v["cite"], f"{field}.cite"),
+                           self.value(v["span"], f"{field}.span"), cup)
 
     def v_tuple(self, v, field):
         return tuple(self.items(v, field))
@@ -353,6 +380,7 @@ def _read(r: _Reader, data: Any, engine) -> Position:
                                                                   f"places[{i}].state", "a map")
                   for i, p in enumerate(r.want(data["places"], list, "places", "a list"))}
     pos.tracks = _tracks(r, data["tracks"], engine)
+    pos.cups = _cups(r, data.get("cups", []), engine)
     pos.globals = r.want(r.value(data["globals"], "globals"), dict, "globals", "a map")
     pos.facts = r.want(r.value(data["facts"], "facts"), dict, "facts", "a map")
     pos.stack = tuple(_frame(r, f, i) for i, f in enumerate(r.want(data["stack"], list, "stack", "a list")))
@@ -408,6 +436,30 @@ def _tracks(r: _Reader, v, engine) -> dict:
             values[r.value(pair[0], f"{f}.values[{k}]")] = r.want(pair[1], int, f"{f}.values[{k}]", "a number")
     if set(out) != set(engine.state.tracks):
         raise PositionError("not every track of this game has its values", "tracks")
+    return out
+
+
+def _cups(r: _Reader, v, engine) -> dict:
+    """What each cup holds: every cup of the game, every chit of each with a count from 0."""
+    out: dict[str, dict[str, int]] = {}
+    for i, rec in enumerate(r.want(v, list, "cups", "a list")):
+        f = f"cups[{i}]"
+        r.table(rec, f, ("name", "chits"))
+        name = rec["name"]
+        if not isinstance(name, str) or name not in engine.state.cups or name in out:
+            raise PositionError(f"no cup '{name}' in this game (or named twice)", f"{f}.name")
+        declared, chits = engine.state.cups[name], out.setdefault(name, {})
+        for k, pair in enumerate(r.want(rec["chits"], list, f"{f}.chits", "a list")):
+            if not isinstance(pair, list) or len(pair) != 2 or pair[0] not in declared or pair[0] in chits:
+                raise PositionError(f"expected [chit of cup {name}, count], each chit once", f"{f}.chits[{k}]")
+            chits[pair[0]] = r.want(pair[1], int, f"{f}.chits[{k}]", "a number")
+            if isinstance(pair[1], bool) or chits[pair[0]] < 0:
+                raise PositionError("a count of chits is a whole number from 0", f"{f}.chits[{k}]")
+        if set(chits) != set(declared):
+            raise PositionError(f"cup '{name}' does not give every chit its count", f"{f}.chits")
+        out[name] = {chit: chits[chit] for chit in declared}  # in the order the cup declares them
+    if set(out) != set(engine.state.cups):
+        raise PositionError("not every cup of this game has its contents", "cups")
     return out
 
 

@@ -1,4 +1,4 @@
-"""What a suspended procedure asks of the outside world: dice, or a player's decision.
+"""What a suspended procedure asks of the outside world: dice, a draw, or a player's decision.
 
 The executor yields these; a driver answers them with a dice provider or an agent.
 The executor never knows which provider or agent is at the other end.
@@ -21,6 +21,23 @@ class RollRequest:
     label: str
     cite: str
     span: Span
+
+
+@dataclass
+class DrawRequest:
+    """Chits drawn from a cup (``cup`` its name), or elements of a list picked at random (``cup`` None):
+    ``count`` of them among ``values``, of which there are ``weights`` each. Answered, like a roll, by
+    the dice provider: the indexes drawn, sorted (runtime/cups.py)."""
+
+    count: int
+    values: list[Any]
+    weights: list[int]
+    replace: bool  # a drawn item goes straight back (a cup drawn with replacement)
+    label: str
+    cite: str
+    span: Span
+    cup: str | None = None
+    forced: list[int] | None = None  # the answer when chance has no part (nothing left, or all of it taken)
 
 
 @dataclass

@@ -29,6 +29,7 @@ class GameState:
     tracks: dict[str, Track] = field(default_factory=dict)
     globals: dict[str, Any] = field(default_factory=dict)
     facts: dict[str, Any] = field(default_factory=dict)
+    cups: dict[str, dict[str, int]] = field(default_factory=dict)  # each cup: every chit of it -> how many are in it
     turn: int = 1
     phase: str | None = None
     step: str | None = None

@@ -9,8 +9,8 @@ alike, and the trace is the same line for line.
 
 Bodies are lowered to flat instructions (`Lowering`, one `l_` method per statement kind that
 waits or steers): statements that never wait run as the compiler's closures (`Do`); `if`,
-`for`, `repeat` and `stop` are jumps and cursors; `roll` and `choose` suspend; `call` and
-`lookup` push frames. `umpire explain` reads its statement and calls from the frames
+`for`, `repeat` and `stop` are jumps and cursors; `roll`, `draw`, `pick` and `choose`
+suspend; `call` and `lookup` push frames. `umpire explain` reads its statement and calls from the frames
 (`Process.where`). A position (the game state and this stack) is read out and put back by
 runtime/position.py; `Code.live` tells its key which locals an instruction still to run reads.
 """
@@ -96,7 +96,7 @@ class CodeFrame(Frame):
         return self.code.ops[self.pc - 1].resume(proc, self, answer)
 
     def asked_again(self, proc: Process) -> Any:
-        if self.asked is not None:  # a roll keeps its request
+        if self.asked is not None:  # a roll or a draw keeps its request
             return self.asked
         op = self.code.ops[self.pc - 1] if self.pc else None
         if not isinstance(op, Choose):
@@ -477,6 +477,26 @@ class Roll(Op):
         req = self.ask(frame.env)
         if not req.count:
             self.receive(frame.env, req, [])
+            return None
+        frame.asked = req
+        return req
+
+    def resume(self, proc, frame, answer):
+        req, frame.asked = frame.asked, None
+        self.receive(frame.env, req, answer)
+
+
+class Draw(Op):
+    """A draw from a cup or a pick at random: asked as a roll is, unless chance has no part in it."""
+
+    def __init__(self, s, ask, receive):
+        super().__init__(s)
+        self.ask, self.receive = ask, receive
+
+    def run(self, proc, frame):
+        req = self.ask(frame.env)
+        if req.forced is not None:
+            self.receive(frame.env, req, req.forced)
             return None
         frame.asked = req
         return req
@@ -1013,6 +1033,12 @@ class Lowering:
 
     def l_roll(self, s: n.Roll, ops):
         ops.append(Roll(s, *self.comp.roll_parts(s, s.cite)))
+
+    def l_draw(self, s: n.Draw, ops):
+        ops.append(Draw(s, *self.comp.draw_parts(s, s.cite)))
+
+    def l_pick(self, s: n.Pick, ops):
+        ops.append(Draw(s, *self.comp.pick_parts(s, s.cite)))
 
     def l_choose(self, s: n.Choose, ops):
         ops.append(Choose(s, self.comp.choice(s, s.cite)))

@@ -48,7 +48,7 @@ _TOKEN_WORDS = {
 # Families of tokens that are described as one thing when most of them are expected.
 _DECLARATIONS = ("game", "stat", "type", "counter", "table", "function", "procedure", "flag", "class", "unit", "state",
                  "map", "box", "track", "missing", "on", "invariant", "sequence", "include", "place", "view", "face",
-                 "ENCODING")  # 'not encoded', 'partly encoded': one token
+                 "ENCODING", "cup")  # 'not encoded', 'partly encoded': one token
 _SCENARIO_ITEMS = ("note", "fixture", "places", "units", "at", "until", "track", "state", "run", "dice", "decisions",
                    "expect", "stops", "with")
 _CHANGES = ("replace", "remove", "add", "set", "disable", "change", "note")
@@ -193,8 +193,9 @@ def describe_expected(expected: set[str], start: str = "rules_file") -> str:
     left = set(expected)
     groups: list[str] = []
 
-    def family(members: tuple[str, ...], label: str, shown: int) -> None:
-        present = [m for m in members if m in by_text]
+    def family(members: tuple[str, ...], label: str, shown: int, unclaimed: bool = False) -> None:
+        # unclaimed: only words no family before has taken ('remove' starts a statement and a change)
+        present = [m for m in members if m in by_text and (not unclaimed or by_text[m] in left)]
         if len(present) >= max(3, len(members) // 2):
             listed = ", ".join(present[:shown]) + (", …" if len(present) > shown else "")
             groups.append(f"{label} ({listed})")
@@ -203,7 +204,7 @@ def describe_expected(expected: set[str], start: str = "rules_file") -> str:
     family(_DECLARATIONS, "a declaration", 7)
     family(_SCENARIO_ITEMS, "a scenario section", 14)
     family(statement_keywords(), "a statement", 8)
-    family(_CHANGES, "a change", 7)
+    family(_CHANGES, "a change", 7, unclaimed=True)
     if _EXPRESSION_STARTS <= left:
         groups.append("an expression")
         left -= {"NAME", "INT", "STRING", "LPAR", "LSQB", "LBRACE", "MINUS", "PLUS"}
