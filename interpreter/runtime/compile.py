@@ -18,7 +18,7 @@ from ..limits import MAX_INT, MAX_LIST, MAX_STRING
 from . import cups, source
 from .guards import check_int, check_list, check_string, over_budget
 from .requests import ChoiceRequest, DrawRequest, RollRequest, RuleError
-from .values import MISSING, Die, Place, Pool, Unit, X, show, shown_at_most
+from .values import MISSING, ORDER_WATCH, Die, OrderedRead, Place, Pool, Unit, X, show, shown_at_most
 
 Env = dict
 ExprFn = Callable[[Env], Any]
@@ -809,6 +809,10 @@ def place_of(engine, pid: str, span) -> Any:
 
 def entry(container: Any, k: Any, span) -> Any:
     """`container[k]`."""
+    if container.__class__ is Pool and len(container) > 1:
+        watched = ORDER_WATCH.get()
+        if watched is not None and container.label not in watched:
+            raise OrderedRead(container.label)  # exact odds sorted these dice: they must come in every order
     try:
         return container[k]
     except (KeyError, IndexError, TypeError):

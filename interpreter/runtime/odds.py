@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from typing import Any
 
 from ..check.symbols import Symbols
@@ -47,7 +47,7 @@ from .position import canon
 from .requests import DrawRequest, RollRequest, RuleError, ScriptError
 from .scenario import run_target, target_parts
 from .setup import Setup
-from .values import show
+from .values import ORDER_WATCH, OrderedRead, show
 
 # An enumeration is refused before a roll whose outcomes would take the outcomes sent on past this
 # (by branching: each roll's size is known before its work starts), or once a replay has run this many paths.
@@ -64,10 +64,36 @@ class OddsError(Exception):
 
 def roll_outcomes(req: RollRequest | DrawRequest) -> list[tuple[tuple[int, ...], Fraction]]:
     """Every multiset of faces a roll can show (of indexes a draw can give: runtime/cups.py), sorted,
-    with its exact probability."""
+    with its exact probability; every sequence of faces instead for a roll the rules read die by die
+    (its label in ORDER_WATCH: see `watching_order`)."""
     if isinstance(req, DrawRequest):
         return cups.outcomes(req)
+    watched = ORDER_WATCH.get()
+    if watched is not None and req.label in watched and req.count > 1:
+        return _sequences(req.count, req.low, req.high)
     return _outcomes(req.count, req.low, req.high)
+
+
+@lru_cache(maxsize=64)
+def _sequences(count: int, low: int, high: int) -> list[tuple[tuple[int, ...], Fraction]]:
+    faces = range(low, high + 1)
+    p = Fraction(1, len(faces) ** count)
+    return [(dice, p) for dice in product(faces, repeat=count)]
+
+
+def watching_order(enumerate_once: Callable[[], Any]) -> tuple[Any, list[str]]:
+    """Run an enumeration with its rolls' dice as multisets; when the rules read a die of a roll by
+    its place in the roll (`gauge[0]`), which sorting would falsify, start again with that roll's
+    dice in every order. The result, and the labels of the rolls so enumerated."""
+    ordered: set[str] = set()
+    while True:
+        token = ORDER_WATCH.set(frozenset(ordered))
+        try:
+            return enumerate_once(), sorted(ordered)
+        except OrderedRead as read:
+            ordered.add(read.label)
+        finally:
+            ORDER_WATCH.reset(token)
 
 
 @lru_cache(maxsize=256)
@@ -242,15 +268,19 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
     trial = _Trial(sc, sym, sources, facts, decide)
     started = time.perf_counter()
     engine = trial.engine
-    engine.reset()
-    Setup(engine, sc).run()
-    brancher = Brancher(engine, target_parts(engine, sc), Runner(engine, _NoDice(), trial.agents(policy)))
-    try:
-        ended, positions = enumerate_positions(brancher, roll_outcomes, limit, bar)
-    except (RuleError, ScriptError) as err:
-        raise _failed(err, brancher.path) from err
-    except TooLarge as big:
-        raise _too_large(big, limit) from big
+
+    def enumerate_once():
+        engine.reset()
+        Setup(engine, sc).run()
+        brancher = Brancher(engine, target_parts(engine, sc), Runner(engine, _NoDice(), trial.agents(policy)))
+        try:
+            return brancher, enumerate_positions(brancher, roll_outcomes, limit, bar)
+        except (RuleError, ScriptError) as err:
+            raise _failed(err, brancher.path) from err
+        except TooLarge as big:
+            raise _too_large(big, limit) from big
+
+    (brancher, (ended, positions)), ordered = watching_order(enumerate_once)
     names = facts if facts is not None else sorted({k for e in ended for k in e.facts} - _NOT_MEASURED)
     outcomes: dict[tuple, Fraction] = {}
     for e in ended:
@@ -262,7 +292,7 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
                 time.perf_counter() - started, policy, positions=positions, seen=trial.seen,
                 rests_on=rests_on(sc, sym, brancher.rolled | _tables_read(e.facts for e in ended)))
     odds.unprinted = _unprinted(ended)
-    odds.notes.extend(_notes(facts))
+    odds.notes.extend(_notes(facts, ordered))
     odds.notes.append(f"positions are merged when equal: {positions} waited for dice, "
                       f"{brancher.work} outcomes sent on from them")
     return odds
@@ -321,8 +351,11 @@ class _NoDice(DiceProvider):
     draw = roll
 
 
-def _notes(facts: list[str] | None) -> list[str]:
+def _notes(facts: list[str] | None, ordered: list[str] = ()) -> list[str]:
     notes = ["the dice of one roll are enumerated as a multiset: the rules read a pool by its faces"]
+    if ordered:
+        notes[0] += (f"; except {', '.join(ordered)}, whose dice the rules read one by one by their place in the "
+                     f"roll: every order of its faces is enumerated")
     if facts:
         notes.append("a path stops as soon as every measured fact is recorded")
     return notes
@@ -345,6 +378,17 @@ def replay_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str]
     """The same distribution by replaying the run from its set-up for every dice path."""
     trial = _Trial(sc, sym, sources, facts, decide)
     started = time.perf_counter()
+    (outcomes, names, runs, cut, rolled), ordered = watching_order(
+        lambda: _replay_paths(trial, facts, policy, limit, progress))
+    odds = Odds(names or [], outcomes, runs, cut, time.perf_counter() - started, policy, seen=trial.seen,
+                rests_on=rests_on(sc, sym, rolled))
+    odds.notes.extend(_notes(facts, ordered))
+    odds.notes.append("every dice path replayed from the set-up")
+    return odds
+
+
+def _replay_paths(trial: _Trial, facts: list[str] | None, policy: str, limit: int, progress):
+    """Every dice path replayed: the distribution, the names measured, runs, runs cut, tables read."""
     outcomes: dict[tuple, Fraction] = {}
     names: list[str] | None = facts
     pending: list[list[int]] = [[]]
@@ -369,11 +413,7 @@ def replay_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str]
                                 "measure fewer facts (--fact), or start the scenario closer to the roll")
         if progress and runs % 5000 == 0:
             progress(runs, len(pending))
-    odds = Odds(names or [], outcomes, runs, cut, time.perf_counter() - started, policy, seen=trial.seen,
-                rests_on=rests_on(sc, sym, rolled))
-    odds.notes.extend(_notes(facts))
-    odds.notes.append("every dice path replayed from the set-up")
-    return odds
+    return outcomes, names, runs, cut, rolled
 
 
 def monte_carlo(sc: n.Scenario, sym: Symbols, sources: Sources, names: list[str], runs: int, seed: int = 1,

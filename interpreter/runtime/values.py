@@ -6,6 +6,7 @@ its hot loop. Sides, nations and enum values are plain strings.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
 
@@ -103,6 +104,20 @@ class Die(int):
 
     def __deepcopy__(self, memo) -> Die:
         return self  # a face never changes (a reroll puts a new Die in its place)
+
+
+class OrderedRead(Exception):  # noqa: N818 - a signal to the odds enumeration, not an error
+    """Exact odds enumerated a roll's dice as a multiset (sorted), and the rules read one die by its
+    place in the roll: the enumeration starts again with that roll's dice in every order."""
+
+    def __init__(self, label: str):
+        super().__init__(label)
+        self.label = label
+
+
+# While exact odds enumerate: the labels of the rolls whose dice are enumerated in every order.
+# None (the default: dice really rolled, in the order rolled) lets a pool be read by position.
+ORDER_WATCH: ContextVar[frozenset | None] = ContextVar("order_watch", default=None)
 
 
 class Pool(list):
