@@ -556,9 +556,22 @@ class Checker:
                     self.error(f"chit '{chit.name}' is named twice in cup '{cup.name}'", chit.span,
                                f"give its count once, as in '{chit.name} x2'")
                 seen.add(chit.name)
+                self.check_chit_name(cup, chit)
             if not cup.chits:
                 self.error(f"cup '{cup.name}' declares no chits", cup.span,
                            "name the chits it can hold, with 'x0' for those put in only later: 'chits a x0, b x0'")
+
+    def check_chit_name(self, cup: n.CupDecl, chit) -> None:
+        """A chit reads as its own name, so it must not share one with a game-wide name, which a rule
+        naming it would read instead (`chit == wind` comparing with the track 'wind')."""
+        sym = self.sym
+        for what, space in (("track", sym.tracks), ("game state", sym.game_states), ("box", sym.boxes),
+                            ("cup", sym.cups), ("function", sym.functions), ("table", sym.tables)):
+            if chit.name in space:
+                self.error(f"chit '{chit.name}' of cup '{cup.name}' has the name of the {what} '{chit.name}': "
+                           f"a rule naming it would read the {what}", chit.span,
+                           f"rename the chit (as '{chit.name}_chit') or the {what}")
+                return
 
     # ── statements ──
     def body(self, stmts: tuple, scope: set[str]) -> None:
