@@ -28,6 +28,8 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("linked", 2, 2, "linked(place, kind): the places joined to a place by edges of a declared kind"),
         Builtin("sides", 0, 0, "the player sides, in declaration order"),
         Builtin("turn", 0, 0, "the number of the current game turn"),
+        Builtin("phase", 0, 0, "the name of the current phase of the sequence of play, or none"),
+        Builtin("step", 0, 0, "the name of the current step of the sequence of play, or none"),
         Builtin("enemy", 1, 1, "the other side of a two-sided game"),
         Builtin("count", 1, 1, "the number of items in a list, pool or map"),
         Builtin("sum", 1, 1, "the sum of a list of numbers or of a pool of dice"),

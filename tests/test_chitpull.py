@@ -32,3 +32,4 @@ def test_every_turn_starts_from_a_full_cup_and_the_initiative_carries_over(capsy
     assert len(ends) == 2
     holders = [line.split()[-1] for line in lines if line.startswith("[2.3] initiative is now")]
     assert len(holders) == 2 and holders[0] != holders[1], "each turn's first initiative chit passes it on"
+    assert "[2.5] record step of turn 2 = activations" in lines, "step() names the step being played"

@@ -110,6 +110,16 @@ def turn(engine, span):
     return engine.state.turn
 
 
+@builtin("phase")
+def phase(engine, span):
+    return engine.state.phase
+
+
+@builtin("step")
+def step(engine, span):
+    return engine.state.step
+
+
 @builtin("enemy")
 def enemy(engine, span, side):
     if not isinstance(side, str):
