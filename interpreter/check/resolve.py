@@ -24,10 +24,11 @@ from ..lang import (
 )
 from ..runtime.geometry import usable_id_format
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
+from .maps import MapChecks
 from .symbols import Symbols, collect
 
 
-class Checker:
+class Checker(MapChecks):
     """Checks one ruleset; ``extra_values`` adds names such as a scenario's unit ids."""
 
     def __init__(self, sym: Symbols, extra_values: Iterable[str] = ()):
@@ -137,6 +138,7 @@ class Checker:
             self.check_grid(self.sym.map.grid)
         for prop in self.sym.map.props:
             self.check_type(prop.type)
+        self.check_square_map(self.sym.map)
 
     def check_grid(self, grid: n.Grid) -> None:
         if grid.shape not in GRID_SHAPES:
@@ -741,6 +743,7 @@ class Checker:
         if not builtin.min_args <= len(e.args) <= builtin.max_args:
             want = str(builtin.min_args) if builtin.min_args == builtin.max_args else f"{builtin.min_args} or {builtin.max_args}"
             self.error(f"'{e.func}' takes {want} argument(s), but {len(e.args)} are given", e.span)
+        self.check_map_call(e)
 
 
 def check_ruleset(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:

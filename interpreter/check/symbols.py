@@ -30,6 +30,8 @@ class Symbols:
     place_props: dict[str, n.PlaceProp] = field(default_factory=dict)
     enum_values: dict[str, str] = field(default_factory=dict)  # value -> property
     edges: dict[str, n.EdgeDecl] = field(default_factory=dict)
+    borders: dict[str, n.BorderProp] = field(default_factory=dict)  # facts of the side between two places
+    coasts: dict[str, n.CoastDecl] = field(default_factory=dict)  # ordered lists of places
     boxes: dict[str, n.BoxDecl] = field(default_factory=dict)
     tracks: dict[str, n.TrackDecl] = field(default_factory=dict)
     missing: dict[str, n.MissingDecl] = field(default_factory=dict)
@@ -48,7 +50,7 @@ class Symbols:
         """Names an expression may use as a value without declaring them locally."""
         return (
             set(self.sides) | set(self.nations) | set(self.enum_values) | set(self.boxes) | set(self.tracks)
-            | set(self.game_states) | set(self.counters) | set(self.edges) | self.results()
+            | set(self.game_states) | set(self.counters) | set(self.edges) | set(self.coasts) | self.results()
         )
 
     def results(self) -> set[str]:
@@ -134,6 +136,16 @@ class Collector:
             if edge.name in self.sym.edges:
                 self.duplicate("edge kind", edge.name, edge)
             self.sym.edges[edge.name] = edge
+        for border in decl.borders:
+            if border.name in self.sym.borders:
+                self.duplicate("border property", border.name, border)
+            self.sym.borders[border.name] = border
+            for value in border.type.enum:
+                self.sym.enum_values[value] = border.name
+        for coast in decl.coasts:
+            if coast.name in self.sym.coasts or coast.name in self.sym.edges:
+                self.duplicate("coast", coast.name, coast)
+            self.sym.coasts[coast.name] = coast
 
     def decl_view(self, decl: n.ViewDecl) -> None:
         if self.sym.view is not None:
