@@ -45,7 +45,10 @@ class MapChecks:
                        "write the first and last column or row as place ids write them, the first lower: 'wrap columns 1..30 on rows A..O'")
 
     def check_map_call(self, e: n.CallExpr) -> None:
-        """A literal a map built-in is given: a direction one of the eight, a border property declared."""
+        """A literal a map built-in is given: a direction one of the eight, a border property declared,
+        a coast declared."""
+        if e.func == "between" and e.args:
+            self.check_coast_name(e.args[0].value)
         literal = {"neighbour": (1, DIRECTIONS, "direction"), "border": (2, self.sym.borders, "border property")}.get(e.func)
         if literal is None or len(e.args) <= literal[0]:
             return
@@ -56,6 +59,25 @@ class MapChecks:
         if e.func == "neighbour":
             hint = _compass(arg.value) or hint or f"a direction is one of {', '.join(DIRECTIONS)}"
         self.error(f"unknown {literal[2]} '{arg.value}'", arg.span, hint)
+
+    def check_coast_name(self, arg) -> None:
+        """between's first argument written as a name: it must be a coast (a known name of another kind,
+        such as an edge kind, is reported here; an unknown one by the name check)."""
+        if isinstance(arg, n.Var) and arg.name not in self.sym.coasts and arg.name in self.values:
+            self.error(f"'{arg.name}' is not a coast", arg.span,
+                       did_you_mean(arg.name, self.sym.coasts) or "declare it in the map: coast NAME \"label\" [rule]")
+
+
+def coast_ends(roots) -> list[tuple[str, n.PlaceLit]]:
+    """(coast, place) for each place written as a literal at an end of a between() call of the rules:
+    a scenario's coasts tell whether each is on its coast."""
+    from ..ir.visit import descendants
+
+    out = []
+    for node in descendants(roots):
+        if isinstance(node, n.CallExpr) and node.func == "between" and len(node.args) == 3 and isinstance(node.args[0].value, n.Var):
+            out.extend((node.args[0].value.name, a.value) for a in node.args[1:] if isinstance(a.value, n.PlaceLit))
+    return out
 
 
 def _compass(word: str) -> str | None:
