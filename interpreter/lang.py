@@ -33,6 +33,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("border", 3, 3, "border(a, b, \"name\"): a declared fact of the side between two neighbouring places, or none"),
         Builtin("exits", 1, 2, "exits(place, n): the places a place's exit number n leads to; exits(place): all of them"),
         Builtin("between", 3, 3, "between(coast, a, b): the places of a coast from a to b, both included"),
+        Builtin("follow", 3, 3, "follow(map, point, n): the point the path that n picks leads to on a secondary map, or none at the end"),
         Builtin("sides", 0, 0, "the player sides, in declaration order"),
         Builtin("turn", 0, 0, "the number of the current game turn"),
         Builtin("enemy", 1, 1, "the other side of a two-sided game"),

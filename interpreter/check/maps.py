@@ -60,6 +60,36 @@ class MapChecks:
             hint = _compass(arg.value) or hint or f"a direction is one of {', '.join(DIRECTIONS)}"
         self.error(f"unknown {literal[2]} '{arg.value}'", arg.span, hint)
 
+    def check_secondary_maps(self) -> None:
+        """Each secondary map's die is declared, its paths lead to its own points, and the paths from a
+        point share out the die's faces: each face picks exactly one path."""
+        for decl in self.sym.secondary_maps.values():
+            die = self.sym.dice.get(decl.die)
+            if die is None:
+                self.unknown("die", decl.die, decl.die_span, self.sym.dice)
+            for point in decl.points:
+                for path in point.paths:
+                    if self.sym.map_points.get(path.to) != decl.name:
+                        self.error(f"'{path.to}' is not a point of {decl.name}", path.span,
+                                   did_you_mean(path.to, [p.name for p in decl.points]))
+                if point.paths and die is not None and die.high - die.low < 1000:
+                    self.check_point_faces(point, die.low, die.high)
+
+    def check_point_faces(self, point: n.MapPoint, low: int, high: int) -> None:
+        taken: dict[int, n.MapPath] = {}
+        for path in point.paths:
+            if path.low > path.high or path.low < low or path.high > high:
+                self.error(f"the path {path.low}..{path.high} -> {path.to} is not a range of the die's faces {low}..{high}", path.span)
+                continue
+            twice = next((f for f in range(path.low, path.high + 1) if f in taken), None)
+            if twice is not None:
+                self.error(f"{twice} picks two paths from {point.name}: -> {taken[twice].to} and -> {path.to}", path.span)
+            taken.update({f: path for f in range(path.low, path.high + 1)})
+        missing = [f for f in range(low, high + 1) if f not in taken]
+        if missing:
+            self.error(f"no path from {point.name} for {_faces(missing)}", point.span,
+                       "every face of the die picks a path from a point that has any; a point with none ends the walk")
+
     def check_coast_name(self, arg) -> None:
         """between's first argument written as a name: it must be a coast (a known name of another kind,
         such as an edge kind, is reported here; an unknown one by the name check)."""
@@ -78,6 +108,17 @@ def coast_ends(roots) -> list[tuple[str, n.PlaceLit]]:
         if isinstance(node, n.CallExpr) and node.func == "between" and len(node.args) == 3 and isinstance(node.args[0].value, n.Var):
             out.extend((node.args[0].value.name, a.value) for a in node.args[1:] if isinstance(a.value, n.PlaceLit))
     return out
+
+
+def _faces(faces: list[int]) -> str:
+    """Faces as ranges: 5..6, 9."""
+    runs: list[list[int]] = []
+    for f in faces:
+        if runs and runs[-1][1] == f - 1:
+            runs[-1][1] = f
+        else:
+            runs.append([f, f])
+    return ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in runs)
 
 
 def _compass(word: str) -> str | None:

@@ -62,6 +62,7 @@ class Checker(MapChecks):
         self.check_unit_types()
         self.check_counters()
         self.check_map()
+        self.check_secondary_maps()
         for decl in list(self.sym.unit_states.values()) + list(self.sym.game_states.values()):
             self.check_type(decl.type)
         for track in self.sym.tracks.values():
@@ -259,8 +260,8 @@ class Checker(MapChecks):
                 self.error(f"stat '{v.name}' takes a number, 'X' or '?', not '{v.value}'", v.span)
 
     def check_type(self, t: n.TypeName) -> None:
-        if t.name and t.name not in VALUE_TYPES:
-            self.unknown("type", t.name, t.span, VALUE_TYPES)
+        if t.name and t.name not in VALUE_TYPES and t.name not in self.sym.secondary_maps:
+            self.unknown("type", t.name, t.span, [*VALUE_TYPES, *self.sym.secondary_maps])
 
     def check_params(self, params: tuple[n.Param, ...]) -> None:
         seen: set[str] = set()

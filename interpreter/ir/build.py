@@ -543,6 +543,18 @@ class Builder(Transformer_NonRecursive):
             wraps=tuple(_of(c, n.Wrap)), borders=tuple(_of(c, n.BorderProp)), coasts=tuple(_of(c, n.CoastDecl)), cite=_cite(c),
         )
 
+    def secondary_map(self, meta, c):
+        label = _first(c[1:], "STRING")
+        die = next(x for x in c[1:] if isinstance(x, Token) and x.type == "NAME")
+        return n.SecondaryMap(span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, die=str(die),
+                              die_span=self.ts(die), points=tuple(_of(c, n.MapPoint)), cite=_cite(c))
+
+    def map_point(self, meta, c):
+        return n.MapPoint(span=self.sp(meta), name=str(c[0]), paths=tuple(_of(c, n.MapPath)), cite=_cite(c))
+
+    def map_path(self, meta, c):
+        return n.MapPath(span=self.sp(meta), low=c[0].low, high=c[0].high, to=str(c[1]))
+
     def wrap_decl(self, meta, c):
         names = [str(x) for x in c if not isinstance(x, n.Citation)]
         on = dict(zip(("on_axis", "on_low", "on_high"), names[3:6]))

@@ -592,6 +592,33 @@ class MapDecl(Cited):
     coasts: tuple[CoastDecl, ...] = ()
 
 
+class MapPath(Node):
+    """``4..6 -> delta``: the path a number from low to high picks."""
+
+    low: int
+    high: int
+    to: str
+
+
+class MapPoint(Cited):
+    """A point of a secondary map and its paths (none: the walk ends there)."""
+
+    name: str
+    paths: tuple[MapPath, ...] = ()
+
+
+class SecondaryMap(Cited):
+    """``secondary map hurricanes "…" by d10 { yucatan: 0..3 -> florida, … }``: a small map walked by a
+    marker (a game state whose type is the map), one die number picking each step's path."""
+
+    kind: Literal["secondary_map"] = "secondary_map"
+    name: str
+    label: str | None = None
+    die: str
+    die_span: Span
+    points: tuple[MapPoint, ...] = ()
+
+
 class BoxDecl(Cited):
     kind: Literal["box"] = "box"
     name: str
@@ -783,7 +810,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
+    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | SecondaryMap | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
     | Restriction,
     Field(discriminator="kind"),
 ]

@@ -72,7 +72,7 @@ class Compiler:
             sym = self.sym
             taken = set(sym.boxes) | set(sym.tracks) | set(sym.game_states) | set(sym.counters)
             self._themselves = frozenset(set(sym.sides) | set(sym.nations) | set(sym.enum_values) | set(sym.edges)
-                                         | set(sym.coasts) | (sym.results() - taken))
+                                         | set(sym.map_names) | (sym.results() - taken))
         return self._themselves
 
     # ───────────────────────── expressions ─────────────────────────

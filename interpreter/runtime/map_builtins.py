@@ -1,4 +1,5 @@
-"""Built-ins of the map's geometry (language 6.1a-6.1b): square directions, borders, exits, coasts.
+"""Built-ins of the map's geometry (language 6.1a-6.1c): square directions, borders, exits, coasts, and
+the paths of a secondary map.
 
 Registered with the others (builtins.py imports this module); each reads the map data set up
 from the scenario, never the position, except through the places it returns.
@@ -103,3 +104,21 @@ def between(engine, span, coast, a, b):
             raise RuleError(f"{show(end)} is not on coast {coast}", span)
     i, j = listed.index(a), listed.index(b)
     return listed[i:j + 1] if i <= j else listed[j:i + 1][::-1]
+
+
+@builtin("follow")
+def follow(engine, span, chart, point, number):
+    """The point the path from `point` that `number` picks leads to on a secondary map; none from a
+    point with no paths (the walk has ended)."""
+    decl = engine.sym.secondary_maps.get(chart) if isinstance(chart, str) else None
+    if decl is None:
+        raise RuleError(f"follow needs a secondary map, not {show(chart)}", span, hint=did_you_mean(str(chart), engine.sym.secondary_maps))
+    here = next((p for p in decl.points if p.name == point), None)
+    if here is None:
+        raise RuleError(f"{show(point)} is not a point of {chart}", span, hint=did_you_mean(str(point), [p.name for p in decl.points]))
+    if not here.paths:
+        return None
+    path = next((p for p in here.paths if isinstance(number, int) and p.low <= number <= p.high), None)
+    if path is None:
+        raise RuleError(f"no path from {point} on {chart} for {show(number)}", span)
+    return path.to

@@ -188,6 +188,11 @@ class Setup:
             return v.value == "true"
         if t.name == "place":
             return self.place_named(v.value, span)
+        if t.name in sym.secondary_maps:
+            points = [p.name for p in sym.secondary_maps[t.name].points]
+            if v.value not in points and v.value != "none":
+                raise ScriptError(f"'{v.name}' is a point of {t.name}, not '{v.value}'", span, did_you_mean(str(v.value), points))
+            return None if v.value == "none" else v.value
         return v.value
 
     def place_named(self, value, span: Span) -> Place:
