@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from ..ir import nodes as n
 from ..lang import DIRECTIONS, WRAP_AXES
-from ..runtime.squares import DEFAULT_SQUARE_ID, id_format, wrap_rule
+from ..runtime.squares import DEFAULT_SQUARE_ID, id_format
 from ..syntax.diagnostics import did_you_mean
+
+
+# The built-ins that read a square grid's directions (a run on another map would stop at them).
+SQUARE_BUILTINS = ("neighbour", "direction", "diagonal", "flanking")
 
 
 class MapChecks:
@@ -40,15 +44,26 @@ class MapChecks:
         if wrap.on_axis == wrap.axis:
             self.error(f"a wrap of the {wrap.axis} holds on some of the other axis: 'on {WRAP_AXES[wrap.axis == 'columns']} …'", wrap.span)
             return
-        if wrap_rule(form, wrap.axis, wrap.low, wrap.high, wrap.on_axis, wrap.on_low, wrap.on_high) is None:
-            self.error(f"the ends of this wrap cannot be read as {wrap.axis} of the id format", wrap.span,
-                       "write the first and last column or row as place ids write them, the first lower: 'wrap columns 1..30 on rows A..O'")
+        ranges = [(wrap.axis, wrap.low, wrap.high)] + ([(wrap.on_axis, wrap.on_low, wrap.on_high)] if wrap.on_axis else [])
+        for axis, low, high in ranges:
+            ends = [form.coordinate(axis[:-1], x) for x in (low, high)]
+            if None in ends or ends[0] >= ends[1]:
+                kind = "a capital letter" if form.coordinate(axis[:-1], "A") is not None else "a number"
+                self.error(f"the wrap's {axis} {low}..{high} must be two {axis} of this grid, the first lower "
+                           f"(its ids write a {axis[:-1]} as {kind})", wrap.span,
+                           "as in 'wrap columns 1..30 on rows A..O' for ids such as C12")
+                return
 
     def check_map_call(self, e: n.CallExpr) -> None:
         """A literal a map built-in is given: a direction one of the eight, a border property declared,
         a coast declared."""
         if e.func == "between" and e.args:
             self.check_coast_name(e.args[0].value)
+        grid = self.sym.map.grid if self.sym.map else None
+        if e.func in SQUARE_BUILTINS and (grid is None or grid.shape != "square"):
+            self.error(f"'{e.func}' needs a square grid, and this ruleset's map is "
+                       f"{'a ' + grid.shape + ' grid' if grid else 'not declared'}", e.span,
+                       "declare the map's grid: grid square \"{row letter}{column}\"")
         literal = {"neighbour": (1, DIRECTIONS, "direction"), "border": (2, self.sym.borders, "border property")}.get(e.func)
         if literal is None or len(e.args) <= literal[0]:
             return
