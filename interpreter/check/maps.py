@@ -11,7 +11,6 @@ from ..lang import DIRECTIONS, WRAP_AXES
 from ..runtime.squares import DEFAULT_SQUARE_ID, id_format
 from ..syntax.diagnostics import did_you_mean
 
-
 # The built-ins that read a square grid's directions (a run on another map would stop at them).
 SQUARE_BUILTINS = ("neighbour", "direction", "diagonal", "flanking")
 
