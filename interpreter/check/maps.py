@@ -1,7 +1,9 @@
-"""The checker's part for square grids, borders, exits and coasts (language 6.1a-6.1b).
+"""The checker's part for square grids, borders, coasts and secondary maps (language 6.1a-6.1c).
 
 A mix-in of Checker: what it can see without a scenario — a square grid's id format and wrapping
-edges, and the names a map built-in is given as literals (a direction, a border property).
+edges, the names a map built-in is given as literals (a direction, a border property, a coast),
+and each secondary map's paths. What needs a scenario (the places at the ends of a coast) is
+checked with it, by check/scenario.py through `coast_ends`.
 """
 
 from __future__ import annotations

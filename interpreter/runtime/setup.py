@@ -122,10 +122,12 @@ class Setup:
             raise ScriptError(f"unknown coast '{cd.name}'", cd.span, did_you_mean(cd.name, self.sym.coasts))
         if cd.name in coasts:
             raise ScriptError(f"coast {cd.name} is listed twice: list its places once, in order", cd.span)
-        listed = [self.place(pid, cd.span) for pid in cd.places]
-        twice = next((p for i, p in enumerate(listed) if p in listed[:i]), None)
-        if twice is not None:
-            raise ScriptError(f"{twice.id} is listed twice in coast {cd.name}", cd.span)
+        listed: list[Place] = []
+        for pid in cd.places:
+            place = self.place(pid, cd.span)
+            if place in listed:  # between() reads the list by position: a place twice has no one position
+                raise ScriptError(f"{place.id} is listed twice in coast {cd.name}", cd.span)
+            listed.append(place)
         coasts[cd.name] = listed
 
     def adjacency(self, adj: n.Adjacency, computed: bool) -> None:
