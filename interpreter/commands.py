@@ -214,10 +214,14 @@ def _stop_on_errors(diags: list[Diagnostic]) -> None:
 
 
 def _ready_scenario(path: str, sources: Sources, overlays: list[str], with_demo: bool = False):
-    """The scenario and its checked ruleset, or None once the errors are printed."""
+    """The scenario and its checked ruleset, ready to run, or None once the errors are printed."""
     try:
         scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays, with_demo=with_demo)
         _stop_on_errors(diags)
+        if scenario.run is None:  # the check lets a file of places alone through: it is a shared map
+            raise UmpireError([Diagnostic("error", "this file holds places alone (a shared map): it has no 'run' line to run",
+                                          scenario.span, "'umpire check' checks it; a scenario takes its places with "
+                                          "'places from \"FILE\"' and runs them")])
     except UmpireError as err:
         print(render_all(err.diagnostics, sources), file=sys.stderr)
         return None

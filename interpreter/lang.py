@@ -26,6 +26,14 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("places", 0, 0, "every map place"),
         Builtin("adjacent", 1, 1, "the places adjacent to a place"),
         Builtin("linked", 2, 2, "linked(place, kind): the places joined to a place by edges of a declared kind"),
+        Builtin("neighbour", 2, 2, "neighbour(square, dir): the square one step away in a direction (n, ne, e, se, s, sw, w, nw), or none"),
+        Builtin("direction", 2, 2, "direction(a, b): the direction from a square to a neighbouring one, or none"),
+        Builtin("diagonal", 2, 2, "diagonal(a, b): true if b is a diagonal neighbour of the square a"),
+        Builtin("flanking", 2, 2, "flanking(a, b): the two squares beside a diagonal step from a to b ([] for an orthogonal step)"),
+        Builtin("border", 3, 3, "border(a, b, \"name\"): a declared fact of the side between two neighbouring places, or none"),
+        Builtin("exits", 1, 2, "exits(place, n): the places a place's exit number n leads to; exits(place): all of them"),
+        Builtin("between", 3, 3, "between(coast, a, b): the places of a coast from a to b, both included"),
+        Builtin("follow", 3, 3, "follow(map, point, n): the point the path that n picks leads to on a secondary map, or none at the end"),
         Builtin("sides", 0, 0, "the player sides, in declaration order"),
         Builtin("turn", 0, 0, "the number of the current game turn"),
         Builtin("phase", 0, 0, "the name of the current phase of the sequence of play, or none"),
@@ -104,4 +112,9 @@ HOOK_EVENTS: dict[str, str | None] = {
 }
 
 GRID_SHAPES = ("hex", "area", "square", "points")
+# The eight directions of a square grid, north first and clockwise (language 6.1a).
+DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
+DIAGONALS = ("ne", "se", "sw", "nw")
+# The axes a square grid's edge may wrap on: `wrap columns …` joins the east and west edges.
+WRAP_AXES = ("columns", "rows")
 HEX_COLUMN_SCHEMES = ("even_q", "odd_q")

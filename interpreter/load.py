@@ -176,6 +176,7 @@ def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str
     scenario's own block names again takes the values given there (a marker on a shared map)."""
     places: dict[str, n.PlaceDef] = {}
     adjacency: list[n.Adjacency] = []
+    map_data: list[n.MapData] = []
     notes: list[str] = []
     for named in scenario.places_from:
         rel, span = named.path, named.span
@@ -190,6 +191,7 @@ def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str
                 raise UmpireError([Diagnostic("error", f"place {pd.id} comes from two shared files", span)])
             places[pd.id] = pd
         adjacency.extend(shared.adjacency)
+        map_data.extend(shared.map_data)
         notes.append(f"places from {rel}: {shared.title} ({len(shared.places)} places)")
     own: list[n.PlaceDef] = []
     for pd in scenario.places:
@@ -202,6 +204,7 @@ def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str
         places[pd.id] = base.model_copy(update={"values": values, "note": pd.note or base.note})
     return scenario.model_copy(update={"places": tuple(places.values()) + tuple(own),
                                        "adjacency": tuple(adjacency) + scenario.adjacency,
+                                       "map_data": tuple(map_data) + scenario.map_data,
                                        "notes": tuple(notes) + scenario.notes})
 
 

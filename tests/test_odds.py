@@ -185,3 +185,23 @@ def test_the_command_replays_on_request_and_prints_no_progress_off_a_terminal(ca
 
     assert results(branched.out) == results(replayed.out)
     assert "positions are merged when equal" in branched.out and "every dice path replayed" in replayed.out
+
+
+def test_odds_of_a_drift_on_a_square_grid_across_its_wrapping_edge(monkeypatch):
+    """A die moves a ship due east on a square grid, across the edge that wraps, until land: the
+    squares it can end on are one per number of steps before A2's land stops it (language 6.1a)."""
+    monkeypatch.chdir(ROOT)
+    loaded = load("tests/lang/grid_drift.scenario")
+    odds, replayed = exact_odds(*loaded), replay_odds(*loaded)
+    assert odds.names == ["drift ends at"] and odds.outcomes == replayed.outcomes
+    assert odds.marginal(0) == {"A5": Fraction(1, 6), "A6": Fraction(1, 6), "A1": Fraction(2, 3)}
+
+
+def test_odds_of_a_marker_walking_a_secondary_map(monkeypatch):
+    """Two rolls walk a storm over a secondary map's die-range paths (language 6.1c): delta_dot is
+    reached by 0..3 then 5..9 (4/10 x 5/10) or 7..9 then 0..5 (3/10 x 6/10); else it leaves the map."""
+    monkeypatch.chdir(ROOT)
+    loaded = load("tests/lang/storms_walk.scenario")
+    odds, replayed = exact_odds(*loaded), replay_odds(*loaded)
+    assert odds.outcomes == replayed.outcomes
+    assert odds.marginal(0) == {"delta_dot": Fraction(19, 50), "off_map": Fraction(31, 50)}

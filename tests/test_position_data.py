@@ -145,3 +145,30 @@ def test_any_damage_is_a_position_error_never_a_traceback(monkeypatch):
         except PositionError:
             pass
 
+
+
+def test_a_marker_on_a_secondary_map_is_written_with_the_position(monkeypatch):
+    """A marker walking a secondary map (language 6.1c) is a game state whose value is a point: the
+    position holds it, and a fresh engine restored from the written data walks on from that point."""
+    monkeypatch.chdir(ROOT)
+    sources = Sources()
+    sc = load_scenario("tests/lang/storms_walk.scenario", sources)
+    sym = load_scenario_rules(sc, sources).symbols
+
+    def start():
+        engine = Engine(sym, sources)
+        Setup(engine, sc).run()
+        return engine, run_target(engine, sc)
+
+    engine, proc = start()
+    req = play(engine, proc, random.Random(3), stop_at=2)  # the storm's second roll: it stands on its first dot
+    taken = Position.of(engine, proc)
+    data = tomllib.loads(tomli_w.dumps(to_data(taken)))
+    assert data["globals"]["items"] == [["storm_at", engine.state.globals["storm_at"]]]
+    assert engine.state.globals["storm_at"] in ("north_dot", "delta_dot", "bay_dot")
+    uninterrupted = play(engine, proc, random.Random(5), req)
+    other, _ = start()
+    shell = Process(other, None)
+    from_data(data, other).restore(other, shell)
+    assert Position.of(other, shell).key() == taken.key()
+    assert play(other, shell, random.Random(5), req) == uninterrupted

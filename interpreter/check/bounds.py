@@ -639,7 +639,7 @@ class Bounds:
         if e.func == "turn":
             turns = self.sym.game.turns if self.sym.game else None
             return Values.range(1, turns if turns else INF)
-        if e.func in ("any", "all"):
+        if e.func in ("any", "all", "diagonal"):
             return BOOL
         return ANY
 

@@ -26,12 +26,13 @@ from ..lang import (
 )
 from ..runtime.geometry import usable_id_format
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
+from .maps import MapChecks
 from .symbols import Symbols, collect
 
 _GAME_TIME = ("turn", "game")  # the engine's own time units: their hooks are turn_start, game_start, game_end
 
 
-class Checker:
+class Checker(MapChecks):
     """Checks one ruleset; ``extra_values`` adds names such as a scenario's unit ids."""
 
     def __init__(self, sym: Symbols, extra_values: Iterable[str] = ()):
@@ -72,6 +73,7 @@ class Checker:
         for face in self.sym.faces:
             self.check_face(face)
         self.check_map()
+        self.check_secondary_maps()
         for decl in list(self.sym.unit_states.values()) + list(self.sym.game_states.values()):
             self.check_type(decl.type)
         for track in self.sym.tracks.values():
@@ -198,6 +200,7 @@ class Checker:
             self.check_grid(self.sym.map.grid)
         for prop in self.sym.map.props:
             self.check_type(prop.type)
+        self.check_square_map(self.sym.map)
 
     def check_grid(self, grid: n.Grid) -> None:
         if grid.shape not in GRID_SHAPES:
@@ -325,8 +328,8 @@ class Checker:
                 self.error(f"stat '{v.name}' takes a number, 'X' or '?', not '{v.value}'", v.span)
 
     def check_type(self, t: n.TypeName) -> None:
-        if t.name and t.name not in VALUE_TYPES:
-            self.unknown("type", t.name, t.span, VALUE_TYPES)
+        if t.name and t.name not in VALUE_TYPES and t.name not in self.sym.secondary_maps:
+            self.unknown("type", t.name, t.span, [*VALUE_TYPES, *self.sym.secondary_maps])
 
     def check_params(self, params: tuple[n.Param, ...]) -> None:
         seen: set[str] = set()
@@ -1023,6 +1026,7 @@ class Checker:
         if not builtin.min_args <= len(e.args) <= builtin.max_args:
             want = str(builtin.min_args) if builtin.min_args == builtin.max_args else f"{builtin.min_args} or {builtin.max_args}"
             self.error(f"'{e.func}' takes {want} argument(s), but {len(e.args)} are given", e.span)
+        self.check_map_call(e)
 
 
 def check_ruleset(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:

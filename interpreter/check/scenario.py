@@ -7,7 +7,8 @@ from ..ir.visit import descendants
 from ..runtime.engine import Engine
 from ..runtime.requests import ScriptError
 from ..runtime.setup import Setup
-from ..syntax.diagnostics import Diagnostic
+from ..syntax.diagnostics import Diagnostic, did_you_mean
+from .maps import coast_ends
 from .resolve import Checker
 from .symbols import Symbols
 
@@ -21,11 +22,27 @@ def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
         if exp.departure is not None:
             checker.expr(exp.departure.printed, set())
     _check_decisions(checker, sc, sym)
+    engine = Engine(sym)
     try:  # the set-up is static: unknown types, places, stats and printed values are found here
-        Setup(Engine(sym), sc).run()
+        Setup(engine, sc).run()
     except ScriptError as err:
         checker.error(err.message, err.span or sc.span, err.hint)
+        return checker.diags
+    _check_coast_ends(checker, engine, sc, sym)
     return checker.diags
+
+
+def _check_coast_ends(checker: Checker, engine: Engine, sc: n.Scenario, sym: Symbols) -> None:
+    """A place the rules write at an end of 'between(COAST, @A, @B)' lies on the coast as this scenario lists it."""
+    if not sym.coasts:
+        return
+    roots = [*sym.procedures.values(), *sym.functions.values(), *sym.tables.values(), *sym.hooks, *sym.invariants]
+    for coast, lit in coast_ends(roots):
+        listed = engine.state.coasts.get(coast)
+        if listed is not None and all(p.id != lit.id for p in listed):
+            where = next(d.span for d in sc.map_data if isinstance(d, n.CoastDef) and d.name == coast)
+            hint = did_you_mean(lit.id, [p.id for p in listed]) or f"the coast runs {listed[0].id} … {listed[-1].id}"
+            checker.error(f"@{lit.id} is not on coast {coast} as {where.file}:{where.line} lists it", lit.span, hint)
 
 
 def _check_run(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:

@@ -31,6 +31,12 @@ class Symbols:
     place_props: dict[str, n.PlaceProp] = field(default_factory=dict)
     enum_values: dict[str, str] = field(default_factory=dict)  # value -> property
     edges: dict[str, n.EdgeDecl] = field(default_factory=dict)
+    borders: dict[str, n.BorderProp] = field(default_factory=dict)  # facts of the side between two places
+    coasts: dict[str, n.CoastDecl] = field(default_factory=dict)  # ordered lists of places
+    secondary_maps: dict[str, n.SecondaryMap] = field(default_factory=dict)
+    map_points: dict[str, str] = field(default_factory=dict)  # a point of a secondary map -> its map
+    # Names of the map's data whose value is the name itself: coasts, secondary maps and their points.
+    map_names: dict[str, str] = field(default_factory=dict)
     boxes: dict[str, n.BoxDecl] = field(default_factory=dict)
     tracks: dict[str, n.TrackDecl] = field(default_factory=dict)
     missing: dict[str, n.MissingDecl] = field(default_factory=dict)
@@ -51,7 +57,7 @@ class Symbols:
         """Names an expression may use as a value without declaring them locally."""
         return (
             set(self.sides) | set(self.nations) | set(self.enum_values) | set(self.boxes) | set(self.tracks)
-            | set(self.game_states) | set(self.counters) | set(self.edges) | self.results()
+            | set(self.game_states) | set(self.counters) | set(self.edges) | set(self.map_names) | self.results()
             | set(self.cups) | set(self.chits)
         )
 
@@ -162,6 +168,29 @@ class Collector:
             if edge.name in self.sym.edges:
                 self.duplicate("edge kind", edge.name, edge)
             self.sym.edges[edge.name] = edge
+        for border in decl.borders:
+            if border.name in self.sym.borders:
+                self.duplicate("border property", border.name, border)
+            self.sym.borders[border.name] = border
+            for value in border.type.enum:
+                self.sym.enum_values[value] = border.name
+        for coast in decl.coasts:
+            if coast.name in self.sym.map_names or coast.name in self.sym.edges:
+                self.duplicate("coast", coast.name, coast)
+            self.sym.coasts[coast.name] = coast
+            self.sym.map_names[coast.name] = "coast"
+
+    def decl_secondary_map(self, decl: n.SecondaryMap) -> None:
+        sym = self.sym
+        if decl.name in sym.map_names:
+            self.duplicate(sym.map_names[decl.name], decl.name, decl)
+        sym.secondary_maps[decl.name] = decl
+        sym.map_names[decl.name] = "secondary map"
+        for point in decl.points:
+            if point.name in sym.map_names:
+                self.duplicate(sym.map_names[point.name], point.name, point)
+            sym.map_points[point.name] = decl.name
+            sym.map_names[point.name] = f"point of {decl.name}"
 
     def decl_view(self, decl: n.ViewDecl) -> None:
         if self.sym.view is not None:

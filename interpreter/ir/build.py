@@ -632,8 +632,31 @@ class Builder(Transformer_NonRecursive):
         grid = next((x for x in c if isinstance(x, n.Grid)), None)
         return n.MapDecl(
             span=self.sp(meta), name=str(c[0]), grid=grid, props=tuple(_of(c, n.PlaceProp)), edges=tuple(_of(c, n.EdgeDecl)),
-            cite=_cite(c),
+            wraps=tuple(_of(c, n.Wrap)), borders=tuple(_of(c, n.BorderProp)), coasts=tuple(_of(c, n.CoastDecl)), cite=_cite(c),
         )
+
+    def secondary_map(self, meta, c):
+        label = _first(c[1:], "STRING")
+        die = next(x for x in c[1:] if isinstance(x, Token) and x.type == "NAME")
+        return n.SecondaryMap(span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, die=str(die),
+                              die_span=self.ts(die), points=tuple(_of(c, n.MapPoint)), cite=_cite(c))
+
+    def map_point(self, meta, c):
+        return n.MapPoint(span=self.sp(meta), name=str(c[0]), paths=tuple(_of(c, n.MapPath)), cite=_cite(c))
+
+    def map_path(self, meta, c):
+        return n.MapPath(span=self.sp(meta), low=c[0].low, high=c[0].high, to=str(c[1]))
+
+    def wrap_decl(self, meta, c):
+        names = [str(x) for x in c if not isinstance(x, n.Citation)]
+        on = dict(zip(("on_axis", "on_low", "on_high"), names[3:6]))
+        return n.Wrap(span=self.sp(meta), axis=names[0], low=names[1], high=names[2], **on, cite=_cite(c))
+
+    def border_prop(self, meta, c):
+        return n.BorderProp(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
+
+    def coast_decl(self, meta, c):
+        return self._named(n.CoastDecl, meta, c)
 
     def edges_decl(self, meta, c):
         return self._named(n.EdgeDecl, meta, c)
@@ -808,13 +831,14 @@ class Builder(Transformer_NonRecursive):
 
     # ── scenarios ──
     def scenario_file(self, meta, c):
-        fields: dict[str, list] = {k: [] for k in ("notes", "fixtures", "places", "adjacency", "units", "tracks", "states", "dice", "decisions",
+        fields: dict[str, list] = {k: [] for k in ("notes", "fixtures", "places", "adjacency", "map_data", "units", "tracks", "states", "dice", "decisions",
                                                    "expects", "overlays", "places_from")}
         extra: dict[str, Any] = {}
         for item in c[2:]:
             if isinstance(item, tuple) and item and item[0] == "places":
                 fields["places"].extend(item[1])
                 fields["adjacency"].extend(item[2])
+                fields["map_data"].extend(item[3])
             elif isinstance(item, tuple) and item and isinstance(item[0], str) and item[0] in fields:
                 fields[item[0]].extend(item[1])
             elif isinstance(item, n.StepAt):
@@ -848,7 +872,8 @@ class Builder(Transformer_NonRecursive):
     def places(self, meta, c):
         defs = [x for x in c if isinstance(x, n.PlaceDef)]
         adj = [x for x in c if isinstance(x, n.Adjacency)]
-        return ("places", defs, adj)
+        data = [x for x in c if isinstance(x, (n.BorderDef, n.ExitDef, n.CoastDef))]
+        return ("places", defs, adj, data)
 
     def place_def(self, meta, c):
         values = next((x for x in c[2:] if isinstance(x, tuple)), ())
@@ -860,6 +885,15 @@ class Builder(Transformer_NonRecursive):
 
     def edge(self, meta, c):
         return n.Adjacency(span=self.sp(meta), kind=str(c[0]), place=str(c[1]), neighbours=tuple(str(x) for x in c[2:]))
+
+    def border_def(self, meta, c):
+        return n.BorderDef(span=self.sp(meta), a=str(c[0]), b=str(c[1]), values=c[2])
+
+    def exit_def(self, meta, c):
+        return n.ExitDef(span=self.sp(meta), number=int(c[0]), place=str(c[1]), to=tuple(str(x) for x in c[2:]))
+
+    def coast_def(self, meta, c):
+        return n.CoastDef(span=self.sp(meta), name=str(c[0]), places=tuple(str(x) for x in c[1:]))
 
     def units(self, meta, c):
         return ("units", list(c))

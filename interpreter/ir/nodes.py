@@ -701,12 +701,68 @@ class EdgeDecl(Cited):
     label: str | None = None
 
 
+class Wrap(Cited):
+    """``wrap columns 1..30 on rows A..O``: on a square grid, the two ends of an axis meet (on some rows
+    or columns of the other axis only, when ``on`` is given). Ends are written as place ids write them."""
+
+    axis: str  # columns or rows
+    low: str
+    high: str
+    on_axis: str | None = None
+    on_low: str | None = None
+    on_high: str | None = None
+
+
+class BorderProp(Cited):
+    """``border terrain: {open, all_land}``: a fixed fact of the side between two neighbouring places."""
+
+    name: str
+    type: TypeName
+
+
+class CoastDecl(Cited):
+    """``coast mainland "the mainland coast"``: an ordered list of places, listed by scenarios."""
+
+    name: str
+    label: str | None = None
+
+
 class MapDecl(Cited):
     kind: Literal["map"] = "map"
     name: str
     grid: Grid | None = None
     props: tuple[PlaceProp, ...] = ()
     edges: tuple[EdgeDecl, ...] = ()
+    wraps: tuple[Wrap, ...] = ()
+    borders: tuple[BorderProp, ...] = ()
+    coasts: tuple[CoastDecl, ...] = ()
+
+
+class MapPath(Node):
+    """``4..6 -> delta``: the path a number from low to high picks."""
+
+    low: int
+    high: int
+    to: str
+
+
+class MapPoint(Cited):
+    """A point of a secondary map and its paths (none: the walk ends there)."""
+
+    name: str
+    paths: tuple[MapPath, ...] = ()
+
+
+class SecondaryMap(Cited):
+    """``secondary map hurricanes "…" by d10 { yucatan: 0..3 -> florida, … }``: a small map walked by a
+    marker (a game state whose type is the map), one die number picking each step's path."""
+
+    kind: Literal["secondary_map"] = "secondary_map"
+    name: str
+    label: str | None = None
+    die: str
+    die_span: Span
+    points: tuple[MapPoint, ...] = ()
 
 
 class BoxDecl(Cited):
@@ -942,7 +998,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
+    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | SecondaryMap | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
     | Restriction | CupDecl,
     Field(discriminator="kind"),
 ]
@@ -972,6 +1028,32 @@ class Adjacency(Node):
     place: str
     neighbours: tuple[str, ...]
     kind: str | None = None
+
+
+class BorderDef(Node):
+    """``border C12 C13 { terrain: all_land }``: the values of the side between two neighbouring places."""
+
+    a: str
+    b: str
+    values: tuple[StatValue, ...] = ()
+
+
+class ExitDef(Node):
+    """``exit 3 of gulf leads to s9 s10``: a numbered exit of a place (a sea zone's exit a die picks)."""
+
+    place: str
+    number: int
+    to: tuple[str, ...]
+
+
+class CoastDef(Node):
+    """``coast mainland cumana caracas chagres``: the places of a declared coast, in its order."""
+
+    name: str
+    places: tuple[str, ...]
+
+
+MapData = BorderDef | ExitDef | CoastDef
 
 
 class UnitDef(Node):
@@ -1102,6 +1184,7 @@ class Scenario(Cited):
     fixtures: tuple[Fixture, ...] = ()
     places: tuple[PlaceDef, ...] = ()
     adjacency: tuple[Adjacency, ...] = ()
+    map_data: tuple[MapData, ...] = ()  # borders, numbered exits and coasts the scenario's places blocks state
     units: tuple[UnitDef, ...] = ()
     at: StepAt | None = None
     until: int | None = None  # the last turn a game played from this set-up lasts

@@ -271,3 +271,7 @@ def get(engine, span, m, k, default):
     if not isinstance(m, dict):
         raise RuleError(f"get needs a map, not {show(m)}", span)
     return m.get(as_key(k, span), default)
+
+
+# The map's geometry built-ins register themselves with the others on import.
+from . import map_builtins  # noqa: E402, F401

@@ -72,7 +72,7 @@ class Compiler:
             sym = self.sym
             taken = set(sym.boxes) | set(sym.tracks) | set(sym.game_states) | set(sym.counters)
             self._themselves = frozenset(set(sym.sides) | set(sym.nations) | set(sym.enum_values) | set(sym.edges)
-                                         | ((sym.results() | set(sym.chits)) - taken - set(sym.cups)))
+                                         | set(sym.map_names) | ((sym.results() | set(sym.chits)) - taken - set(sym.cups)))
         return self._themselves
 
     # ───────────────────────── expressions ─────────────────────────

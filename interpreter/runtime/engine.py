@@ -194,7 +194,7 @@ class Engine:
         sym, st = self.sym, self.state
         if name in st.units:
             return st.units[name]
-        if name in sym.sides or name in sym.nations or name in sym.enum_values or name in sym.edges:
+        if name in sym.sides or name in sym.nations or name in sym.enum_values or name in sym.edges or name in sym.map_names:
             return name
         if name in st.boxes:
             return st.boxes[name]

@@ -14,6 +14,7 @@ from ..syntax.diagnostics import Span, did_you_mean
 from .engine import Engine
 from .geometry import DEFAULT_HEX_ID, hex_neighbours
 from .requests import ScriptError
+from .squares import square_grid
 from .values import MISSING, Place, Unit, X, show
 
 
@@ -49,13 +50,22 @@ class Setup:
         computed = bool(grid and grid.shape == "hex" and grid.columns)
         if computed:
             self.grid_neighbours(grid)
+        squares = square_grid(sym.map)
+        if squares:
+            self.square_neighbours(squares)
         for adj in self.sc.adjacency:
-            self.adjacency(adj, computed)
+            self.adjacency(adj, computed or bool(squares))
+        for data in self.sc.map_data:
+            {n.BorderDef: self.border, n.ExitDef: self.exit, n.CoastDef: self.coast}[type(data)](data)
 
     def place_def(self, pd: n.PlaceDef, grid) -> Place:
         """One place of the scenario, with the values it gives."""
         if grid and pd.shape != grid.shape:
             raise ScriptError(f"this game's map is a {grid.shape} grid, not '{pd.shape}'", pd.span)
+        squares = square_grid(self.sym.map)
+        if squares and squares.form.read(pd.id) is None:
+            raise ScriptError(f"square {pd.id} is not written in the map's id format \"{grid.id_format or 'CCRR'}\"", pd.span,
+                              f"the square in column 12 of row 3 is written {squares.form.write(12, 3)}")
         if pd.id in self.engine.state.places:
             raise ScriptError(f"place {pd.id} is defined twice", pd.span)
         place = Place(pd.id, pd.shape)
@@ -74,6 +84,51 @@ class Setup:
             for nid in _neighbour_ids(place.id, grid.columns, grid.id_format or DEFAULT_HEX_ID):
                 if nid in places:
                     place.neighbours.append(places[nid])
+
+    def square_neighbours(self, squares) -> None:
+        """On a square grid, the eight squares around each (and across a wrapping edge) are adjacent, n first."""
+        places = self.engine.state.places
+        for place in places.values():
+            for _d, nid in squares.neighbours(place.id):
+                if nid in places:
+                    place.neighbours.append(places[nid])
+
+    def border(self, bd: n.BorderDef) -> None:
+        """The values of the side between two neighbouring places, the same read from either."""
+        a, b = self.place(bd.a, bd.span), self.place(bd.b, bd.span)
+        if b not in a.neighbours:
+            raise ScriptError(f"{a.id} and {b.id} are not neighbours: no side lies between them", bd.span)
+        for v in bd.values:
+            prop = self.sym.borders.get(v.name)
+            if prop is None:
+                raise ScriptError(f"borders have no property '{v.name}'", v.span, did_you_mean(v.name, self.sym.borders))
+            if v.name in a.borders.get(b.id, {}):
+                raise ScriptError(f"'{v.name}' is given twice for the side {a.id}-{b.id}", v.span)
+            value = self.typed(v, prop.type, v.span)
+            a.borders.setdefault(b.id, {})[v.name] = value
+            b.borders.setdefault(a.id, {})[v.name] = value
+
+    def exit(self, ed: n.ExitDef) -> None:
+        """A numbered exit: a number may lead to several places, in the order written."""
+        a = self.place(ed.place, ed.span)
+        for pid in ed.to:
+            b = self.place(pid, ed.span)
+            if b not in a.exits.setdefault(ed.number, []):
+                a.exits[ed.number].append(b)
+
+    def coast(self, cd: n.CoastDef) -> None:
+        coasts = self.engine.state.coasts
+        if cd.name not in self.sym.coasts:
+            raise ScriptError(f"unknown coast '{cd.name}'", cd.span, did_you_mean(cd.name, self.sym.coasts))
+        if cd.name in coasts:
+            raise ScriptError(f"coast {cd.name} is listed twice: list its places once, in order", cd.span)
+        listed: list[Place] = []
+        for pid in cd.places:
+            place = self.place(pid, cd.span)
+            if place in listed:  # between() reads the list by position: a place twice has no one position
+                raise ScriptError(f"{place.id} is listed twice in coast {cd.name}", cd.span)
+            listed.append(place)
+        coasts[cd.name] = listed
 
     def adjacency(self, adj: n.Adjacency, computed: bool) -> None:
         """An adjacency the scenario states: a link of a kind, or neighbours (a fixture where the grid computes them)."""
@@ -135,6 +190,11 @@ class Setup:
             return v.value == "true"
         if t.name == "place":
             return self.place_named(v.value, span)
+        if t.name in sym.secondary_maps:
+            points = [p.name for p in sym.secondary_maps[t.name].points]
+            if v.value not in points and v.value != "none":
+                raise ScriptError(f"'{v.name}' is a point of {t.name}, not '{v.value}'", span, did_you_mean(str(v.value), points))
+            return None if v.value == "none" else v.value
         return v.value
 
     def place_named(self, value, span: Span) -> Place:

@@ -132,7 +132,7 @@ class _Writer:
         if e.name in self.comp.names_themselves():
             return f"(env[{name}] if {name} in env else {general} if {name} in {engine}.state.units else {name})"
         if e.name in sym.boxes and not (e.name in sym.sides or e.name in sym.nations or e.name in sym.enum_values
-                                        or e.name in sym.edges):
+                                        or e.name in sym.edges or e.name in sym.map_names):
             return f"(env[{name}] if {name} in env else {general} if {name} in {engine}.state.units else {engine}.state.boxes[{name}])"
         return f"(env[{name}] if {name} in env else {general})"
 

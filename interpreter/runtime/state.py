@@ -24,6 +24,7 @@ class Track:
 @dataclass
 class GameState:
     places: dict[str, Place] = field(default_factory=dict)
+    coasts: dict[str, list[Place]] = field(default_factory=dict)  # map data as the places: never changes in a game
     boxes: dict[str, Place | dict[str, Place]] = field(default_factory=dict)
     units: dict[str, Unit] = field(default_factory=dict)
     tracks: dict[str, Track] = field(default_factory=dict)

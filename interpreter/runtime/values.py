@@ -27,7 +27,8 @@ MISSING = _Mark("?")  # not printed in the rulebook; a scenario must supply it
 class Place:
     """A map place (hex, area, square, point) or an off-map box."""
 
-    __slots__ = ("id", "shape", "props", "state", "neighbours", "links", "is_box", "side", "present", "in_order")
+    __slots__ = ("id", "shape", "props", "state", "neighbours", "links", "is_box", "side", "present", "in_order", "borders",
+                 "exits")
 
     def __init__(self, id: str, shape: str, is_box: bool = False, side: str | None = None):
         self.id = id
@@ -38,6 +39,8 @@ class Place:
         self.state: dict[str, Any] = {}
         self.neighbours: list[Place] = []
         self.links: dict[str, list[Place]] = {}  # edge kind -> linked places
+        self.borders: dict[str, dict[str, Any]] = {}  # a neighbour's id -> the values of the side between them
+        self.exits: dict[int, list[Place]] = {}  # a numbered exit -> the places it leads to
         self.is_box = is_box
         self.side = side
 

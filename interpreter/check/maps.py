@@ -1,0 +1,146 @@
+"""The checker's part for square grids, borders, coasts and secondary maps (language 6.1a-6.1c).
+
+A mix-in of Checker: what it can see without a scenario — a square grid's id format and wrapping
+edges, the names a map built-in is given as literals (a direction, a border property, a coast),
+and each secondary map's paths. What needs a scenario (the places at the ends of a coast) is
+checked with it, by check/scenario.py through `coast_ends`.
+"""
+
+from __future__ import annotations
+
+from ..ir import nodes as n
+from ..lang import DIRECTIONS, WRAP_AXES
+from ..runtime.squares import DEFAULT_SQUARE_ID, id_format
+from ..syntax.diagnostics import did_you_mean
+
+# The built-ins that read a square grid's directions (a run on another map would stop at them).
+SQUARE_BUILTINS = ("neighbour", "direction", "diagonal", "flanking")
+
+
+class MapChecks:
+    """Checks of the map's geometry; mixed into Checker, whose error/unknown/sym it uses."""
+
+    def check_square_map(self, decl: n.MapDecl) -> None:
+        grid = decl.grid
+        square = grid is not None and grid.shape == "square"
+        if square and id_format(grid.id_format or DEFAULT_SQUARE_ID) is None:
+            self.error(f"the square id format \"{grid.id_format}\" cannot be read", grid.span,
+                       "write a C for each digit of the column and an R for each digit of the row, as \"CCRR\", "
+                       "or name the fields, as \"{row letter}{column}\" for C12")
+            return
+        for wrap in decl.wraps:
+            if not square:
+                self.error("only a square grid has edges that wrap", wrap.span,
+                           f"this map's grid is {grid.shape if grid else 'not declared'}: declare 'grid square' to wrap an edge")
+            else:
+                self.check_wrap(wrap, id_format(grid.id_format or DEFAULT_SQUARE_ID))
+        for border in decl.borders:
+            self.check_type(border.type)
+
+    def check_wrap(self, wrap: n.Wrap, form) -> None:
+        for axis in (wrap.axis, wrap.on_axis):
+            if axis is not None and axis not in WRAP_AXES:
+                self.unknown("wrap axis", axis, wrap.span, WRAP_AXES)
+                return
+        if wrap.on_axis == wrap.axis:
+            self.error(f"a wrap of the {wrap.axis} holds on some of the other axis: 'on {WRAP_AXES[wrap.axis == 'columns']} …'", wrap.span)
+            return
+        ranges = [(wrap.axis, wrap.low, wrap.high)] + ([(wrap.on_axis, wrap.on_low, wrap.on_high)] if wrap.on_axis else [])
+        for axis, low, high in ranges:
+            ends = [form.coordinate(axis[:-1], x) for x in (low, high)]
+            if None in ends or ends[0] >= ends[1]:
+                kind = "a capital letter" if form.coordinate(axis[:-1], "A") is not None else "a number"
+                self.error(f"the wrap's {axis} {low}..{high} must be two {axis} of this grid, the first lower "
+                           f"(its ids write a {axis[:-1]} as {kind})", wrap.span,
+                           "as in 'wrap columns 1..30 on rows A..O' for ids such as C12")
+                return
+
+    def check_map_call(self, e: n.CallExpr) -> None:
+        """A literal a map built-in is given: a direction one of the eight, a border property declared,
+        a coast declared."""
+        if e.func == "between" and e.args:
+            self.check_coast_name(e.args[0].value)
+        grid = self.sym.map.grid if self.sym.map else None
+        if e.func in SQUARE_BUILTINS and (grid is None or grid.shape != "square"):
+            self.error(f"'{e.func}' needs a square grid, and this ruleset's map is "
+                       f"{'a ' + grid.shape + ' grid' if grid else 'not declared'}", e.span,
+                       "declare the map's grid: grid square \"{row letter}{column}\"")
+        literal = {"neighbour": (1, DIRECTIONS, "direction"), "border": (2, self.sym.borders, "border property")}.get(e.func)
+        if literal is None or len(e.args) <= literal[0]:
+            return
+        arg = e.args[literal[0]].value
+        if not isinstance(arg, n.StrLit) or arg.parts or arg.value in literal[1]:
+            return
+        hint = did_you_mean(arg.value, literal[1])
+        if e.func == "neighbour":
+            hint = _compass(arg.value) or hint or f"a direction is one of {', '.join(DIRECTIONS)}"
+        self.error(f"unknown {literal[2]} '{arg.value}'", arg.span, hint)
+
+    def check_secondary_maps(self) -> None:
+        """Each secondary map's die is declared, its paths lead to its own points, and the paths from a
+        point share out the die's faces: each face picks exactly one path."""
+        for decl in self.sym.secondary_maps.values():
+            die = self.sym.dice.get(decl.die)
+            if die is None:
+                self.unknown("die", decl.die, decl.die_span, self.sym.dice)
+            for point in decl.points:
+                for path in point.paths:
+                    if self.sym.map_points.get(path.to) != decl.name:
+                        self.error(f"'{path.to}' is not a point of {decl.name}", path.span,
+                                   did_you_mean(path.to, [p.name for p in decl.points]))
+                if point.paths and die is not None and die.high - die.low < 1000:
+                    self.check_point_faces(point, die.low, die.high)
+
+    def check_point_faces(self, point: n.MapPoint, low: int, high: int) -> None:
+        taken: dict[int, n.MapPath] = {}
+        for path in point.paths:
+            if path.low > path.high or path.low < low or path.high > high:
+                self.error(f"the path {path.low}..{path.high} -> {path.to} is not a range of the die's faces {low}..{high}", path.span)
+                continue
+            twice = next((f for f in range(path.low, path.high + 1) if f in taken), None)
+            if twice is not None:
+                self.error(f"{twice} picks two paths from {point.name}: -> {taken[twice].to} and -> {path.to}", path.span)
+            taken.update({f: path for f in range(path.low, path.high + 1)})
+        missing = [f for f in range(low, high + 1) if f not in taken]
+        if missing:
+            self.error(f"no path from {point.name} for {_faces(missing)}", point.span,
+                       "every face of the die picks a path from a point that has any; a point with none ends the walk")
+
+    def check_coast_name(self, arg) -> None:
+        """between's first argument written as a name: it must be a coast (a known name of another kind,
+        such as an edge kind, is reported here; an unknown one by the name check)."""
+        if isinstance(arg, n.Var) and arg.name not in self.sym.coasts and arg.name in self.values:
+            self.error(f"'{arg.name}' is not a coast", arg.span,
+                       did_you_mean(arg.name, self.sym.coasts) or "declare it in the map: coast NAME \"label\" [rule]")
+
+
+def coast_ends(roots) -> list[tuple[str, n.PlaceLit]]:
+    """(coast, place) for each place written as a literal at an end of a between() call of the rules:
+    a scenario's coasts tell whether each is on its coast."""
+    from ..ir.visit import descendants
+
+    out = []
+    for node in descendants(roots):
+        if isinstance(node, n.CallExpr) and node.func == "between" and len(node.args) == 3 and isinstance(node.args[0].value, n.Var):
+            out.extend((node.args[0].value.name, a.value) for a in node.args[1:] if isinstance(a.value, n.PlaceLit))
+    return out
+
+
+def _faces(faces: list[int]) -> str:
+    """Faces as ranges: 5..6, 9."""
+    runs: list[list[int]] = []
+    for f in faces:
+        if runs and runs[-1][1] == f - 1:
+            runs[-1][1] = f
+        else:
+            runs.append([f, f])
+    return ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in runs)
+
+
+def _compass(word: str) -> str | None:
+    """A direction written out ('north', 'South-West') as its short name."""
+    words = word.lower().replace("-", " ").replace("north", "north ").replace("south", "south ").split()
+    short = "".join(w[0] for w in words)
+    if words and all(w in ("north", "south", "east", "west") for w in words) and short in DIRECTIONS:
+        return f"did you mean '{short}'? directions are written short: {', '.join(DIRECTIONS)}"
+    return None
