@@ -543,6 +543,8 @@ class Bounds:
 
     def attribute(self, name: str, ctx: Ctx) -> Values:
         sym = self.sym
+        if any(r.field(name) for r in sym.records.values()):
+            return ANY  # perhaps a record's field, of any value its type allows: not a unit's stat
         if name in sym.stats:
             return self.stat(name, ctx)
         if name in sym.flags:

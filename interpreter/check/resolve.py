@@ -24,10 +24,11 @@ from ..lang import (
 )
 from ..runtime.geometry import usable_id_format
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
+from .records import RecordChecks
 from .symbols import Symbols, collect
 
 
-class Checker:
+class Checker(RecordChecks):
     """Checks one ruleset; ``extra_values`` adds names such as a scenario's unit ids."""
 
     def __init__(self, sym: Symbols, extra_values: Iterable[str] = ()):
@@ -38,6 +39,7 @@ class Checker:
         self.kinds = sym.unit_kinds()
         self.loops = 0  # how many 'repeat' blocks enclose the statement being checked
         self.in_procedure = False  # whether the statements checked are a procedure's body ('return')
+        self.typed: dict[str, str] = {}  # a local name -> its record type, where known (check/records.py)
 
     # ── reporting ──
     def error(self, message: str, span: Span, hint: str | None = None) -> None:
@@ -61,6 +63,7 @@ class Checker:
         self.check_unit_types()
         self.check_counters()
         self.check_map()
+        self.check_records()
         for decl in list(self.sym.unit_states.values()) + list(self.sym.game_states.values()):
             self.check_type(decl.type)
         for track in self.sym.tracks.values():
@@ -74,6 +77,7 @@ class Checker:
             self.check_hook(hook)
         for inv in self.sym.invariants:
             self.need_cite(inv, f"invariant '{inv.name}'")
+            self.start_body(())
             self.block(inv.body, set())
         for gap in self.sym.unencoded:
             self.check_unencoded(gap)
@@ -175,12 +179,14 @@ class Checker:
     def check_functions(self) -> None:
         for fn in self.sym.functions.values():
             self.check_params(fn.params)
+            self.start_body(fn.params)
             self.expr(fn.body, {p.name for p in fn.params})
 
     def check_procedures(self) -> None:
         for proc in self.sym.procedures.values():
             self.check_params(proc.params)
             if not self.waits_for_data(proc, f"procedure '{proc.name}'", "calling it stops the run"):
+                self.start_body(proc.params)
                 self.in_procedure = True
                 self.block(proc.body, {p.name for p in proc.params})
                 self.in_procedure = False
@@ -198,6 +204,7 @@ class Checker:
                 hook.span,
                 f"write 'on {hook.event}(" + ("u" if subject else "") + ")'",
             )
+        self.start_body(())
         self.block(hook.body, {hook.var} - {None})
 
     def check_sequence(self, sequence: n.SequenceDecl) -> None:
@@ -222,6 +229,7 @@ class Checker:
             if step.pending:
                 self.warning(f"step '{step.name}' [{step.cite}] is declared but not encoded yet", step.span)
             if not self.waits_for_data(step, f"step '{step.name}'", "it is skipped"):
+                self.start_body(())
                 self.block(step.body, set())
 
     def waits_for_data(self, decl: n.StepDecl | n.ProcedureDecl, what: str, meanwhile: str) -> bool:
@@ -262,15 +270,17 @@ class Checker:
 
     def check_params(self, params: tuple[n.Param, ...]) -> None:
         seen: set[str] = set()
+        types = self.type_names()
         for p in params:
-            if p.type not in VALUE_TYPES:
-                self.unknown("type", p.type, p.span, VALUE_TYPES)
+            if p.type not in types:
+                self.unknown("type", p.type, p.span, types)
             if p.name in seen:
                 self.error(f"parameter '{p.name}' is declared twice", p.span)
             seen.add(p.name)
 
     def check_table(self, table: n.TableDecl) -> None:
         self.check_params(table.params)
+        self.start_body(table.params)
         if not table.rows:
             self.error(f"table '{table.name}' has no rows", table.span, "add rows such as '1..3 -> result \"Label\" [rule]'")
         scope = {p.name for p in table.params}
@@ -468,11 +478,12 @@ class Checker:
 
     def stmt_let(self, s: n.Let, scope: set[str]) -> None:
         self.expr(s.value, scope)
+        self.bind(s.name, s.value, scope)
         scope.add(s.name)
 
     def stmt_set(self, s: n.SetStmt, scope: set[str]) -> None:
         self.expr(s.value, scope)
-        self.assignable(s.target, scope)
+        self.assignable(s.target, scope, s.value)
 
     def stmt_adjust(self, s: n.Adjust, scope: set[str]) -> None:
         self.expr(s.by, scope)
@@ -488,6 +499,7 @@ class Checker:
 
     def stmt_for(self, s: n.ForEach, scope: set[str]) -> None:
         self.expr(s.iterable, scope)
+        self.bind(s.var, None, scope)
         self.block(s.body, scope | {s.var})
 
     def stmt_repeat(self, s: n.Repeat, scope: set[str]) -> None:
@@ -570,6 +582,7 @@ class Checker:
         for a in s.args:
             self.expr(a.value, scope)
         if s.result is not None:
+            self.bind(s.result, None, scope)
             scope.add(s.result)
 
     def stmt_reroll(self, s: n.Reroll, scope: set[str]) -> None:
@@ -606,7 +619,7 @@ class Checker:
         else:
             self.assignable(target, scope)
 
-    def assignable(self, target, scope: set[str]) -> None:
+    def assignable(self, target, scope: set[str], value=None) -> None:
         if isinstance(target, n.Var):
             if target.name not in scope and target.name not in self.sym.game_states:
                 self.unknown("variable", target.name, target.span, scope | set(self.sym.game_states))
@@ -617,6 +630,8 @@ class Checker:
             self.expr(target.key, scope)
         elif isinstance(target, n.Attr):
             self.expr(target.obj, scope)
+            if self.field_write(target, value, scope):
+                return
             settable = set(self.sym.unit_states) | {p for p, d in self.sym.place_props.items() if d.mutable}
             if target.name not in settable:
                 if target.name in self.sym.stats or target.name in self.sym.place_props:
@@ -666,6 +681,8 @@ class Checker:
 
     def expr_attr(self, e: n.Attr, scope: set[str]) -> None:
         self.expr(e.obj, scope)
+        if self.field_read(e, scope):
+            return
         if e.name not in self.attributes:
             self.unknown("attribute", e.name, e.name_span, self.attributes)
 
@@ -728,6 +745,10 @@ class Checker:
     def call(self, e: n.CallExpr, scope: set[str]) -> None:
         for a in e.args:
             self.expr(a.value, scope)
+        record = self.sym.records.get(e.func)
+        if record is not None:
+            self.construction(record, e, scope)
+            return
         fn = self.sym.functions.get(e.func)
         if fn is not None:
             self.check_args(e.args, [p.name for p in fn.params], f"function '{e.func}'", e.span)

@@ -37,6 +37,7 @@ class Symbols:
     tables: dict[str, n.TableDecl] = field(default_factory=dict)
     functions: dict[str, n.FunctionDecl] = field(default_factory=dict)
     procedures: dict[str, n.ProcedureDecl] = field(default_factory=dict)
+    records: dict[str, n.RecordDecl] = field(default_factory=dict)
     hooks: list[n.HookDecl] = field(default_factory=list)
     invariants: list[n.InvariantDecl] = field(default_factory=list)
     sequence: n.SequenceDecl | None = None
@@ -89,6 +90,7 @@ _NAMESPACE = {
     n.TableDecl: "tables",
     n.FunctionDecl: "functions",
     n.ProcedureDecl: "procedures",
+    n.RecordDecl: "records",
 }
 
 
@@ -190,3 +192,9 @@ class Collector:
     decl_stat = decl_flag = decl_class = decl_type = decl_counter = register_named
     decl_box = decl_track = decl_missing = decl_table = decl_function = decl_procedure = register_named
     decl_unit_state = decl_game_state = register_state
+
+    def decl_record_type(self, decl: n.RecordDecl) -> None:
+        for f in decl.fields:
+            for value in f.type.enum:
+                self.sym.enum_values.setdefault(value, f.name)
+        self.register_named(decl)

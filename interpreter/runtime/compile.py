@@ -15,10 +15,10 @@ from typing import Any
 
 from ..ir import nodes as n
 from ..limits import MAX_INT, MAX_LIST, MAX_STRING
-from . import source
+from . import records, source
 from .guards import check_int, check_list, check_string, over_budget
 from .requests import ChoiceRequest, RollRequest, RuleError
-from .values import MISSING, Die, Place, Pool, Unit, X, show, shown_at_most
+from .values import MISSING, Die, Place, Pool, Record, Unit, X, show, shown_at_most
 
 Env = dict
 ExprFn = Callable[[Env], Any]
@@ -40,7 +40,17 @@ def as_key(v: Any, span) -> Any:
     """A value used as a map key or searched for: lists and maps cannot be."""
     if isinstance(v, (list, dict)):
         raise RuleError(f"{show(v)} cannot be a key: lists and maps are not keys", span)
+    if v.__class__ is Record:
+        raise RuleError(f"{show(v)} cannot be a key: a record is changeable, so it is not a key", span)
     return v
+
+
+def _no_default(record: str, name: str, span) -> ExprFn:
+    """A field given no value and having no default: the checker reports it; a run that gets here stops."""
+    def missing(env):
+        raise RuleError(f"{record} needs a value for its field '{name}'", span)
+
+    return missing
 
 
 def as_list(v: Any, what: str, span) -> list:
@@ -197,6 +207,9 @@ class Compiler:
         return lambda env: entry(obj(env), key(env), span)
 
     def x_call(self, e: n.CallExpr) -> ExprFn:
+        record = self.sym.records.get(e.func)
+        if record is not None:
+            return self.record_builder(record, e)
         args = [self.expr(a.value) for a in e.args]
         names = [a.name for a in e.args]
         fn_decl = self.sym.functions.get(e.func)
@@ -215,6 +228,24 @@ class Compiler:
             return impl(span, *[a(env) for a in args])
 
         return call
+
+    def record_builder(self, decl: n.RecordDecl, e: n.CallExpr) -> ExprFn:
+        """`NAME(field: value, …)`: a new record; a field left out takes its default, computed from the
+        game's names alone (the checker allows no local there)."""
+        span = e.span
+        given = {a.name: self.expr(a.value) for a in e.args if a.name is not None}
+        defaults = {}
+        for f in decl.fields:
+            if f.default is not None:
+                default = self.expr(f.default)
+                defaults[f.name] = lambda env, d=default: d({})
+            else:
+                defaults[f.name] = _no_default(decl.name, f.name, span)
+
+        def error(message: str):
+            raise RuleError(message, span)
+
+        return records.builder(decl, given, defaults, self.sym, error)
 
     def x_binop(self, e: n.BinOp) -> ExprFn:
         left, right, op, span, sym = self.expr(e.left), self.expr(e.right), _ARITH[e.op], e.span, e.op

@@ -189,6 +189,8 @@ class _Writer:
 
     def w_call(self, e, d):
         args = ", ".join(self.write(a.value, d) for a in e.args)
+        if e.func in self.sym.records:
+            return None  # a record built: the compiler's closure (records.builder)
         decl = self.sym.functions.get(e.func)
         if decl is None:  # a built-in: given the span, then the values (names do not matter to them)
             call = f"{self.const(self.engine.builtin(e.func))}({self.const(e.span)}{', ' if args else ''}"
