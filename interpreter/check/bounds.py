@@ -496,6 +496,8 @@ class Bounds:
         return self.var(e.name, ctx)
 
     def value_attr(self, e: n.Attr, ctx: Ctx) -> Values:
+        if self.sym.enumeration_value(e) is not None:
+            return ANY  # `region.west_indies`: a name, as a bare enumeration value is
         return self.attribute(e.name, ctx)
 
     def value_index(self, e: n.Index, ctx: Ctx) -> Values:

@@ -1,5 +1,9 @@
 """The checker's part for record types (language 3.1) and enumeration values (language 15).
 
+An enumeration value is a global name; one that two enumerations share is written qualified by
+the name that declares the enumeration (`region.west_indies`), and a bare use of it is an error
+listing those forms. A value of one enumeration may be written either way.
+
 Mixed into `resolve.Checker`: the declarations (field types, defaults), constructions
 (`NAME(field: value, …)`: every field known, each given once, the required ones given), field
 reads and writes where the record's type is known, and the kind of a literal given to a field.
@@ -115,11 +119,40 @@ class RecordChecks:
             return found
         if isinstance(e, n.CallExpr) and e.func in self.sym.records:
             return (e.func,), f"a {e.func}"
+        qualified = self.sym.enumeration_value(e)
+        if qualified is not None and e.obj.name not in scope:
+            return ("enum",), qualified
         if isinstance(e, n.Var) and e.name not in scope:
             sym = self.sym
             if e.name in sym.enum_values or e.name in sym.sides or e.name in sym.nations:
                 return ("enum",), e.name
         return None
+
+    def bare_enumeration_value(self, e: n.Var) -> None:
+        """A bare global name that is a value of two enumerations or more: which one is meant?"""
+        forms = self.sym.qualified_forms(e.name)
+        if forms and not self.other_global(e.name):
+            self.error(f"'{e.name}' is a value of {len(forms)} enumerations: write which one is meant", e.span,
+                       "write " + " or ".join(forms))
+
+    def other_global(self, name: str) -> bool:
+        """A side, nation, box, track, game state or counter of that name: the bare name is that, whatever the enumerations."""
+        sym = self.sym
+        return any(name in space for space in (sym.sides, sym.nations, sym.boxes, sym.tracks, sym.game_states, sym.counters))
+
+    def qualified_value(self, e: n.Attr, scope: set[str]) -> bool:
+        """`NAME.value` where NAME declares an enumeration (and is not a local): the value must be one of it.
+        True when the expression is read so."""
+        obj = e.obj
+        if not isinstance(obj, n.Var) or obj.name in scope or obj.name not in self.sym.enumerations:
+            return False
+        values = self.sym.enumerations[obj.name]
+        if e.name not in values:
+            if e.name in self.attributes or self.field_read(e, scope):
+                return False  # an attribute of a game state's value, perhaps: read as an attribute
+            self.error(f"the enumeration of '{obj.name}' has no value '{e.name}'", e.name_span,
+                       did_you_mean(e.name, values) or f"its values are {', '.join(values)}")
+        return True
 
     def faction(self, name: str, kind: str) -> bool:
         sides, nations = name in self.sym.sides, name in self.sym.nations

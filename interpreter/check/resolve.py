@@ -675,11 +675,15 @@ class Checker(RecordChecks):
         if e.name not in scope and e.name not in self.values:
             hint = _call_hint(e.name, self.sym.functions.get(e.name)) or did_you_mean(e.name, scope | self.values)
             self.error(f"unknown name '{e.name}'", e.span, hint)
+        elif e.name not in scope:
+            self.bare_enumeration_value(e)
 
     def expr_str(self, e: n.StrLit, scope: set[str]) -> None:
         self.string(e, scope)
 
     def expr_attr(self, e: n.Attr, scope: set[str]) -> None:
+        if self.qualified_value(e, scope):
+            return
         self.expr(e.obj, scope)
         if self.field_read(e, scope):
             return

@@ -29,6 +29,10 @@ class Symbols:
     map: n.MapDecl | None = None
     place_props: dict[str, n.PlaceProp] = field(default_factory=dict)
     enum_values: dict[str, str] = field(default_factory=dict)  # value -> property
+    # The enumerations by the name that declares them (a place property or state, a game or unit state, a
+    # record's field): its values, which `NAME.value` names; and each value's enumerations, in declared order.
+    enumerations: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    enum_owners: dict[str, list[str]] = field(default_factory=dict)
     edges: dict[str, n.EdgeDecl] = field(default_factory=dict)
     boxes: dict[str, n.BoxDecl] = field(default_factory=dict)
     tracks: dict[str, n.TrackDecl] = field(default_factory=dict)
@@ -56,6 +60,20 @@ class Symbols:
         """Result names of table rows: a lookup's value can be compared with them."""
         return ({cell for t in self.tables.values() for row in t.rows if row.value is None for cell in (row.cells or (row.result,))}
                 | {r.name for t in self.tables.values() for r in t.results})
+
+    def qualified_forms(self, value: str) -> list[str]:
+        """`theatre.west_indies`, `region.west_indies`: how a value of several enumerations is written, or []
+        when it belongs to one at most (its bare name is then enough)."""
+        owners = self.enum_owners.get(value, [])
+        return [f"{owner}.{value}" for owner in owners] if len(owners) > 1 else []
+
+    def enumeration_value(self, e) -> str | None:
+        """The value an expression `NAME.value` names when NAME declares an enumeration holding it (unless a
+        local of that name hides it: the caller knows its locals)."""
+        obj = getattr(e, "obj", None)
+        if e.kind == "attr" and obj.kind == "var" and e.name in self.enumerations.get(obj.name, ()):
+            return e.name
+        return None
 
     def unit_kinds(self) -> set[str]:
         """Names that ``u is NAME`` may test: classes, types and flags."""
@@ -158,6 +176,18 @@ class Collector:
         self.sym.place_props[prop.name] = prop
         for value in prop.type.enum:
             self.sym.enum_values[value] = prop.name
+        self.enumeration(prop.name, prop.type.enum)
+
+    def enumeration(self, owner: str, values: tuple[str, ...]) -> None:
+        """An enumeration declared by `owner`: its values, qualified by the owner's name (language 15)."""
+        if not values:
+            return
+        known = self.sym.enumerations.get(owner, ())
+        self.sym.enumerations[owner] = known + tuple(v for v in values if v not in known)
+        for value in values:
+            owners = self.sym.enum_owners.setdefault(value, [])
+            if owner not in owners:
+                owners.append(owner)
 
     # ── declarations kept in source order ──
     def decl_hook(self, decl: n.HookDecl) -> None:
@@ -187,6 +217,7 @@ class Collector:
         # The values of an enumerated game or unit state are names, as a place property's are.
         for value in decl.type.enum:
             self.sym.enum_values.setdefault(value, decl.name)
+        self.enumeration(decl.name, decl.type.enum)
         self.register_named(decl)
 
     decl_stat = decl_flag = decl_class = decl_type = decl_counter = register_named
@@ -197,4 +228,5 @@ class Collector:
         for f in decl.fields:
             for value in f.type.enum:
                 self.sym.enum_values.setdefault(value, f.name)
+            self.enumeration(f.name, f.type.enum)
         self.register_named(decl)

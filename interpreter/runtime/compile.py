@@ -147,6 +147,8 @@ class Compiler:
         return var
 
     def x_attr(self, e: n.Attr) -> ExprFn:
+        if self.sym.enumeration_value(e) is not None:
+            return self.qualified_value(e)
         obj, name, span = self.expr(e.obj), e.name, e.span
         general = self.engine.attribute  # explains any problem, and reads whatever is not a unit or place
         if name in self.sym.stats and name not in self.sym.place_props:
@@ -172,6 +174,12 @@ class Compiler:
             return general(u, name, span)
 
         return attr
+
+    def qualified_value(self, e: n.Attr) -> ExprFn:
+        """`region.west_indies`: the enumeration's value, its name (language 15); an attribute of the
+        local when a local has the enumeration's name."""
+        local, value, span, general = e.obj.name, e.name, e.span, self.engine.attribute
+        return lambda env: general(env[local], value, span) if local in env else value
 
     def unit_reader(self, name: str) -> Callable[[Unit], Any] | None:
         """What Engine.attribute reads of a unit for `name`, decided once here; None when it may fail

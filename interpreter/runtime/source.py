@@ -146,6 +146,8 @@ class _Writer:
         return t, f"({t} := {text})"
 
     def w_attr(self, e, d):
+        if self.sym.enumeration_value(e) is not None:
+            return None  # `region.west_indies`: the compiler's closure
         (t, obj), name = self.bound(self.write(e.obj, d)), repr(e.name)
         general = f"{self.const(self.engine.attribute)}({t}, {name}, {self.const(e.span)})"
         if e.name in self.sym.stats and e.name not in self.sym.place_props:  # a unit's printed value
