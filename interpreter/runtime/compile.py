@@ -782,10 +782,12 @@ def place_of(engine, pid: str, span) -> Any:
 
 
 def entry(container: Any, k: Any, span) -> Any:
-    """`container[k]`."""
+    """`container[k]`; of a record, its field named k, as a map's entry (language 3.1)."""
     try:
         return container[k]
     except (KeyError, IndexError, TypeError):
+        if container.__class__ is Record and k.__class__ is str and k in container.fields:
+            return container.fields[k]
         raise RuleError(f"{show(container)} has no entry {show(k)}", span) from None
 
 
