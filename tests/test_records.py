@@ -16,7 +16,7 @@ from interpreter.runtime.engine import Engine
 from interpreter.runtime.position import Position
 from interpreter.runtime.position_data import PositionError, from_data, to_data
 from interpreter.runtime.requests import RollRequest
-from interpreter.runtime.scenario import run_target
+from interpreter.runtime.scenario import run_scenario, run_target
 from interpreter.runtime.setup import Setup
 from interpreter.runtime.values import Record
 from interpreter.runtime.vm import Process
@@ -152,3 +152,41 @@ def test_a_record_type_may_be_a_field_s_and_a_parameter_s_type(tmp_path, capsys)
     assert code == 0, out
     code, out = check(tmp_path, body.replace("first: Tally(", "first: Battle(").replace("hits: 2))", "rounds: 2))"), capsys)
     assert "field 'first' of record 'Battle' is of type Tally: it cannot hold a Battle" in out
+
+
+def _run(tmp_path, rules: str, target: str, overlay: str | None = None):
+    """Run `target` of the rules HEAD + rules (with an overlay, if given): its trace lines, or its error."""
+    (tmp_path / "t.rules").write_text(HEAD + rules, encoding="utf-8")
+    with_ = ""
+    if overlay is not None:
+        (tmp_path / "o.overlay").write_text(overlay, encoding="utf-8")
+        with_ = 'with "o.overlay"\n'
+    (tmp_path / "t.scenario").write_text(f'scenario "s" uses "t.rules" [1.0] {{\n{with_}run {target}\n}}\n', encoding="utf-8")
+    sources = Sources()
+    sc = load_scenario(str(tmp_path / "t.scenario"), sources)
+    loaded = load_scenario_rules(sc, sources)
+    assert not loaded.errors, loaded.errors
+    outcome = run_scenario(sc, loaded.symbols, sources)
+    return [line for line in outcome.lines if line.startswith("  [")], outcome.error
+
+
+def test_a_record_s_field_is_read_by_its_name_as_a_map_s_entry(tmp_path):
+    lines, error = _run(tmp_path, 'procedure p() [3.0] {\n  let t = Tally(attacker: red, hits: 2)\n'
+                        '  say "{t[\\"hits\\"]} {get(t, \\"hits\\", 0)} {get(t, \\"misses\\", 7)}" [3.0]\n}\n', "p()")
+    assert error is None and lines == ["  [3.0] 2 2 7"]
+
+
+def test_an_errata_replaces_a_record_type_and_builds_use_its_new_field(tmp_path):
+    overlay = ('overlay errata "E" amends "t.rules" {\n  amend E-1 "a tally counts retreats" [2.0 errata] {\n'
+               '    replace record Tally "a tally" [2.0 errata] {\n      attacker: side\n      hits: int = 0\n'
+               '      retreats: int = 1\n    }\n  }\n}\n')
+    lines, error = _run(tmp_path, 'procedure p() [3.0] {\n  say "{Tally(attacker: blue)}" [3.0]\n}\n', "p()", overlay)
+    assert error is None and lines == ["  [3.0] Tally(attacker: blue, hits: 0, retreats: 1)"]
+
+
+def test_a_qualified_value_is_the_value_unless_a_local_has_the_qualifier_s_name(tmp_path):
+    rules = ('state mood: {calm, angry} [2.1]\nrecord Face [2.2] {\n  mood: {calm, glad}\n}\n'
+             'procedure p() [3.0] {\n  say "{mood.calm}" [3.0]\n  let mood = Face(mood: mood.glad)\n'
+             '  say "{mood.mood}" [3.1]\n}\n')
+    lines, error = _run(tmp_path, rules, "p()")
+    assert error is None and lines == ["  [3.0] calm", "  [3.1] glad"]
