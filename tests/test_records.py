@@ -190,3 +190,12 @@ def test_a_qualified_value_is_the_value_unless_a_local_has_the_qualifier_s_name(
              '  say "{mood.mood}" [3.1]\n}\n')
     lines, error = _run(tmp_path, rules, "p()")
     assert error is None and lines == ["  [3.0] calm", "  [3.1] glad"]
+
+
+def test_the_record_type_given_by_a_function_or_returned_by_a_procedure_is_known(tmp_path, capsys):
+    body = ('function fresh(s: side) [3.0] = Tally(attacker: s)\n'
+            'procedure battle(s: side) [3.1] {\n  let t = fresh(s)\n  return t [3.1]\n}\n'
+            'procedure p() [3.2] {\n  let a = fresh(red)\n  let b = call battle(blue) [3.2]\n'
+            '  say "{a.hist} {b.hist} {a.hits + b.hits}" [3.2]\n}\n')
+    code, out = check(tmp_path, body, capsys)
+    assert code == 1 and out.count("record 'Tally' has no field 'hist'") == 2, out

@@ -14,6 +14,7 @@ construction; elsewhere a field name of any record is accepted, and the run chec
 from __future__ import annotations
 
 from ..ir import nodes as n
+from ..ir.visit import descendants
 from ..lang import BUILTINS, VALUE_TYPES
 from ..syntax.diagnostics import did_you_mean
 
@@ -60,12 +61,48 @@ class RecordChecks:
         if isinstance(e, n.Var) and e.name in scope:
             return self.sym.records.get(self.typed.get(e.name, ""))
         if isinstance(e, n.CallExpr):
-            return self.sym.records.get(e.func)
+            fn = self.sym.functions.get(e.func)
+            return self.sym.records.get(e.func) or (self.function_record(fn) if fn else None)
+        if isinstance(e, n.CondExpr):
+            then, orelse = self.record_of(e.then, scope), self.record_of(e.orelse, scope)
+            return then if then is orelse else None
         if isinstance(e, n.Attr):
             outer = self.record_of(e.obj, scope)
             field = outer.field(e.name) if outer else None
             return self.sym.records.get(field.type.name or "") if field else None
         return None
+
+    def function_record(self, fn: n.FunctionDecl) -> n.RecordDecl | None:
+        """The record type a function gives, when its body builds one (`= Tally(attacker: s)`)."""
+        body = fn.body
+        while isinstance(body, n.CondExpr):  # the same type on both branches, or not known
+            kinds = {b.func if isinstance(b, n.CallExpr) else None for b in (body.then, body.orelse)}
+            if len(kinds) != 1:
+                return None
+            body = body.then
+        return self.sym.records.get(body.func) if isinstance(body, n.CallExpr) else None
+
+    def procedure_record(self, proc: n.ProcedureDecl) -> n.RecordDecl | None:
+        """The record type a procedure returns, when every `return EXPR` of it gives one the text shows: a build,
+        a parameter declared with the type, or a local bound to a build."""
+        built = {p.name: self.sym.records[p.type] for p in proc.params if p.type in self.sym.records}
+        for s in descendants(proc.body):
+            if isinstance(s, n.Let) and isinstance(s.value, n.CallExpr):
+                built[s.name] = self.record_of(s.value, set())
+        found = set()
+        for r in descendants(proc.body):
+            if isinstance(r, n.Return) and r.value is not None:
+                v = r.value
+                found.add(built.get(v.name) if isinstance(v, n.Var) else self.record_of(v, set()))
+        return found.pop() if len(found) == 1 else None
+
+    def receive(self, name: str, proc: n.ProcedureDecl | None) -> None:
+        """`let name = call proc(…)`: the local's record type is known when the procedure's is."""
+        decl = self.procedure_record(proc) if proc is not None else None
+        if decl is None:
+            self.typed.pop(name, None)
+        else:
+            self.typed[name] = decl.name
 
     def bind(self, name: str, value, scope: set[str]) -> None:
         """A local bound to a value: its record type is known from now on if the value's is."""

@@ -582,7 +582,7 @@ class Checker(RecordChecks):
         for a in s.args:
             self.expr(a.value, scope)
         if s.result is not None:
-            self.bind(s.result, None, scope)
+            self.receive(s.result, proc)
             scope.add(s.result)
 
     def stmt_reroll(self, s: n.Reroll, scope: set[str]) -> None:
