@@ -52,7 +52,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("distance", 3, 3, "distance(a, b, through): the fewest moves from a to b through a list of places, or none"),
         Builtin("keys", 1, 1, "the keys of a map, in insertion order"),
         Builtin("values", 1, 1, "the values of a map, in insertion order"),
-        Builtin("get", 3, 3, "get(map, key, default): the value at key, or default"),
+        Builtin("get", 3, 3, "get(map, key, default): the value at key, or default; of a record, the field named key"),
         Builtin("fact", 1, 1, "a result recorded during the run (scenario expectations)"),
     ]
 }

@@ -540,6 +540,8 @@ class Bounds:
         return self.var(e.name, ctx)
 
     def value_attr(self, e: n.Attr, ctx: Ctx) -> Values:
+        if self.sym.enumeration_value(e) is not None:
+            return ANY  # `region.west_indies`: a name, as a bare enumeration value is
         return self.attribute(e.name, ctx)
 
     def value_index(self, e: n.Index, ctx: Ctx) -> Values:
@@ -597,6 +599,8 @@ class Bounds:
 
     def attribute(self, name: str, ctx: Ctx) -> Values:
         sym = self.sym
+        if any(r.field(name) for r in sym.records.values()):
+            return ANY  # perhaps a record's field, of any value its type allows: not a unit's stat
         if name in sym.stats:
             return self.stat(name, ctx)
         if name in sym.flags:

@@ -27,12 +27,13 @@ from ..lang import (
 from ..runtime.geometry import usable_id_format
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from .maps import MapChecks
+from .records import RecordChecks
 from .symbols import Symbols, collect
 
 _GAME_TIME = ("turn", "game")  # the engine's own time units: their hooks are turn_start, game_start, game_end
 
 
-class Checker(MapChecks):
+class Checker(MapChecks, RecordChecks):
     """Checks one ruleset; ``extra_values`` adds names such as a scenario's unit ids."""
 
     def __init__(self, sym: Symbols, extra_values: Iterable[str] = ()):
@@ -48,6 +49,7 @@ class Checker(MapChecks):
         self.units: dict[str, str] | None = None  # the hook events of the loops' time units, once computed
         self.drawn: dict[str, str] = {}  # in the body being checked: a local holding one chit -> its cup
         self.filled = _cups_filled(sym)  # the cups some statement puts chits into
+        self.typed: dict[str, str] = {}  # a local name -> its record type, where known (check/records.py)
 
     # ── reporting ──
     def error(self, message: str, span: Span, hint: str | None = None) -> None:
@@ -74,6 +76,7 @@ class Checker(MapChecks):
             self.check_face(face)
         self.check_map()
         self.check_secondary_maps()
+        self.check_records()
         for decl in list(self.sym.unit_states.values()) + list(self.sym.game_states.values()):
             self.check_type(decl.type)
         for track in self.sym.tracks.values():
@@ -88,6 +91,7 @@ class Checker(MapChecks):
             self.check_hook(hook)
         for inv in self.sym.invariants:
             self.need_cite(inv, f"invariant '{inv.name}'")
+            self.start_body(())
             self.body(inv.body, set())
         for gap in self.sym.unencoded:
             self.check_unencoded(gap)
@@ -239,12 +243,14 @@ class Checker(MapChecks):
     def check_functions(self) -> None:
         for fn in self.sym.functions.values():
             self.check_params(fn.params)
+            self.start_body(fn.params)
             self.expr(fn.body, {p.name for p in fn.params})
 
     def check_procedures(self) -> None:
         for proc in self.sym.procedures.values():
             self.check_params(proc.params)
             if not self.waits_for_data(proc, f"procedure '{proc.name}'", "calling it stops the run"):
+                self.start_body(proc.params)
                 self.in_procedure = True
                 self.body(proc.body, {p.name for p in proc.params})
                 self.in_procedure = False
@@ -269,6 +275,7 @@ class Checker(MapChecks):
                 hook.span,
                 f"write 'on {hook.event}(" + ("u" if subject else "") + ")'",
             )
+        self.start_body(())
         self.body(hook.body, {hook.var} - {None})
 
     def check_sequence(self, sequence: n.SequenceDecl) -> None:
@@ -293,6 +300,7 @@ class Checker(MapChecks):
             if step.pending:
                 self.warning(f"step '{step.name}' [{step.cite}] is declared but not encoded yet", step.span)
             if not self.waits_for_data(step, f"step '{step.name}'", "it is skipped"):
+                self.start_body(())
                 self.body(step.body, set())
 
     def waits_for_data(self, decl: n.StepDecl | n.ProcedureDecl, what: str, meanwhile: str) -> bool:
@@ -333,15 +341,17 @@ class Checker(MapChecks):
 
     def check_params(self, params: tuple[n.Param, ...]) -> None:
         seen: set[str] = set()
+        types = self.type_names()
         for p in params:
-            if p.type not in VALUE_TYPES:
-                self.unknown("type", p.type, p.span, VALUE_TYPES)
+            if p.type not in types:
+                self.unknown("type", p.type, p.span, types)
             if p.name in seen:
                 self.error(f"parameter '{p.name}' is declared twice", p.span)
             seen.add(p.name)
 
     def check_table(self, table: n.TableDecl) -> None:
         self.check_params(table.params)
+        self.start_body(table.params)
         if not table.rows:
             self.error(f"table '{table.name}' has no rows", table.span, "add rows such as '1..3 -> result \"Label\" [rule]'")
         scope = {p.name for p in table.params}
@@ -592,11 +602,12 @@ class Checker(MapChecks):
     def stmt_let(self, s: n.Let, scope: set[str]) -> None:
         self.expr(s.value, scope)
         self.drawn.pop(s.name, None)  # no longer a drawn chit
+        self.bind(s.name, s.value, scope)
         scope.add(s.name)
 
     def stmt_set(self, s: n.SetStmt, scope: set[str]) -> None:
         self.expr(s.value, scope)
-        self.assignable(s.target, scope)
+        self.assignable(s.target, scope, s.value)
         if isinstance(s.target, n.Var):
             self.drawn.pop(s.target.name, None)
 
@@ -615,6 +626,7 @@ class Checker(MapChecks):
     def stmt_for(self, s: n.ForEach, scope: set[str]) -> None:
         self.expr(s.iterable, scope)
         self.drawn.pop(s.var, None)
+        self.bind(s.var, None, scope)
         self.block(s.body, scope | {s.var})
 
     def stmt_repeat(self, s: n.Repeat, scope: set[str]) -> None:
@@ -808,6 +820,7 @@ class Checker(MapChecks):
         for a in s.args:
             self.expr(a.value, scope)
         if s.result is not None:
+            self.receive(s.result, proc)
             scope.add(s.result)
 
     def stmt_reroll(self, s: n.Reroll, scope: set[str]) -> None:
@@ -867,7 +880,7 @@ class Checker(MapChecks):
         else:
             self.assignable(target, scope)
 
-    def assignable(self, target, scope: set[str]) -> None:
+    def assignable(self, target, scope: set[str], value=None) -> None:
         if isinstance(target, n.Var):
             if target.name not in scope and target.name not in self.sym.game_states:
                 self.unknown("variable", target.name, target.span, scope | set(self.sym.game_states))
@@ -878,6 +891,8 @@ class Checker(MapChecks):
             self.expr(target.key, scope)
         elif isinstance(target, n.Attr):
             self.expr(target.obj, scope)
+            if self.field_write(target, value, scope):
+                return
             settable = set(self.sym.unit_states) | {p for p, d in self.sym.place_props.items() if d.mutable}
             if target.name not in settable:
                 if target.name in self.sym.stats or target.name in self.sym.place_props:
@@ -922,6 +937,8 @@ class Checker(MapChecks):
             hint = (_call_hint(e.name, self.sym.functions.get(e.name)) or self._counter_hint(e.name)
                     or did_you_mean(e.name, scope | self.values))
             self.error(f"unknown name '{e.name}'", e.span, hint)
+        elif e.name not in scope:
+            self.bare_enumeration_value(e)
 
     def _counter_hint(self, name: str) -> str | None:
         span = self.counters.get(name)
@@ -934,7 +951,11 @@ class Checker(MapChecks):
         self.string(e, scope)
 
     def expr_attr(self, e: n.Attr, scope: set[str]) -> None:
+        if self.qualified_value(e, scope):
+            return
         self.expr(e.obj, scope)
+        if self.field_read(e, scope):
+            return
         if e.name not in self.attributes:
             self.unknown("attribute", e.name, e.name_span, self.attributes)
 
@@ -1013,6 +1034,10 @@ class Checker(MapChecks):
     def call(self, e: n.CallExpr, scope: set[str]) -> None:
         for a in e.args:
             self.expr(a.value, scope)
+        record = self.sym.records.get(e.func)
+        if record is not None:
+            self.construction(record, e, scope)
+            return
         fn = self.sym.functions.get(e.func)
         if fn is not None:
             self.check_args(e.args, [p.name for p in fn.params], f"function '{e.func}'", e.span)

@@ -30,6 +30,10 @@ class Symbols:
     map: n.MapDecl | None = None
     place_props: dict[str, n.PlaceProp] = field(default_factory=dict)
     enum_values: dict[str, str] = field(default_factory=dict)  # value -> property
+    # The enumerations by the name that declares them (a place property or state, a game or unit state, a
+    # record's field): its values, which `NAME.value` names; and each value's enumerations, in declared order.
+    enumerations: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    enum_owners: dict[str, list[str]] = field(default_factory=dict)
     edges: dict[str, n.EdgeDecl] = field(default_factory=dict)
     borders: dict[str, n.BorderProp] = field(default_factory=dict)  # facts of the side between two places
     coasts: dict[str, n.CoastDecl] = field(default_factory=dict)  # ordered lists of places
@@ -44,6 +48,7 @@ class Symbols:
     tables: dict[str, n.TableDecl] = field(default_factory=dict)
     functions: dict[str, n.FunctionDecl] = field(default_factory=dict)
     procedures: dict[str, n.ProcedureDecl] = field(default_factory=dict)
+    records: dict[str, n.RecordDecl] = field(default_factory=dict)
     hooks: list[n.HookDecl] = field(default_factory=list)
     invariants: list[n.InvariantDecl] = field(default_factory=list)
     sequence: n.SequenceDecl | None = None
@@ -86,6 +91,20 @@ class Symbols:
                  for cell in (row.cells or (row.result,)) if cell != "?"}
                 | {r.name for t in self.tables.values() for r in t.results})
 
+    def qualified_forms(self, value: str) -> list[str]:
+        """`theatre.west_indies`, `region.west_indies`: how a value of several enumerations is written, or []
+        when it belongs to one at most (its bare name is then enough)."""
+        owners = self.enum_owners.get(value, [])
+        return [f"{owner}.{value}" for owner in owners] if len(owners) > 1 else []
+
+    def enumeration_value(self, e) -> str | None:
+        """The value an expression `NAME.value` names when NAME declares an enumeration holding it (unless a
+        local of that name hides it: the caller knows its locals)."""
+        obj = getattr(e, "obj", None)
+        if e.kind == "attr" and obj.kind == "var" and e.name in self.enumerations.get(obj.name, ()):
+            return e.name
+        return None
+
     def unit_kinds(self) -> set[str]:
         """Names that ``u is NAME`` may test: classes, types and flags."""
         return set(self.classes) | set(self.types) | set(self.flags)
@@ -123,6 +142,7 @@ _NAMESPACE = {
     n.TableDecl: "tables",
     n.FunctionDecl: "functions",
     n.ProcedureDecl: "procedures",
+    n.RecordDecl: "records",
 }
 
 
@@ -213,6 +233,18 @@ class Collector:
         self.sym.place_props[prop.name] = prop
         for value in prop.type.enum:
             self.sym.enum_values[value] = prop.name
+        self.enumeration(prop.name, prop.type.enum)
+
+    def enumeration(self, owner: str, values: tuple[str, ...]) -> None:
+        """An enumeration declared by `owner`: its values, qualified by the owner's name (language 15)."""
+        if not values:
+            return
+        known = self.sym.enumerations.get(owner, ())
+        self.sym.enumerations[owner] = known + tuple(v for v in values if v not in known)
+        for value in values:
+            owners = self.sym.enum_owners.setdefault(value, [])
+            if owner not in owners:
+                owners.append(owner)
 
     def decl_cup(self, decl: n.CupDecl) -> None:
         """A cup is a name (its contents, read as a list); its chits are names that name themselves."""
@@ -253,8 +285,16 @@ class Collector:
         # The values of an enumerated game or unit state are names, as a place property's are.
         for value in decl.type.enum:
             self.sym.enum_values.setdefault(value, decl.name)
+        self.enumeration(decl.name, decl.type.enum)
         self.register_named(decl)
 
     decl_stat = decl_flag = decl_class = decl_type = decl_counter = register_named
     decl_box = decl_track = decl_missing = decl_table = decl_function = decl_procedure = register_named
     decl_unit_state = decl_game_state = register_state
+
+    def decl_record_type(self, decl: n.RecordDecl) -> None:
+        for f in decl.fields:
+            for value in f.type.enum:
+                self.sym.enum_values.setdefault(value, f.name)
+            self.enumeration(f.name, f.type.enum)
+        self.register_named(decl)

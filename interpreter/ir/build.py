@@ -706,6 +706,13 @@ class Builder(Transformer_NonRecursive):
         extent = str(c[0]).split()[0]  # 'not encoded' → not, 'partly encoded' → partly
         return n.Unencoded(span=self.sp(meta), extent=extent, reason=_unquote(c[1]), cite=_cite(c))
 
+    def record_decl(self, meta, c):
+        return self._named(n.RecordDecl, meta, c, fields=tuple(_of(c, n.RecordField)))
+
+    def record_field(self, meta, c):
+        default = next((x for x in c[2:] if not isinstance(x, n.Citation)), None)
+        return n.RecordField(span=self.sp(meta), name=str(c[0]), type=c[1], default=default, cite=_cite(c))
+
     def params(self, meta, c):
         return tuple(p for p in c if p is not None)
 

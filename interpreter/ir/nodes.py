@@ -965,6 +965,28 @@ class InvariantDecl(Cited):
     body: tuple[Stmt, ...]
 
 
+class RecordField(Cited):
+    """A field of a record type: its name, its type, and the value it takes when a construction leaves it out
+    (a field without a default must be given)."""
+
+    name: str
+    type: TypeName
+    default: Expr | None = None
+
+
+class RecordDecl(Cited):
+    """``record NAME "label" [cite] { field: type = default, … }``: a record type, built as ``NAME(field: value, …)``,
+    its fields read ``r.field`` and set ``set r.field = …`` (language 3.1)."""
+
+    kind: Literal["record_type"] = "record_type"
+    name: str
+    label: str | None = None
+    fields: tuple[RecordField, ...] = ()
+
+    def field(self, name: str) -> RecordField | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
 class Restriction(Cited):
     """A decision's options narrowed by an overlay (``restrict decision NAME to VAR where TEST``): an
     option of every ``choose NAME`` stays legal only where TEST holds with VAR bound to it. Written by
@@ -999,7 +1021,7 @@ class SequenceDecl(Cited):
 
 Decl = Annotated[
     Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | SecondaryMap | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
-    | Restriction | CupDecl,
+    | Restriction | CupDecl | RecordDecl,
     Field(discriminator="kind"),
 ]
 

@@ -22,7 +22,7 @@ from .order import Touch
 # What an overlay may add as a whole declaration (the game, its map and sequence are amended, not added).
 ADDABLE = (n.StatDecl, n.FlagDecl, n.UnitStateDecl, n.GameStateDecl, n.PlaceStateDecl, n.ClassDecl, n.TypeDecl,
            n.CounterDecl, n.BoxDecl, n.TrackDecl, n.MissingDecl, n.TableDecl, n.FunctionDecl, n.ProcedureDecl,
-           n.HookDecl, n.InvariantDecl, n.CupDecl)
+           n.HookDecl, n.InvariantDecl, n.CupDecl, n.RecordDecl)
 
 
 # ───────────────────────────── comparing and editing ─────────────────────────────
@@ -242,7 +242,7 @@ class Amender:
         else:
             if self.find.decl(type(new), new.name) is not None:
                 raise error(f"{new.kind.replace('_', ' ')} '{new.name}' already exists", new.span,
-                            f"to change it, write 'replace {new.kind} …'" if isinstance(new, (n.TableDecl, n.FunctionDecl, n.ProcedureDecl)) else None)
+                            f"to change it, write 'replace {new.kind} …'" if isinstance(new, (n.TableDecl, n.FunctionDecl, n.ProcedureDecl, n.RecordDecl)) else None)
             self.touch((new.kind, new.name), c.span, f"{new.kind} {new.name}")
         self.decls.append(self.stamp(new))
 

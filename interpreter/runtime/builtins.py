@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..syntax.diagnostics import did_you_mean
 from .compile import as_key, as_number
 from .requests import RuleError
-from .values import Place, show
+from .values import Place, Record, show
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -268,8 +268,10 @@ def values(engine, span, m):
 
 @builtin("get")
 def get(engine, span, m, k, default):
+    if m.__class__ is Record:  # a field by its name, as a map's entry: a rule written for a map reads a record
+        return m.fields.get(k, default) if k.__class__ is str else default
     if not isinstance(m, dict):
-        raise RuleError(f"get needs a map, not {show(m)}", span)
+        raise RuleError(f"get needs a map or a record, not {show(m)}", span)
     return m.get(as_key(k, span), default)
 
 

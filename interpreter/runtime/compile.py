@@ -15,10 +15,10 @@ from typing import Any
 
 from ..ir import nodes as n
 from ..limits import MAX_INT, MAX_LIST, MAX_STRING
-from . import cups, source
+from . import cups, records, source
 from .guards import check_int, check_list, check_string, over_budget
 from .requests import ChoiceRequest, DrawRequest, RollRequest, RuleError
-from .values import MISSING, ORDER_WATCH, Die, OrderedRead, Place, Pool, Unit, X, show, shown_at_most
+from .values import MISSING, ORDER_WATCH, Die, OrderedRead, Place, Pool, Record, Unit, X, show, shown_at_most
 
 Env = dict
 ExprFn = Callable[[Env], Any]
@@ -40,7 +40,17 @@ def as_key(v: Any, span) -> Any:
     """A value used as a map key or searched for: lists and maps cannot be."""
     if isinstance(v, (list, dict)):
         raise RuleError(f"{show(v)} cannot be a key: lists and maps are not keys", span)
+    if v.__class__ is Record:
+        raise RuleError(f"{show(v)} cannot be a key: a record is changeable, so it is not a key", span)
     return v
+
+
+def _no_default(record: str, name: str, span) -> ExprFn:
+    """A field given no value and having no default: the checker reports it; a run that gets here stops."""
+    def missing(env):
+        raise RuleError(f"{record} needs a value for its field '{name}'", span)
+
+    return missing
 
 
 def as_list(v: Any, what: str, span) -> list:
@@ -137,6 +147,8 @@ class Compiler:
         return var
 
     def x_attr(self, e: n.Attr) -> ExprFn:
+        if self.sym.enumeration_value(e) is not None:
+            return self.qualified_value(e)
         obj, name, span = self.expr(e.obj), e.name, e.span
         general = self.engine.attribute  # explains any problem, and reads whatever is not a unit or place
         if name in self.sym.stats and name not in self.sym.place_props and name not in self.engine.faced:
@@ -162,6 +174,12 @@ class Compiler:
             return general(u, name, span)
 
         return attr
+
+    def qualified_value(self, e: n.Attr) -> ExprFn:
+        """`region.west_indies`: the enumeration's value, its name (language 15); an attribute of the
+        local when a local has the enumeration's name."""
+        local, value, span, general = e.obj.name, e.name, e.span, self.engine.attribute
+        return lambda env: general(env[local], value, span) if local in env else value
 
     def unit_reader(self, name: str) -> Callable[[Unit], Any] | None:
         """What Engine.attribute reads of a unit for `name`, decided once here; None when it may fail
@@ -197,6 +215,9 @@ class Compiler:
         return lambda env: entry(obj(env), key(env), span)
 
     def x_call(self, e: n.CallExpr) -> ExprFn:
+        record = self.sym.records.get(e.func)
+        if record is not None:
+            return self.record_builder(record, e)
         args = [self.expr(a.value) for a in e.args]
         names = [a.name for a in e.args]
         fn_decl = self.sym.functions.get(e.func)
@@ -215,6 +236,24 @@ class Compiler:
             return impl(span, *[a(env) for a in args])
 
         return call
+
+    def record_builder(self, decl: n.RecordDecl, e: n.CallExpr) -> ExprFn:
+        """`NAME(field: value, …)`: a new record; a field left out takes its default, computed from the
+        game's names alone (the checker allows no local there)."""
+        span = e.span
+        given = {a.name: self.expr(a.value) for a in e.args if a.name is not None}
+        defaults = {}
+        for f in decl.fields:
+            if f.default is not None:
+                default = self.expr(f.default)
+                defaults[f.name] = lambda env, d=default: d({})
+            else:
+                defaults[f.name] = _no_default(decl.name, f.name, span)
+
+        def error(message: str):
+            raise RuleError(message, span)
+
+        return records.builder(decl, given, defaults, self.sym, error)
 
     def x_binop(self, e: n.BinOp) -> ExprFn:
         left, right, op, span, sym = self.expr(e.left), self.expr(e.right), _ARITH[e.op], e.span, e.op
@@ -808,7 +847,7 @@ def place_of(engine, pid: str, span) -> Any:
 
 
 def entry(container: Any, k: Any, span) -> Any:
-    """`container[k]`."""
+    """`container[k]`; of a record, its field named k, as a map's entry (language 3.1)."""
     if container.__class__ is Pool and len(container) > 1:
         watched = ORDER_WATCH.get()
         if watched is not None and container.label not in watched:
@@ -816,6 +855,8 @@ def entry(container: Any, k: Any, span) -> Any:
     try:
         return container[k]
     except (KeyError, IndexError, TypeError):
+        if container.__class__ is Record and k.__class__ is str and k in container.fields:
+            return container.fields[k]
         raise RuleError(f"{show(container)} has no entry {show(k)}", span) from None
 
 

@@ -17,7 +17,7 @@ from ..ir import citations
 from ..ir import nodes as n
 from ..limits import MAX_FUNCTION_DEPTH, max_steps
 from ..syntax.diagnostics import Span
-from . import cups
+from . import cups, records
 from .builtins import implementations
 from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
@@ -25,7 +25,7 @@ from .guards import function_too_deep, over_budget, python_too_deep
 from .labels import brief as _brief
 from .requests import RuleError, Unprinted
 from .state import GameState, Track
-from .values import MISSING, Place, Unit, X, show
+from .values import MISSING, Place, Record, Unit, X, show
 from .vm import Lowering, Process
 
 # Trace levels. The narration a player reads holds what happens in the game: steps, moves,
@@ -252,6 +252,8 @@ class Engine:
             if prop is not None:
                 return obj.props.get(name) if not prop.mutable else obj.state.get(name)
             raise RuleError(f"a place has no attribute '{name}'", span)
+        if obj.__class__ is Record:
+            return records.read(obj, name, lambda message: _stop(message, span))
         raise RuleError(f"cannot read '.{name}' of {show(obj)}", span)
 
     def require_side(self, value: Any, span: Span) -> None:
@@ -273,6 +275,8 @@ class Engine:
         self.trace(cite, f"{name} is now {show(value)}", "state")
 
     def set_state(self, obj: Any, name: str, value: Any, cite: str, span: Span) -> None:
+        if obj.__class__ is Record:
+            return records.write(obj, name, value, self.sym, lambda message: _stop(message, span))
         before = None
         if isinstance(obj, Unit) and name in self.sym.unit_states:
             before = self.shown_face(obj, name) if self.faces else None
@@ -543,6 +547,10 @@ def _all_cargo(u: Unit) -> list[Unit]:
         out.append(c)
         out.extend(_all_cargo(c))
     return out
+
+
+def _stop(message: str, span: Span):
+    raise RuleError(message, span)
 
 
 _MISS = object()

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from .requests import DrawRequest
-from .values import Die, Place, Pool, Unit
+from .values import Die, Place, Pool, Record, Unit
 from .vm import Code, CodeFrame, Frame, Process, TableFrame
 
 _ATOMS = frozenset({int, str, float, bool, type(None), Die, Unit, Place, Code})  # never changed in place: shared
@@ -60,6 +60,10 @@ def _copy(v: Any, memo: dict) -> Any:
     elif t is set or t is frozenset:
         out = t(_copy(x, memo) for x in v)
         memo[id(v)] = out
+    elif t is Record:
+        out = Record(v.type, {})
+        memo[id(v)] = out
+        out.fields = _copy(v.fields, memo)
     elif isinstance(v, Frame):
         out = _copy_frame(v, memo)
     else:
@@ -184,8 +188,15 @@ def canon(v: Any) -> Any:
         return tuple(canon(x) for x in v)
     if isinstance(v, dict):
         return ("map", tuple(sorted(((canon(k), canon(x)) for k, x in v.items()), key=repr)))
+    if isinstance(v, Record):  # its fields in their declared order, which every record of its type has
+        return ("record", v.type, tuple((k, canon(x)) for k, x in v.fields.items()))
     if isinstance(v, (set, frozenset)):
         return ("set", tuple(sorted((canon(x) for x in v), key=repr)))
+    return _canon_other(v)
+
+
+def _canon_other(v: Any) -> Any:
+    """canon() of what the rules' values are not: code, frames, places, tables, callbacks, requests."""
     if isinstance(v, Code):
         return ("code", v.name)
     if isinstance(v, Frame):

@@ -21,8 +21,9 @@ from typing import Any
 from ..ir import nodes as n
 from ..syntax.diagnostics import Span
 from .position import Position
+from .records import fits, misfit
 from .requests import DrawRequest, RollRequest
-from .values import MISSING, Die, Place, Pool, Unit, X
+from .values import MISSING, Die, Place, Pool, Record, Unit, X
 from .vm import Code, CodeFrame, EliminateFrame, Frame, QueuedEliminations, RerollFrame, TableFrame, _leave_call
 
 FORMAT = 1
@@ -123,6 +124,8 @@ class _Writer:
             return {"t": "map", "ref": ref, "items": [[self.value(k), self.value(x)] for k, x in v.items()]}
         if isinstance(v, (set, frozenset)):
             return {"t": "set", "ref": ref, "items": [self.value(x) for x in sorted(v, key=repr)]}
+        if isinstance(v, Record):
+            return {"t": "record", "ref": ref, "type": v.type, "fields": [[k, self.value(x)] for k, x in v.fields.items()]}
         if isinstance(v, Frame):
             return self.frame(v, ref)
         raise PositionError(f"a {type(v).__name__} cannot be written into a position (a bug of Umpire)")
@@ -303,6 +306,25 @@ class _Reader:
             if not isinstance(pair, list) or len(pair) != 2:
                 raise PositionError("expected [key, value]", f"{field}.items[{i}]")
             out[self.value(pair[0], f"{field}.items[{i}]")] = self.value(pair[1], f"{field}.items[{i}]")
+        return out
+
+    def v_record(self, v, field):
+        """A record of a type these rules declare, with exactly its fields, each value of its field's type."""
+        self.table(v, field, ("ref", "type", "fields"))
+        decl = self.engine.sym.records.get(v["type"]) if isinstance(v["type"], str) else None
+        if decl is None:
+            raise PositionError(f"these rules declare no record type {v['type']!r}", f"{field}.type")
+        out = self.define(v, field, Record(decl.name, {}))
+        pairs = self.want(v["fields"], list, f"{field}.fields", "a list")
+        names = [p[0] if isinstance(p, list) and len(p) == 2 else None for p in pairs]
+        if names != [f.name for f in decl.fields]:
+            raise PositionError(f"a {decl.name} has the fields {', '.join(f.name for f in decl.fields)}, in that order",
+                                f"{field}.fields")
+        for i, (f, pair) in enumerate(zip(decl.fields, pairs)):
+            value = self.value(pair[1], f"{field}.fields[{i}]")
+            if value is not None and not fits(value, f.type, self.engine.sym):
+                raise PositionError(misfit(decl, f, value), f"{field}.fields[{i}]")
+            out.fields[f.name] = value
         return out
 
     def v_frame(self, v, field):

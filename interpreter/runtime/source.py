@@ -146,6 +146,8 @@ class _Writer:
         return t, f"({t} := {text})"
 
     def w_attr(self, e, d):
+        if self.sym.enumeration_value(e) is not None:
+            return None  # `region.west_indies`: the compiler's closure
         (t, obj), name = self.bound(self.write(e.obj, d)), repr(e.name)
         general = f"{self.const(self.engine.attribute)}({t}, {name}, {self.const(e.span)})"
         if e.name in self.sym.stats and e.name not in self.sym.place_props and e.name not in self.engine.faced:  # a unit's printed value
@@ -189,6 +191,8 @@ class _Writer:
 
     def w_call(self, e, d):
         args = ", ".join(self.write(a.value, d) for a in e.args)
+        if e.func in self.sym.records:
+            return None  # a record built: the compiler's closure (records.builder)
         decl = self.sym.functions.get(e.func)
         if decl is None:  # a built-in: given the span, then the values (names do not matter to them)
             call = f"{self.const(self.engine.builtin(e.func))}({self.const(e.span)}{', ' if args else ''}"

@@ -133,6 +133,26 @@ class Pool(list):
         self.die = die  # (name, low face, high face), for rerolls
 
 
+class Record:
+    """A value of a declared record type (language 3.1): its type's name and its fields, in the declared
+    order. Changeable field by field (``set r.hits = 2``) and shared like a map: a procedure given a
+    record changes the caller's."""
+
+    __slots__ = ("type", "fields")
+
+    def __init__(self, type: str, fields: dict[str, Any]):
+        self.type = type
+        self.fields = fields
+
+    def __eq__(self, other: Any) -> bool:
+        return other.__class__ is Record and other.type == self.type and other.fields == self.fields
+
+    __hash__ = None  # changeable: never a key
+
+    def __repr__(self) -> str:
+        return show(self)
+
+
 def show(value: Any) -> str:
     """How a value reads in a trace line or a message."""
     cls = value.__class__
@@ -150,8 +170,15 @@ def show(value: Any) -> str:
         return "[" + ", ".join(show(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
+    return _show_other(value)
+
+
+def _show_other(value: Any) -> str:
+    """show() of the rarer values: a face, a record, the marks and anything else by its text."""
     if isinstance(value, Die):
         return str(int(value))
+    if isinstance(value, Record):
+        return value.type + "(" + ", ".join(f"{k}: {show(v)}" for k, v in value.fields.items()) + ")"
     return str(value)
 
 
