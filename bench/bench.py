@@ -127,7 +127,7 @@ def rate(fn, seconds: float) -> float:
 
 
 ROWS = ("odds-3018", "odds-13", "odds-20v20", "land", "naval", "game-je", "game-gam", "check-warm", "check-cold",
-        "help", "copy", "save")
+        "help", "copy", "save", "study")
 
 
 def main() -> None:
@@ -139,6 +139,8 @@ def main() -> None:
                         help="stop each exact-odds run of the engine after this many seconds (default 60)")
     parser.add_argument("--seeds", type=int, default=3, help="games played of each game (seeds 1..N)")
     parser.add_argument("--repeats", type=int, default=5, help="runs of each command timed")
+    parser.add_argument("--study-games", type=int, default=1000,
+                        help="games of the study row (a fifth of them, at least 20, for its one-worker baseline)")
     parser.add_argument("--odds", action="store_true", help="also time exact odds against a Monte Carlo (about a minute)")
     args = parser.parse_args()
     import os
@@ -202,6 +204,8 @@ def targets_table(wanted: list[str], args, rates: dict[str, tuple[float, float]]
             rows = [targets.copy_row()]
         elif name == "save":
             rows = targets.save_rows()
+        elif name == "study":
+            rows = targets.study_rows(args.study_games, max(20, args.study_games // 5))
         else:
             rows = []
         for row in rows:

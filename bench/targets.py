@@ -237,3 +237,28 @@ def copy_row(runs: int = 200) -> Row:
     worst = max(taken, restored)
     return Row("copy a mid-combat position", f"{taken * 1e6:.0f} µs of, {restored * 1e6:.0f} µs restore",
                f"deepcopy of the state {state * 1e6:.0f} µs", f"{worst / state:.2f}x", "< 50 µs", ratio(worst, 50e-6))
+
+
+# ── studies (issue 16) ──
+
+
+def study_rows(games: int, scaling_games: int) -> list[Row]:
+    """`umpire study`'s games: `games` random Jenkins' Ear games on two worker processes against the
+    two-minute target, and `scaling_games` of them on one worker beside the same on two (the
+    baseline of the same run: the speed-up two cores give)."""
+    from interpreter.study import Spec, prepared, run_games
+
+    spec = Spec("rulesets/jenkins_ear.rules", ("random", "random"), outcome="winner")
+    prepared(spec)  # loading is not a game
+    walls = {}
+    for workers, count in ((1, scaling_games), (2, scaling_games), (2, games)):
+        start = time.perf_counter()
+        results = run_games(spec, list(range(1, count + 1)), workers=workers)
+        walls[(workers, count)] = time.perf_counter() - start
+        assert len(results) == count and all(r.error is None for r in results)
+    one, two = walls[(1, scaling_games)], walls[(2, scaling_games)]
+    return [Row(f"umpire study: {games} JE games, 2 workers", seconds(walls[(2, games)]), "-", "-", "< 120 s",
+                ratio(walls[(2, games)], 120.0)),
+            Row(f"  {scaling_games} games: 2 workers vs 1", seconds(two), f"{seconds(one)} (1 worker)",
+                f"{one / two:.2f}x", "2 workers >= 1.7x", f"{(one / two) / 1.7:.2f}")]
+

@@ -196,16 +196,11 @@ def canon(v: Any) -> Any:
 
 
 def _canon_other(v: Any) -> Any:
-    """canon() of what the rules' values are not: code, frames, places, tables, callbacks, requests."""
+    """canon() of what the rules' values are not: code, frames, a draw, places, tables, callbacks, requests."""
     if isinstance(v, Code):
         return ("code", v.name)
     if isinstance(v, Frame):
         return _canon_frame(v)
-    return _canon_other(v)
-
-
-def _canon_other(v: Any) -> Any:
-    """canon of what is not a plain value or a container: a draw, a place, compiled rules, text."""
     if isinstance(v, DrawRequest):  # what it may draw, by id (its units' and places' reprs are not keys)
         return ("draw", v.label, v.cup, tuple(canon(x) for x in v.values), tuple(v.weights), v.count, v.replace,
                 tuple(v.forced) if v.forced is not None else None)
