@@ -158,7 +158,7 @@ def _output_problem(option: str, path: str, force: bool) -> str | None:
 
 
 def _names_problem(sym, names: list[str]) -> str | None:
-    """An outcome or fact must be a game state, a track (`war_funds[english]`, or its name when it is not
+    """An outcome or fact must be a game state, a track (`funds[red]`, or its name when it is not
     per side) or a fact the rules record (literally or by a template)."""
     from .ir import nodes as n
     from .ir.visit import descendants

@@ -29,7 +29,7 @@ class Spec:
     errata: bool = True
     choice: str | None = None
     outcome: str | None = None  # a game state or a recorded fact: who won
-    facts: tuple[str, ...] = ()  # other game states, tracks (war_funds[english]) or facts to report
+    facts: tuple[str, ...] = ()  # other game states, tracks (funds[red]) or facts to report
     allowed: tuple[str, ...] = ()  # folders the files may come from (--allow-path), as the command line gave
 
 

@@ -123,3 +123,21 @@ def test_the_overlay_walk_finds_every_statement_the_one_walker_finds():
     walked = [s for block in blocks for _, _, s in locate.walk(block)]
     assert walked == [s for s in descendants(blocks) if isinstance(s, statements)]
     assert len({s.kind for s in walked} & {"if", "for", "repeat", "simultaneously"}) >= 3, "nested blocks are walked"
+
+
+def test_the_engine_names_no_game():
+    """interpreter/ knows no game: no ruleset's name, title, side or nation appears in its code, its
+    comments included (examples there use the toy games' names)."""
+    from interpreter.load import load_rules
+    from interpreter.syntax.diagnostics import Sources
+
+    words = set()
+    for rules in sorted((ROOT / "rulesets").glob("*.rules")):
+        game = load_rules(str(rules.relative_to(ROOT)), Sources()).symbols.game
+        words |= {game.name, *(w for w in re.findall(r"[A-Za-z']{4,}", game.title or "") if w[0].isupper())}
+        words |= {s.name for s in (*game.sides, *game.nations)}
+    pattern = re.compile(r"\b(" + "|".join(sorted(map(re.escape, words))) + r")\b", re.IGNORECASE)
+    found = [f"{p.relative_to(ROOT)}:{i}: {m.group(0)}" for p in sorted((ROOT / "interpreter").rglob("*.py"))
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) for m in [pattern.search(line)] if m]
+    assert len(words) >= 8
+    assert found == []

@@ -754,7 +754,7 @@ class MapPoint(Cited):
 
 
 class SecondaryMap(Cited):
-    """``secondary map hurricanes "…" by d10 { yucatan: 0..3 -> florida, … }``: a small map walked by a
+    """``secondary map storms "…" by d10 { west_dot: 0..3 -> north_dot, … }``: a small map walked by a
     marker (a game state whose type is the map), one die number picking each step's path."""
 
     kind: Literal["secondary_map"] = "secondary_map"

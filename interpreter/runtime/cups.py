@@ -30,7 +30,7 @@ def contents(cup: dict[str, int]) -> list[str]:
 
 
 def listing(values: list, weights: list[int]) -> str:
-    """What a draw could give, for messages: ``british x2, french``."""
+    """What a draw could give, for messages: ``red x2, blue``."""
     shown = [show(v) + (f" x{w}" if w > 1 else "") for v, w in zip(values, weights) if w > 0]
     return ", ".join(shown) or "nothing"
 
