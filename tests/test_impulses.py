@@ -107,7 +107,7 @@ on turn_of_end(s) [3.2] {
                      "[3.0] turn_of 2: green", "[3.1] green acts", "[3.2] end of green's impulse",
                      "[3.0] turn_of 3: red", "[3.1] red acts", "[3.2] end of red's impulse",
                      "[3.0] turn_of 4: blue", "[3.1] blue acts", "[3.2] end of blue's impulse",
-                     "[3.0] the last of 4 turn_of(s) is over: the turn_ofs end"]
+                     "[3.0] the last of 4 turn_of(s) is over: the 'turn_of' loop ends"]
 
 
 def test_rotated_from_a_seat_not_in_the_list_stops_the_run(tmp_path, capsys):
@@ -143,7 +143,7 @@ def test_a_game_saved_in_the_middle_of_the_impulses_goes_on_as_the_whole_game(ca
     agents = ("--agents", "random,random,random")
     whole = _play_cli(capsys, "tests/lang/impulses.rules", "--seed", "3", *agents)
     assert "[1.3] the game ends after turn 2" in whole
-    assert any(line.endswith("passed in a row: the impulses end") for line in whole)
+    assert any(line.endswith("passed in a row: the 'impulse' loop ends") for line in whole)
     for stop in (2, 5, 9):
         save = tmp_path / f"game{stop}.toml"
         first = _play_cli(capsys, "tests/lang/impulses.rules", "--seed", "3", *agents, "--save", str(save),
@@ -167,7 +167,7 @@ on impulse_end(s) [3.4] { say "escalades after {s}'s impulse" [3.4] }
     assert lines == ["[3.0] impulse 1: red", "[3.1] mpi 1", "[3.2] the storm moves before mpi 1", "[3.1] red moves",
                      "[3.3] attrition", "[3.1] mpi 2", "[3.2] the storm moves before mpi 2", "[3.1] red moves",
                      "[3.3] attrition", "[3.1] the last of 2 mpi(s) is over", "[3.4] escalades after red's impulse",
-                     "[3.0] the last of 1 impulse(s) is over: the impulses end"]
+                     "[3.0] the last of 1 impulse(s) is over: the 'impulse' loop ends"]
 
 
 def test_the_toy_impulse_game_checks_clean(capsys, monkeypatch):

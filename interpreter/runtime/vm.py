@@ -397,7 +397,7 @@ class ImpulseNext(Op):
         elif loop[2] >= MAX_REPEAT:
             raise RuleError(f"these impulses ran {MAX_REPEAT} times without every seat passing in a row", self.span)
         if ended is not None:
-            proc.engine.trace(self.cite, f"{ended}: the {unit}s end")
+            proc.engine.trace(self.cite, f"{ended}: the '{unit}' loop ends")
             frame.loops.pop()
             frame.pc = loop[5]
             return None
