@@ -18,6 +18,9 @@ class Builtin:
     doc: str
 
 
+# The agents a scenario's decisions may name for a side (`red plays search`, language 19.7).
+SCENARIO_AGENTS = ("search", "random", "eager", "first")
+
 BUILTINS: dict[str, Builtin] = {
     b.name: b
     for b in [

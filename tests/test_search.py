@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.cli import main
 from interpreter.runtime import search
 from interpreter.runtime.agents import RandomAgent
 from interpreter.runtime.play import play
@@ -49,3 +50,24 @@ def test_the_same_seed_and_budget_give_the_same_game(monkeypatch):
     first = play(sym, sources, setup, 9, ["search", "search"])
     again = play(sym, sources, setup, 9, ["search", "search"])
     assert first.lines[1:] == again.lines[1:] and first.error is None
+
+
+def test_a_secret_answer_is_hidden_from_the_search_agent(monkeypatch, capsys):
+    """Blue's search agent decides after Red inside 'secretly': its rollouts replace Red's answer with
+    a random legal one, so what it tries, and scores, is the same whatever Red answered."""
+    monkeypatch.chdir(ROOT)
+    scores: dict[str, list[float]] = {}
+    rollout = search.Lookahead.rollout
+
+    def recorded(self, answer, side, seed, horizon):
+        value = rollout(self, answer, side, seed, horizon)
+        scores.setdefault(current, []).append((str(answer), value))
+        return value
+
+    monkeypatch.setattr(search.Lookahead, "rollout", recorded)
+    for current in ("close", "withdraw"):
+        assert main(["run", f"tests/lang/secret_search_{current}.scenario"]) == 0
+    capsys.readouterr()
+    assert scores["close"] == scores["withdraw"]
+    # Won, lost, or no battle (both withdrew: no gauge holder) in the rollouts.
+    assert {v for _, v in scores["close"]} == {0.0, 0.5, 1.0}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..ir import nodes as n
 from ..ir.visit import descendants
+from ..lang import SCENARIO_AGENTS
 from ..runtime.engine import Engine
 from ..runtime.requests import ScriptError
 from ..runtime.setup import Setup
@@ -22,6 +23,7 @@ def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
         if exp.departure is not None:
             checker.expr(exp.departure.printed, set())
     _check_decisions(checker, sc, sym)
+    _check_agents(checker, sc, sym)
     engine = Engine(sym)
     try:  # the set-up is static: unknown types, places, stats and printed values are found here
         Setup(engine, sc).run()
@@ -77,6 +79,21 @@ def _check_decisions(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
             checker.unknown("side", dec.side, dec.span, sym.sides)
         if dec.name not in decision_names:
             checker.unknown("decision", dec.name, dec.span, decision_names)
+
+
+def _check_agents(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
+    """`SIDE plays AGENT`: a side of the game, an agent a scenario can name, and no scripted entry
+    for that side (its every decision is the agent's)."""
+    for plays in sc.agents:
+        if plays.side not in sym.sides:
+            checker.unknown("side", plays.side, plays.span, sym.sides)
+        if plays.agent not in SCENARIO_AGENTS:
+            checker.error(f"'{plays.agent}' is not an agent a scenario can name: {', '.join(SCENARIO_AGENTS)}",
+                          plays.agent_span, did_you_mean(plays.agent, SCENARIO_AGENTS))
+        scripted = next((d for d in sc.decisions if d.side == plays.side), None)
+        if scripted is not None:
+            checker.error(f"{plays.side} plays {plays.agent}, so its decisions are not scripted: "
+                          f"remove this entry or the 'plays' line at line {plays.span.line}", scripted.span)
 
 
 def _decision_names(sym: Symbols) -> set[str]:

@@ -856,6 +856,8 @@ class Builder(Transformer_NonRecursive):
                 extra["stops"], extra["stops_cite"] = item[1], item[2]
             elif isinstance(item, n.RunTarget):
                 extra["run"] = item
+        extra["agents"] = tuple(d for d in fields["decisions"] if isinstance(d, n.SidePlays))
+        fields["decisions"] = [d for d in fields["decisions"] if isinstance(d, n.Decision)]
         return n.Scenario(
             span=self.sp(meta), file=self.file, title=_unquote(c[0]), uses=_unquote(c[1]), uses_span=self.ts(c[1]),
             cite=_cite(c), **{k: tuple(v) for k, v in fields.items()}, **extra,
@@ -961,6 +963,9 @@ class Builder(Transformer_NonRecursive):
 
     def decisions(self, meta, c):
         return ("decisions", list(c))
+
+    def side_plays(self, meta, c):
+        return n.SidePlays(span=self.sp(meta), side=str(c[0]), agent=str(c[1]), agent_span=self.ts(c[1]))
 
     def decision(self, meta, c):
         dep = next((x for x in c[3:] if isinstance(x, n.Departure)), None)

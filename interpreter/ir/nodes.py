@@ -1197,6 +1197,14 @@ class Fixture(Cited):
     text: str
 
 
+class SidePlays(Node):
+    """``SIDE plays AGENT`` in a scenario's decisions: the side's decisions are taken by that agent."""
+
+    side: str
+    agent: str
+    agent_span: Span
+
+
 class Scenario(Cited):
     file: str
     title: str
@@ -1215,6 +1223,7 @@ class Scenario(Cited):
     run: RunTarget | None = None
     dice: tuple[ScriptedDie | ScriptedDraw, ...] = ()
     decisions: tuple[Decision, ...] = ()
+    agents: tuple[SidePlays, ...] = ()  # sides whose decisions an agent takes (`red plays search`)
     expects: tuple[Expectation, ...] = ()
     overlays: tuple[FileRef, ...] = ()  # 'with "FILE"': overlays applied to the ruleset, relative to the scenario
     places_from: tuple[FileRef, ...] = ()  # 'places from "FILE"': a shared map, merged by load.py

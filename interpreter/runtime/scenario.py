@@ -47,7 +47,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
         out.lines.extend(_preamble(sc, setup))
         engine.state.facts.setdefault("departures", 0)
         engine.run_invariants()
-        runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym))
+        runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym, engine))
         runner.run(run_target(engine, sc))
         runner.finish(sc.cite or "scenario")
         stopped = None
@@ -194,9 +194,23 @@ def _trace_into(out: Outcome, events: list[Event], detail: bool = True) -> None:
     out.lines.extend(f"  {e.line()}" for e in told)
 
 
-def _scripted_agents(sc: n.Scenario, sym: Symbols) -> dict:
+def _scripted_agents(sc: n.Scenario, sym: Symbols, engine: Engine | None = None) -> dict:
+    """The script for every side, except a side the scenario says an agent plays (seeded with 1)."""
     agent = ScriptedAgent(sc.decisions)
-    return {side: agent for side in sym.sides}
+    agents = {side: agent for side in sym.sides}
+    for i, plays in enumerate(sc.agents):
+        agents[plays.side] = _named_agent(plays, i + 1, engine)
+    return agents
+
+
+def _named_agent(plays: n.SidePlays, seed: int, engine: Engine | None):
+    """`SIDE plays AGENT`: the search agent's rollouts play on to the end of the scenario's run."""
+    from .agents import EagerAgent, FirstLegalAgent, RandomAgent
+    from .search import Lookahead, SearchAgent
+
+    if plays.agent == "search":
+        return SearchAgent(seed, plays.side, Lookahead(engine, lambda horizon: iter(())))
+    return {"random": RandomAgent, "eager": EagerAgent}.get(plays.agent, lambda s: FirstLegalAgent())(seed)
 
 
 def run_target(engine: Engine, sc: n.Scenario):

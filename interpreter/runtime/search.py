@@ -3,7 +3,9 @@ engine itself, and puts the position back after each try (issue 16; decision 35)
 
 **Rollouts.** At a decision the agent's `Lookahead` takes the position (runtime/position.py),
 answers, and plays on with random agents and dice of its own to a horizon: the rest of the
-current step and then `horizon` more steps, or the game's end. It then reads what the ruleset
+current step and then `horizon` more steps, or the game's end (in a scenario, the end of its run).
+At a decision inside `secretly`, the answers other sides gave earlier in the block are replaced by
+random legal ones first: the agent cannot see them (language §11.13a). It then reads what the ruleset
 declares (the game header's `outcome` and `worth`, language §4) and restores the position, so
 the game goes on exactly as if nothing had been tried: the game's own dice, agents and trace are
 never touched, and a game with the same seed and budget replays byte for byte.
@@ -18,8 +20,8 @@ or `width` distinct random answers of the others, with declining when it is lega
 halving spreads the rollout budget over them: each round gives every candidate left the same
 number of rollouts and keeps the better half by mean reward.
 
-**Reward.** A rollout that reaches the game's end scores 1 if the outcome names the agent's side,
-0 if it names another side, and 0.5 otherwise; one stopped at the horizon scores 0.5. With a
+**Reward.** A rollout whose outcome (the header's game state or fact) names the agent's side at its
+end scores 1, one naming another side 0, and one naming none yet (the game not over) 0.5. With a
 `worth` function the score is that, times 1000, plus the worth to the side at the end of the
 rollout: winning counts first, and the designer's worth breaks ties and guides play before the end.
 """
@@ -34,10 +36,11 @@ from typing import Any
 
 from .agents import PASS, Agent, EagerAgent, RandomAgent
 from .dice import SeededDice
-from .driver import Runner
+from .driver import Runner, normalize
 from .position import Position
 from .requests import ChoiceRequest, RuleError, ScriptError
 from .values import Unit
+from .vm import Choose
 
 WIN_WEIGHT = 1000  # a won game outweighs any worth a designer's function gives
 
@@ -62,31 +65,31 @@ class Lookahead:
         rng = random.Random(seed)
         try:
             self.deal_unseen(side, rng)
+            self.redraw_sealed(proc, side, rng)
             agents = {s: RandomAgent(rng.randrange(2**31)) for s in engine.sym.sides}
             runner = Runner(engine, SeededDice(rng.randrange(2**31)), agents)
-            ended = self.play_on(runner, proc, answer, horizon)
-            return self.score(side, ended)
+            self.play_on(runner, proc, answer, horizon)
+            return self.score(side)
         except (RuleError, ScriptError):
-            return self.score(side, False)  # a rule the rollout could not apply: no information
+            return self.score(side)  # a rule the rollout could not apply: scored where it stopped
         finally:
             before.restore(engine, proc)
             engine.process, engine.narrate = proc, narrate
 
-    def play_on(self, runner: Runner, proc, answer: Any, horizon: int | None) -> bool:
-        """The rest of the waiting process, then the segments after it; whether the game ended."""
+    def play_on(self, runner: Runner, proc, answer: Any, horizon: int | None) -> None:
+        """The rest of the waiting process, then the segments after it, to the horizon."""
         runner.run(_continue(proc, answer))
-        ended = False
-        for label, begin in self.segments_after(horizon):
+        for _label, begin in self.segments_after(horizon):
             work = begin()
             if work is not None:
                 runner.run(work)
-            ended = label[0] == "game_end"
-        return ended
 
-    def score(self, side: str, ended: bool) -> float:
+    def score(self, side: str) -> float:
+        """1 for a rollout whose outcome names the side, 0 for one naming another side, 0.5 when it
+        names none yet (the game or the scenario's run not over); plus the worth, when declared."""
         engine = self.engine
         won = 0.5
-        if ended and self.outcome is not None:
+        if self.outcome is not None:
             st = engine.state
             value = st.globals.get(self.outcome, st.facts.get(self.outcome))
             if value in engine.sym.sides:
@@ -107,6 +110,21 @@ class Lookahead:
         for unit, place in zip(hidden, places):
             if unit.location is not place:
                 unit.location = place
+
+
+    def redraw_sealed(self, proc, side: str, rng: random.Random) -> None:
+        """At a decision inside 'secretly', the answers other sides gave earlier in the block are
+        not known to `side`: the rollout plays on from random legal answers in their place."""
+        frame = proc.stack[-1] if proc.stack else None
+        loops = getattr(frame, "loops", None)
+        if not loops or loops[-1][0] != "secret":
+            return
+        ops, i = frame.code.ops, frame.pc - 2  # the waiting decision is at pc - 1; the block's earlier ones before it
+        while i >= 0 and isinstance(ops[i], Choose) and ops[i].secret:
+            req = ops[i].ask(frame.env)
+            if req.chooser != side:
+                frame.env[ops[i].name] = normalize(req, RandomAgent(rng.randrange(2**31)).choose(req))
+            i -= 1
 
 
 def _continue(proc, answer: Any):
