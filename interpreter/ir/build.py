@@ -848,14 +848,8 @@ class Builder(Transformer_NonRecursive):
                 fields["map_data"].extend(item[3])
             elif isinstance(item, tuple) and item and isinstance(item[0], str) and item[0] in fields:
                 fields[item[0]].extend(item[1])
-            elif isinstance(item, n.StepAt):
-                extra["at"] = item
-            elif isinstance(item, tuple) and item and item[0] == "until":
-                extra["until"] = item[1]
-            elif isinstance(item, tuple) and item and item[0] == "stops":
-                extra["stops"], extra["stops_cite"] = item[1], item[2]
-            elif isinstance(item, n.RunTarget):
-                extra["run"] = item
+            else:
+                _scenario_extra(item, extra)
         extra["agents"] = tuple(d for d in fields["decisions"] if isinstance(d, n.SidePlays))
         fields["decisions"] = [d for d in fields["decisions"] if isinstance(d, n.Decision)]
         return n.Scenario(
@@ -1034,3 +1028,16 @@ def build(tree: Tree, file: str) -> Any:
     if builder.errors:
         raise UmpireError(builder.errors)
     return result
+
+
+def _scenario_extra(item: Any, extra: dict[str, Any]) -> None:
+    """A scenario line held once, not in a list: where it starts, until when, its stop, its run."""
+    if isinstance(item, n.StepAt):
+        extra["at"] = item
+    elif isinstance(item, tuple) and item and item[0] == "until":
+        extra["until"] = item[1]
+    elif isinstance(item, tuple) and item and item[0] == "stops":
+        extra["stops"], extra["stops_cite"] = item[1], item[2]
+    elif isinstance(item, n.RunTarget):
+        extra["run"] = item
+
