@@ -101,10 +101,12 @@ def test_a_bad_request_is_refused_before_any_game_is_played(at_root, capsys, ext
     assert err.strip() == f"umpire: error: {message}"
 
 
-def test_the_outcome_is_the_game_header_s_unless_named(at_root, capsys):
+def test_the_outcome_is_the_game_header_s_unless_named(at_root, capsys, tmp_path):
     assert main(["study", JE, "--games", "2", "--workers", "1"]) == 0
     assert "winner (95% interval, Wilson):" in capsys.readouterr().out  # JE's header: outcome winner [5.0]
-    assert main(["study", "tests/lang/secret.rules", "--games", "1", "--plot", "x.svg"]) == 1
+    plot = tmp_path / "x.svg"
+    assert main(["study", "tests/lang/chitpull.rules", "--games", "1", "--plot", str(plot)]) == 1  # no outcome
+    assert not plot.exists()
     assert capsys.readouterr().err.strip() == ("umpire: error: --plot draws the outcome's shares: the game header "
                                                "declares no outcome; name one with --outcome")
 
