@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import cache, files
+from .lang import agent_known
 from .load import demo_path, header_file, load_overlay, load_rules, load_scenario, load_scenario_rules, rules_path_for
 from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render, render_all
 
@@ -350,9 +351,9 @@ def _read_save(load: str, agent_kinds: tuple[str, ...]):
 
 def _play_problem(args: _PlayArgs, agents: str, agent_kinds: tuple[str, ...]) -> str | None:
     """What makes the options unplayable, before any file is read."""
-    bad = [k for k in args.kinds if k not in agent_kinds]
+    bad = [k for k in args.kinds if not agent_known(k, agent_kinds)]
     if not args.kinds or bad:
-        return f"unknown agent '{bad[0] if bad else agents}'; use {', '.join(agent_kinds)}"
+        return f"unknown agent '{bad[0] if bad else agents}'; use {', '.join(agent_kinds)} (search:N: N rollouts a decision)"
     if not args.path:
         return "name a rules or scenario file to play, or --load a saved game"
     if args.stop_after is not None and args.save is None:

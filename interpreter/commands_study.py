@@ -13,11 +13,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .lang import agent_known
 from .saves import PROTECTED
 from .syntax.diagnostics import Sources, UmpireError, did_you_mean, render_all
 
 OUTPUTS = {"csv": (".csv",), "json": (".json",), "plot": (".svg", ".png")}
-STUDY_AGENTS = ("random", "eager", "first")  # no person: a study plays many games unattended
+STUDY_AGENTS = ("random", "eager", "first", "search")  # no person: a study plays many games unattended
 
 
 @dataclass
@@ -119,7 +120,7 @@ def _write_outputs(a: StudyArgs, runs: dict) -> None:
 
 def _argument_problem(a: StudyArgs) -> str | None:
     kinds = [k.strip() for k in a.agents.split(",")]
-    wrong = [k for k in kinds if k not in STUDY_AGENTS]
+    wrong = [k for k in kinds if not agent_known(k, STUDY_AGENTS)]
     if wrong:
         hint = " (a study plays unattended: no human agent)" if "human" in wrong else ""
         return f"--agents: '{wrong[0]}' is not an agent a study can use; choose from {', '.join(STUDY_AGENTS)}{hint}"

@@ -25,6 +25,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .lang import agent_known
+
 FORMAT = 3
 # Files a save must never replace, whatever --force says: the game's own sources.
 PROTECTED = (".rules", ".scenario", ".errata", ".house", ".overlay", ".sections", ".lark", ".py")
@@ -175,7 +177,7 @@ def _load(path: str) -> dict:
 def _header(head: dict, version: int, agent_kinds: tuple[str, ...]) -> dict:
     """The header's fields as play() reads them: seed, agents, where the game stands, what was typed."""
     kinds = _get(head, "agents", list, item=str)
-    if not kinds or any(k not in agent_kinds for k in kinds):
+    if not kinds or any(not isinstance(k, str) or not agent_known(k, agent_kinds) for k in kinds):
         raise SaveError(f"{kinds} names an agent Umpire does not have ({', '.join(agent_kinds)})", "agents")
     checked = {
         "seed": _get(head, "seed", int),

@@ -4,6 +4,7 @@ the game's own engine and leave no trace, it is reproducible, and it reads the r
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -71,3 +72,20 @@ def test_a_secret_answer_is_hidden_from_the_search_agent(monkeypatch, capsys):
     assert scores["close"] == scores["withdraw"]
     # Won, lost, or no battle (both withdrew: no gauge holder) in the rollouts.
     assert {v for _, v in scores["close"]} == {0.0, 0.5, 1.0}
+
+
+def test_a_search_budget_is_named_with_the_agent_and_kept_in_saves(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(ROOT)
+    assert main(["play", "tests/lang/secret.rules", "--agents", "search:0,random"]) == 1
+    assert "unknown agent 'search:0'" in capsys.readouterr().err
+    save = tmp_path / "s.toml"
+    game = ["play", "rulesets/jenkins_ear.rules", "--agents", "search:3,search:2", "--seed", "3"]
+    assert main([*game, "--detail"]) == 0
+    whole = capsys.readouterr().out.splitlines()
+    assert main([*game, "--stop-after", "40", "--save", str(save)]) == 0
+    assert tomllib.loads(save.read_text())["umpire_save"]["agents"] == ["search:3", "search:2"]
+    capsys.readouterr()
+    assert main(["play", "--load", str(save), "--detail"]) == 0
+    loaded = capsys.readouterr().out.splitlines()
+    # The search agents' generators are saved: the loaded game ends as the whole game does.
+    assert len(loaded) > 100 and loaded[-100:] == whole[-100:]

@@ -75,8 +75,9 @@ def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, termi
             agents[side] = EagerAgent(seed * 1000 + i + 1)
         elif kind == "first":
             agents[side] = FirstLegalAgent()
-        elif kind == "search":
-            agents[side] = SearchAgent(seed * 1000 + i + 1, side, lookahead)
+        elif kind.startswith("search"):  # search or search:N, N rollouts a decision
+            budget = int(kind.partition(":")[2] or SearchAgent.ROLLOUTS)
+            agents[side] = SearchAgent(seed * 1000 + i + 1, side, lookahead, rollouts=budget)
         else:
             def read(replay=replay, terminal=terminal, replaying=replaying):
                 line = next(replay, None)
@@ -235,7 +236,8 @@ class _Session:
         resume = self.resume
         by_replay = bool(resume) and "position" not in resume
         typed = list(resume["typed"]) if by_replay else []
-        lookahead = Lookahead(self.engine, self.segments_after) if "search" in self.kinds else None
+        searching = any(k.startswith("search") for k in self.kinds)
+        lookahead = Lookahead(self.engine, self.segments_after) if searching else None
         self.agents = make_agents(self.sym, self.kinds, self.seed, self.engine, self.terminal, typed, self.stream,
                                   lookahead)
         self.runner = Runner(self.engine, SeededDice(self.seed), self.agents)
@@ -377,7 +379,7 @@ class _Session:
         data["goes_on"] = {
             "segment": list(self.segment),
             "dice": _rng_state(self.runner.dice.rng),
-            "agents": {side: _rng_state(a.rng) for side, a in self.agents.items() if isinstance(a, RandomAgent)},
+            "agents": {side: _rng_state(a.rng) for side, a in self.agents.items() if getattr(a, "rng", None) is not None},
         }
         return data
 

@@ -140,7 +140,9 @@ def _continue(proc, answer: Any):
 class SearchAgent(Agent):
     """Tries its candidate answers by rollouts (see the module's account); seeded."""
 
-    def __init__(self, seed: int, side: str, lookahead: Lookahead, rollouts: int = 24, width: int = 6,
+    ROLLOUTS = 24  # a decision's budget unless `search:N` says otherwise
+
+    def __init__(self, seed: int, side: str, lookahead: Lookahead, rollouts: int = ROLLOUTS, width: int = 6,
                  horizon: int | None = 6):
         self.rng = random.Random(seed)
         self.side, self.lookahead = side, lookahead
