@@ -96,6 +96,12 @@ def test_odds_report_how_likely_an_unprinted_result_is(capsys, monkeypatch):
             "those paths end there (fact 'unprinted')") in out
     assert "  none                1/36   2.7778%" in out  # zone 3's loss is never recorded on the 6-6 path
     assert "total probability: 1 (exactly)" in out
+    # The replay and the Monte Carlo end such a path as branching does, instead of stopping.
+    assert main(["odds", "tests/lang/charts2_two_keys.scenario", "--replay", "--monte-carlo", "200"]) == 0
+    out = capsys.readouterr().out
+    assert ("the rulebook does not print: storm_losses at severity 12, zone 3, reached with probability 1/36 (2.8%): "
+            "those paths end there (fact 'unprinted')") in out
+    assert "monte carlo" in out and "total probability: 1 (exactly)" in out
 
 
 def test_odds_of_a_column_table_of_numbers_printed_in_part(capsys, monkeypatch):

@@ -38,13 +38,13 @@ from ..ir import nodes as n
 from ..syntax.diagnostics import Sources
 from . import cups
 from .agents import Agent
-from .branching import UNPRINTED, Bar, Brancher, Cut, TooLarge, enumerate_positions
+from .branching import UNPRINTED, Bar, Brancher, Cut, Ended, TooLarge, enumerate_positions
 from .dice import DiceProvider, SeededDice
 from .driver import Runner
 from .engine import Engine
 from .policies import POLICIES, Seen, agents_for
 from .position import canon
-from .requests import DrawRequest, RollRequest, RuleError, ScriptError
+from .requests import DrawRequest, RollRequest, RuleError, ScriptError, Unprinted
 from .scenario import run_target, target_parts
 from .setup import Setup
 from .values import ORDER_WATCH, OrderedRead, show
@@ -254,6 +254,8 @@ class _Trial:
             runner.run(run_target(engine, self.sc))
         except Cut:
             cut = True
+        except Unprinted as gap:  # the run ends where the rulebook prints no result, as a branch does
+            return {**engine.state.facts, UNPRINTED: gap.missing[0]}, False
         return dict(engine.state.facts), cut
 
     def known(self) -> bool:
@@ -378,18 +380,21 @@ def replay_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str]
     """The same distribution by replaying the run from its set-up for every dice path."""
     trial = _Trial(sc, sym, sources, facts, decide)
     started = time.perf_counter()
-    (outcomes, names, runs, cut, rolled), ordered = watching_order(
+    (outcomes, names, runs, cut, rolled, gaps), ordered = watching_order(
         lambda: _replay_paths(trial, facts, policy, limit, progress))
     odds = Odds(names or [], outcomes, runs, cut, time.perf_counter() - started, policy, seen=trial.seen,
                 rests_on=rests_on(sc, sym, rolled))
+    odds.unprinted = _unprinted(gaps)
     odds.notes.extend(_notes(facts, ordered))
     odds.notes.append("every dice path replayed from the set-up")
     return odds
 
 
 def _replay_paths(trial: _Trial, facts: list[str] | None, policy: str, limit: int, progress):
-    """Every dice path replayed: the distribution, the names measured, runs, runs cut, tables read."""
+    """Every dice path replayed: the distribution, the names measured, runs, runs cut, tables read, and
+    the paths that ended at a result the rulebook does not print (as branching's ends)."""
     outcomes: dict[tuple, Fraction] = {}
+    gaps: list[Ended] = []
     names: list[str] | None = facts
     pending: list[list[int]] = [[]]
     runs = cut = 0
@@ -404,6 +409,8 @@ def _replay_paths(trial: _Trial, facts: list[str] | None, policy: str, limit: in
         runs += 1
         cut += was_cut
         rolled |= _tables_read([recorded])
+        if UNPRINTED in recorded:
+            gaps.append(Ended({UNPRINTED: recorded[UNPRINTED]}, False, dice.probability))
         if names is None:
             names = sorted(k for k in recorded if k not in _NOT_MEASURED)
         key = outcome(recorded, names)
@@ -413,7 +420,7 @@ def _replay_paths(trial: _Trial, facts: list[str] | None, policy: str, limit: in
                                 "measure fewer facts (--fact), or start the scenario closer to the roll")
         if progress and runs % 5000 == 0:
             progress(runs, len(pending))
-    return outcomes, names, runs, cut, rolled
+    return outcomes, names, runs, cut, rolled, gaps
 
 
 def monte_carlo(sc: n.Scenario, sym: Symbols, sources: Sources, names: list[str], runs: int, seed: int = 1,
