@@ -89,3 +89,18 @@ def test_a_search_budget_is_named_with_the_agent_and_kept_in_saves(monkeypatch, 
     loaded = capsys.readouterr().out.splitlines()
     # The search agents' generators are saved: the loaded game ends as the whole game does.
     assert len(loaded) > 100 and loaded[-100:] == whole[-100:]
+
+
+def test_an_outcome_value_may_stand_for_a_side(monkeypatch):
+    """GaM records its victory as a level; its header says which levels are a side's win."""
+    from interpreter.runtime.engine import Engine
+
+    monkeypatch.chdir(ROOT)
+    sym, sources, _ = _game("rulesets/guerra_a_muerte.rules")
+    engine = Engine(sym, sources)
+    look = search.Lookahead(engine, lambda horizon: iter(()))
+    scores = {}
+    for level in ("Royalist victory", "Patriot victory", "stalemate"):
+        engine.state.facts["victory"] = level
+        scores[level] = (look.score("royalist"), look.score("patriot"))
+    assert scores == {"Royalist victory": (1.0, 0.0), "Patriot victory": (0.0, 1.0), "stalemate": (0.5, 0.5)}

@@ -124,6 +124,10 @@ class Checker(MapChecks, RecordChecks):
             near = did_you_mean(ref.name, [*self.sym.game_states, *recorded])
             self.error(f"the outcome '{ref.name}' is neither a game state nor a fact a rule records", ref.span,
                        near or "name the game state (or the recorded fact) that says who won")
+        for (value, side), span in zip(ref.sides, ref.sides_span):
+            if side not in self.sym.sides:
+                self.error(f"the outcome value \"{value}\" is said to mean a win of '{side}', which is no side",
+                           span, did_you_mean(side, self.sym.sides))
 
     def check_worth(self, ref: n.HeaderRef | None) -> None:
         """`worth NAME`: a function of one side (what a position is worth to it)."""

@@ -490,7 +490,12 @@ class Builder(Transformer_NonRecursive):
         return ("demo", str(c[0]), _unquote(c[1]), self.ts(c[1]))
 
     def outcome_decl(self, meta, c):
-        return ("outcome", n.HeaderRef(span=self.sp(meta), name=str(c[0]), cite=_cite(c)))
+        pairs = [x for x in c if isinstance(x, tuple)]
+        return ("outcome", n.HeaderRef(span=self.sp(meta), name=str(c[0]), sides=tuple((v, side) for v, side, _ in pairs),
+                                       sides_span=tuple(span for *_, span in pairs), cite=_cite(c)))
+
+    def outcome_side(self, meta, c):
+        return (_unquote(c[0]), str(c[1]), self.ts(c[1]))
 
     def worth_decl(self, meta, c):
         return ("worth", n.HeaderRef(span=self.sp(meta), name=str(c[0]), cite=_cite(c)))

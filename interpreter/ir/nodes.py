@@ -536,6 +536,9 @@ class HeaderRef(Cited):
 
     kind: Literal["header_ref"] = "header_ref"
     name: str
+    # outcome only: values that mean a side won, when they are not the side's name ("a red win")
+    sides: tuple[tuple[str, str], ...] = ()
+    sides_span: tuple[Span, ...] = ()
 
 
 class Game(Cited):

@@ -53,6 +53,7 @@ class Lookahead:
         self.segments_after = segments_after  # the game's segments after the current one (play.py)
         game = engine.sym.game
         self.outcome = game.outcome.name if game is not None and game.outcome is not None else None
+        self.winners = dict(game.outcome.sides) if self.outcome is not None else {}  # "a red win" -> red
         worth = engine.sym.functions.get(game.worth.name) if game is not None and game.worth is not None else None
         self.worth = engine.function_values(worth, [None], worth.span) if worth is not None else None
 
@@ -92,6 +93,7 @@ class Lookahead:
         if self.outcome is not None:
             st = engine.state
             value = st.globals.get(self.outcome, st.facts.get(self.outcome))
+            value = self.winners.get(value, value) if isinstance(value, str) else value
             if value in engine.sym.sides:
                 won = 1.0 if value == side else 0.0
         if self.worth is None:
