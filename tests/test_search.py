@@ -104,3 +104,22 @@ def test_an_outcome_value_may_stand_for_a_side(monkeypatch):
         engine.state.facts["victory"] = level
         scores[level] = (look.score("royalist"), look.score("patriot"))
     assert scores == {"Royalist victory": (1.0, 0.0), "Patriot victory": (0.0, 1.0), "stalemate": (0.5, 0.5)}
+
+
+def test_candidates_reach_the_rollouts_as_the_driver_would_give_them():
+    """A declined reroll is sent to the process as None, never as the agents' PASS mark (a rollout
+    answers the waiting process itself, without the driver)."""
+    from interpreter.runtime.agents import PASS
+    from interpreter.runtime.requests import ChoiceRequest
+
+    sent = []
+
+    class Recording:
+        def rollout(self, answer, side, seed, horizon):
+            sent.append(answer)
+            return 0.5
+
+    req = ChoiceRequest(chooser="red", name="reroll", mode="reroll", options=[("pool", 0), ("pool", 1)], cite="1.0",
+                        span=None, spend={"red": ["R1"]})
+    search.SearchAgent(1, "red", Recording()).choose(req)
+    assert sent and PASS not in sent and None in sent

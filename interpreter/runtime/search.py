@@ -151,7 +151,8 @@ class SearchAgent(Agent):
         self.rollouts, self.width, self.horizon = rollouts, width, horizon
 
     def choose(self, req: ChoiceRequest) -> Any:
-        candidates = self.candidates(req)
+        # Normalised as the driver normalises an answer: a rollout sends it to the process directly.
+        candidates = [normalize(req, a) for a in self.candidates(req)]
         if len(candidates) == 1:
             return candidates[0]
         return candidates[self.halving(candidates)]
