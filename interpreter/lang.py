@@ -19,15 +19,15 @@ class Builtin:
 
 
 # The agents a scenario's decisions may name for a side (`red plays search`, language 19.7).
-SCENARIO_AGENTS = ("search", "random", "eager", "first")
+SCENARIO_AGENTS = ("search", "mcts", "random", "eager", "first")
 
 
 def agent_known(kind: str, kinds: tuple[str, ...]) -> bool:
-    """One of `kinds`, or the search agent with its budget of rollouts a decision (`search:64`)."""
+    """One of `kinds`, or a search agent with its budget of rollouts a decision (`search:64`, `mcts:200`)."""
     if kind in kinds:
         return True
     name, _, budget = kind.partition(":")
-    return name == "search" and "search" in kinds and budget.isascii() and budget.isdigit() and 1 <= int(budget) <= 10_000
+    return name in ("search", "mcts") and name in kinds and budget.isascii() and budget.isdigit() and 1 <= int(budget) <= 10_000
 
 BUILTINS: dict[str, Builtin] = {
     b.name: b

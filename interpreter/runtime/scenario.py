@@ -206,10 +206,11 @@ def _scripted_agents(sc: n.Scenario, sym: Symbols, engine: Engine | None = None)
 def _named_agent(plays: n.SidePlays, seed: int, engine: Engine | None):
     """`SIDE plays AGENT`: the search agent's rollouts play on to the end of the scenario's run."""
     from .agents import EagerAgent, FirstLegalAgent, RandomAgent
-    from .search import Lookahead, SearchAgent
+    from .search import Lookahead, SearchAgent, TreeSearchAgent
 
-    if plays.agent == "search":
-        return SearchAgent(seed, plays.side, Lookahead(engine, lambda horizon: iter(())))
+    if plays.agent in ("search", "mcts"):
+        cls = SearchAgent if plays.agent == "search" else TreeSearchAgent
+        return cls(seed, plays.side, Lookahead(engine, lambda horizon: iter(())))
     return {"random": RandomAgent, "eager": EagerAgent}.get(plays.agent, lambda s: FirstLegalAgent())(seed)
 
 

@@ -36,7 +36,7 @@ from typing import Any
 
 from .agents import PASS, Agent, EagerAgent, RandomAgent
 from .dice import SeededDice
-from .driver import Runner, normalize
+from .driver import Runner, illegal, normalize
 from .position import Position
 from .requests import ChoiceRequest, RuleError, ScriptError
 from .values import Unit
@@ -57,8 +57,9 @@ class Lookahead:
         worth = engine.sym.functions.get(game.worth.name) if game is not None and game.worth is not None else None
         self.worth = engine.function_values(worth, [None], worth.span) if worth is not None else None
 
-    def rollout(self, answer: Any, side: str, seed: int, horizon: int | None) -> float:
-        """Answer, play on to the horizon with random agents and seeded dice, score, restore."""
+    def rollout(self, answer: Any, side: str, seed: int, horizon: int | None, own: Agent | None = None) -> float:
+        """Answer, play on to the horizon with random agents (`own` for the side, when given) and
+        seeded dice, score, restore."""
         engine = self.engine
         proc = engine.process
         before = Position.of(engine, proc)
@@ -68,6 +69,8 @@ class Lookahead:
             self.deal_unseen(side, rng)
             self.redraw_sealed(proc, side, rng)
             agents = {s: RandomAgent(rng.randrange(2**31)) for s in engine.sym.sides}
+            if own is not None:
+                agents[side] = own
             runner = Runner(engine, SeededDice(rng.randrange(2**31)), agents)
             self.play_on(runner, proc, answer, horizon)
             return self.score(side)
@@ -157,6 +160,9 @@ class SearchAgent(Agent):
             return candidates[0]
         return candidates[self.halving(candidates)]
 
+    def rollout_seed(self) -> int:
+        return self.rng.randrange(2**31)
+
     def candidates(self, req: ChoiceRequest) -> list:
         """Distinct legal answers to try, declining first when it is legal."""
         out: list = []
@@ -211,3 +217,84 @@ def _canon(answer: Any) -> Any:
 
 def _name(x: Any) -> str:
     return x.id if isinstance(x, Unit) else str(x)
+
+
+# ── the tree search (`mcts`): the agent's own later decisions searched too ──
+
+TREE_DEPTH = 12  # own decisions a rollout follows the tree for, below the one being decided
+UCB_C = 1.0
+
+
+class Node:
+    """One of the searching side's decisions in a rollout, reached by the answers above it (open
+    loop: whatever the dice and the other sides did in between)."""
+
+    __slots__ = ("children", "visits", "total", "untried")
+
+    def __init__(self, untried: list | None = None):
+        self.children: dict[Any, tuple[Any, Node]] = {}
+        self.visits, self.total = 0, 0.0
+        self.untried = untried  # answers not tried yet; None until the node's decision is first met
+
+
+class TreeSearchAgent(SearchAgent):
+    """Monte Carlo tree search, open loop (issue 16): moving a stack is a chain of small decisions,
+    and a flat search completes the chain at random in its rollouts, so it rarely sees a move
+    through. Here each rollout also walks the tree of the side's own later decisions, trying each
+    candidate once and then choosing by UCB1 (rewards scaled by the least and greatest seen), and
+    plays randomly below the node it adds. The answer is the most visited first move."""
+
+    def choose(self, req: ChoiceRequest) -> Any:
+        candidates = [normalize(req, a) for a in self.candidates(req)]
+        if len(candidates) == 1:
+            return candidates[0]
+        root, self.low, self.high = Node(list(reversed(candidates))), math.inf, -math.inf
+        for _ in range(self.rollouts):
+            answer, child = self.descend(root)
+            policy = TreePolicy(self, child, random.Random(self.rollout_seed()))
+            reward = self.lookahead.rollout(answer, self.side, self.rollout_seed(), self.horizon, policy)
+            self.low, self.high = min(self.low, reward), max(self.high, reward)
+            for node in (root, child, *policy.path):
+                node.visits += 1
+                node.total += reward
+        best = max(root.children.values(), key=lambda pair: pair[1].visits)
+        return best[0]
+
+    def descend(self, node: Node) -> tuple[Any, Node]:
+        """The answer to try at `node`: an untried one (its child added), else the best by UCB1."""
+        if node.untried:
+            answer = node.untried.pop()
+            child = Node()
+            node.children[_canon(answer)] = (answer, child)
+            return answer, child
+        return max(node.children.values(), key=lambda pair: self.ucb(node, pair[1]))
+
+    def ucb(self, parent: Node, child: Node) -> float:
+        if child.visits == 0:
+            return math.inf
+        spread = self.high - self.low
+        value = (child.total / child.visits - self.low) / spread if spread > 0 else 0.5
+        return value + UCB_C * math.sqrt(math.log(parent.visits) / child.visits)
+
+
+class TreePolicy(Agent):
+    """The searching side inside one rollout: down the tree while its answers are legal, then random."""
+
+    def __init__(self, owner: TreeSearchAgent, node: Node, rng: random.Random):
+        self.owner, self.node, self.path = owner, node, []
+        self.random = RandomAgent(rng.randrange(2**31))
+
+    def choose(self, req: ChoiceRequest) -> Any:
+        node = self.node
+        if node is None or len(self.path) >= TREE_DEPTH:
+            return self.random.choose(req)
+        if node.untried is None:  # first met: its candidates, from this rollout's request
+            node.untried = list(reversed([normalize(req, a) for a in self.owner.candidates(req)]))
+        answer, child = self.owner.descend(node)
+        if illegal(req, normalize(req, answer)):  # open loop: another path made this answer impossible here
+            self.node = None
+            return self.random.choose(req)
+        self.path.append(child)
+        self.node = child if child.visits else None  # below a node added in this rollout: random play
+        return answer
+
