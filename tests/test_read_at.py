@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from checking import check_text
+
 from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,11 +40,7 @@ def test_odds_run_through_a_read_at_table_whose_value_was_rolled_before(capsys, 
 
 
 def check(tmp_path, body: str, capsys) -> tuple[int, str]:
-    path = tmp_path / "t.rules"
-    path.write_text(HEAD + body, encoding="utf-8")
-    code = main(["check", str(path)])
-    out = capsys.readouterr()
-    return code, out.out + out.err
+    return check_text(tmp_path, HEAD + body, capsys)
 
 
 def test_a_table_read_at_a_parameter_that_is_not_a_number_is_refused(tmp_path, capsys):

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+from checking import check_text
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
@@ -122,11 +123,7 @@ def test_a_damaged_record_is_refused_with_its_field(monkeypatch):
 
 
 def check(tmp_path, body: str, capsys) -> tuple[int, str]:
-    path = tmp_path / "t.rules"
-    path.write_text(HEAD + body, encoding="utf-8")
-    code = main(["check", str(path)])
-    out = capsys.readouterr()
-    return code, out.out + out.err
+    return check_text(tmp_path, HEAD + body, capsys)
 
 
 def test_a_field_of_a_parameter_declared_with_the_record_type_is_checked(tmp_path, capsys):

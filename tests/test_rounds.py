@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import tomli_w
+from checking import check_text
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
@@ -59,11 +60,7 @@ def test_odds_of_a_battle_in_rounds_are_the_hand_computed_ones(capsys, monkeypat
 
 
 def check(tmp_path, body: str, capsys) -> tuple[int, str]:
-    path = tmp_path / "t.rules"
-    path.write_text(HEAD + body, encoding="utf-8")
-    code = main(["check", str(path)])
-    out = capsys.readouterr()
-    return code, out.out + out.err
+    return check_text(tmp_path, HEAD + body, capsys)
 
 
 def test_the_round_counter_is_known_inside_its_loop_only(tmp_path, capsys):

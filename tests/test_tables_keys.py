@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from checking import check_text
+
 from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,11 +19,7 @@ HEAD = '''game skirmish "Skirmish" [1.0] {
 
 
 def check(tmp_path, body: str, capsys) -> tuple[int, str]:
-    path = tmp_path / "t.rules"
-    path.write_text(HEAD + body, encoding="utf-8")
-    code = main(["check", str(path)])
-    out = capsys.readouterr()
-    return code, out.out + out.err
+    return check_text(tmp_path, HEAD + body, capsys)
 
 
 def test_the_toy_charts_check_clean_and_name_the_unprinted_keys(capsys, monkeypatch):

@@ -486,12 +486,8 @@ class Roll(Op):
         self.receive(frame.env, req, answer)
 
 
-class Draw(Op):
+class Draw(Roll):
     """A draw from a cup or a pick at random: asked as a roll is, unless chance has no part in it."""
-
-    def __init__(self, s, ask, receive):
-        super().__init__(s)
-        self.ask, self.receive = ask, receive
 
     def run(self, proc, frame):
         req = self.ask(frame.env)
@@ -500,10 +496,6 @@ class Draw(Op):
             return None
         frame.asked = req
         return req
-
-    def resume(self, proc, frame, answer):
-        req, frame.asked = frame.asked, None
-        self.receive(frame.env, req, answer)
 
 
 class Choose(Op):
