@@ -66,8 +66,8 @@ class ReplaceRow(Change):
     kind: Literal["replace_row"] = "replace_row"
     table: str
     table_span: n.Span
-    low: int
-    high: int
+    low: int | None  # None: the row is open below ('..2')
+    high: int | None  # None: open above ('16..')
     range_span: n.Span
     row: n.Row
 
@@ -76,8 +76,8 @@ class RemoveRow(Change):
     kind: Literal["remove_row"] = "remove_row"
     table: str
     table_span: n.Span
-    low: int
-    high: int
+    low: int | None
+    high: int | None
     range_span: n.Span
 
 
@@ -352,6 +352,12 @@ class OverlayBuilder(Builder):
     # A row selector keeps its span: an unknown row is reported there.
     def row_range(self, meta, c):
         return (c[0], c[1] if len(c) > 1 else c[0]), self.sp(meta)
+
+    def row_range_above(self, meta, c):  # '16..': the row open above (8.1)
+        return (c[0], None), self.sp(meta)
+
+    def row_range_below(self, meta, c):  # '..2': the row open below
+        return (None, c[0]), self.sp(meta)
 
     # ── values ──
     def set_stat(self, meta, c):

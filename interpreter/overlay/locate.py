@@ -118,7 +118,7 @@ class Finder:
                         did_you_mean(name, self.names(n.MissingDecl)) or "a note amends data declared with 'missing'")
         return self.decls[i]
 
-    def row(self, table: n.TableDecl, low: int, high: int, span: Span) -> int:
+    def row(self, table: n.TableDecl, low: int | None, high: int | None, span: Span) -> int:
         for k, row in enumerate(table.rows):
             if (row.low, row.high) == (low, high):
                 return k
