@@ -27,7 +27,7 @@ from .position_data import PositionError, from_data, to_data
 from .requests import RuleError, ScriptError
 from .search import Lookahead, SearchAgent, TreeSearchAgent
 from .setup import Setup
-from .vm import Process
+from .vm import Process, driven_on
 
 AGENT_KINDS = ("random", "eager", "first", "search", "mcts", "human")
 
@@ -441,12 +441,7 @@ def _sealed(proc: Process | None) -> bool:
 def _answered(proc: Process, req):
     """A loaded process driven as the runner drives one: the decision it waits for first."""
     answer = yield req
-    while True:
-        try:
-            req = proc.send(answer)
-        except StopIteration as stop:
-            return stop.value
-        answer = yield req
+    return (yield from driven_on(proc, answer))
 
 
 def _rng_state(rng) -> list:

@@ -40,7 +40,7 @@ from .driver import Runner, illegal, normalize
 from .position import Position
 from .requests import ChoiceRequest, RuleError, ScriptError
 from .values import Unit
-from .vm import Choose
+from .vm import Choose, driven_on
 
 WIN_WEIGHT = 1000  # a won game outweighs any worth a designer's function gives
 
@@ -82,7 +82,7 @@ class Lookahead:
 
     def play_on(self, runner: Runner, proc, answer: Any, horizon: int | None) -> None:
         """The rest of the waiting process, then the segments after it, to the horizon."""
-        runner.run(_continue(proc, answer))
+        runner.run(driven_on(proc, answer))
         for _label, begin in self.segments_after(horizon):
             work = begin()
             if work is not None:
@@ -130,16 +130,6 @@ class Lookahead:
             if req.chooser != side:
                 frame.env[ops[i].name] = normalize(req, RandomAgent(rng.randrange(2**31)).choose(req))
             i -= 1
-
-
-def _continue(proc, answer: Any):
-    """A waiting process driven on from `answer`, as a runner drives one."""
-    while True:
-        try:
-            req = proc.send(answer)
-        except StopIteration as stop:
-            return stop.value
-        answer = yield req
 
 
 class SearchAgent(Agent):

@@ -114,6 +114,16 @@ class CodeFrame(Frame):
         self.finish(proc)
 
 
+def driven_on(proc: Process, answer: Any):
+    """A waiting process driven on from `answer`, as a runner drives one (a loaded save, a rollout)."""
+    while True:
+        try:
+            req = proc.send(answer)
+        except StopIteration as stop:
+            return stop.value
+        answer = yield req
+
+
 class Process:
     """A running body and everything it called, as a stack of frames; driven like a generator."""
 
