@@ -165,8 +165,12 @@ class Collector:
     def error(self, message: str, decl) -> None:
         self.diags.append(Diagnostic("error", message, decl.span))
 
-    def duplicate(self, kind: str, name: str, decl, first_line: int | None = None) -> None:
-        where = f" (first at line {first_line})" if first_line else ""
+    def duplicate(self, kind: str, name: str, decl, first=None) -> None:
+        """`first` is the first declaration's span: its line, and its file too when that is
+        another file of the ruleset (an `include`d part), so the reader can find it."""
+        where = ""
+        if first is not None:
+            where = f" (first at line {first.line})" if first.file == decl.span.file else f" (first at {first})"
         self.error(f"{kind} '{name}' is declared twice{where}", decl)
 
     # ── the declarations a ruleset has once ──
@@ -249,7 +253,7 @@ class Collector:
     def decl_cup(self, decl: n.CupDecl) -> None:
         """A cup is a name (its contents, read as a list); its chits are names that name themselves."""
         if decl.name in self.sym.cups:
-            self.duplicate("cup", decl.name, decl, self.sym.cups[decl.name].span.line)
+            self.duplicate("cup", decl.name, decl, self.sym.cups[decl.name].span)
         self.sym.cups[decl.name] = decl
         for chit in decl.chits:
             self.sym.chits.setdefault(chit.name, decl.name)
@@ -278,7 +282,7 @@ class Collector:
         space = getattr(self.sym, _NAMESPACE[type(decl)])
         kind = decl.kind.replace("_", " ")
         if decl.name in space:
-            self.duplicate(kind, decl.name, decl, space[decl.name].span.line)
+            self.duplicate(kind, decl.name, decl, space[decl.name].span)
         space[decl.name] = decl
 
     def register_state(self, decl: n.GameStateDecl | n.UnitStateDecl) -> None:
