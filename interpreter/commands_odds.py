@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+from .style import enabled
 from .syntax.diagnostics import Diagnostic, Sources, render
 
 
@@ -57,7 +58,7 @@ def cmd_odds(a: OddsArgs) -> int:
     try:
         return _answer(a, scenario, loaded.symbols, sources, facts, policy, decide)
     except OddsError as err:
-        print(render(Diagnostic("error", err.message, err.span or scenario.span, err.hint), sources), file=sys.stderr)
+        print(render(Diagnostic("error", err.message, err.span or scenario.span, err.hint), sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .lang import agent_known
 from .saves import PROTECTED
+from .style import enabled
 from .syntax.diagnostics import Sources, UmpireError, did_you_mean, render_all
 
 OUTPUTS = {"csv": (".csv",), "json": (".json",), "plot": (".svg", ".png")}
@@ -52,7 +53,7 @@ def cmd_study(a: StudyArgs) -> int:
         try:
             header = prepared(Spec(a.path, kinds, tuple(a.overlays), a.errata, a.choice, allowed=tuple(a.allowed)))[0].game
         except UmpireError as err:
-            print(render_all(err.diagnostics, Sources()), file=sys.stderr)
+            print(render_all(err.diagnostics, Sources(), colour=enabled(sys.stderr)), file=sys.stderr)
             return 1
         a.outcome = header.outcome.name if header is not None and header.outcome is not None else None
     if "plot" in a.outputs and not a.outcome:
@@ -68,7 +69,7 @@ def cmd_study(a: StudyArgs) -> int:
         try:
             sym = prepared(each)[0]
         except UmpireError as err:
-            print(render_all(err.diagnostics, Sources()), file=sys.stderr)
+            print(render_all(err.diagnostics, Sources(), colour=enabled(sys.stderr)), file=sys.stderr)
             return 1
         problem = _names_problem(sym, [n for n in (a.outcome, *a.facts) if n])
         if problem:
