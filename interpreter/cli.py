@@ -39,6 +39,10 @@ def _main(args: argparse.Namespace) -> int:
 
             return dispatch(args)
     except UmpireError as err:  # a file named on the command line refused (files.py); commands render their own
+        if getattr(args, "as_json", False):
+            from .commands_json import stopped
+
+            return stopped(args.command, err.diagnostics)
         print(render_all(err.diagnostics, Sources(), colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
     except BrokenPipeError:  # the reader went away (`umpire ... | head`): nothing left to say

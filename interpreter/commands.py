@@ -14,10 +14,10 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import cache, files
+from . import cache, files, progress
 from .lang import agent_known
 from .load import demo_path, header_file, load_overlay, load_rules, load_scenario, load_scenario_rules, rules_path_for
-from .style import enabled
+from .style import counted, enabled, report_lines
 from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render, render_all
 
 # The IR, the checker, the overlays and the runtime are imported by the functions that use them:
@@ -95,7 +95,9 @@ def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -
         if not quiet:
             for line in summary:
                 print(line)
-            print(f"{path}: {errors} error(s), {warnings} warning(s)" + (f", {notes} note(s)" if notes else ""))
+            on = enabled(sys.stdout)
+            print(f"{path}: {counted(errors, 'error', 'error', on)}, {counted(warnings, 'warning', 'warning', on)}"
+                  + (f", {counted(notes, 'note', 'note', on)}" if notes else ""))
     return 1 if failed else 0
 
 
@@ -279,7 +281,7 @@ def cmd_run(path: str, overlays: list[str] = (), detail: bool = False) -> int:
         return 1
     scenario, loaded = ready
     outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail)
-    print("\n".join(outcome.lines))
+    print(report_lines(outcome.lines, sys.stdout))
     return _finish(outcome, sources) or (0 if outcome.ok else 1)
 
 
@@ -413,8 +415,12 @@ def _play(args: _PlayArgs) -> int:
         return 1
     scenario, loaded, applied = ready
     resume = args.resume
-    game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=_terminal("human" in args.kinds),
-                stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail)
+    human = "human" in args.kinds
+    # A bar of the turns played on a terminal, unless a person plays (the narration is shown as it happens).
+    with progress.counting(None, "turn", " turns") as update:
+        terminal = _terminal(human, None if human else lambda turn, last: update(turn - 1, total=last))
+        game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=terminal,
+                    stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail)
     _tell_the_rest(game, args.detail)
     if game.error is not None:
         print(render(game.error, sources, colour=enabled(sys.stderr)), file=sys.stderr)
@@ -446,12 +452,12 @@ def _ready_game(args: _PlayArgs, sources: Sources):
     return scenario, loaded, applied
 
 
-def _terminal(human: bool):
+def _terminal(human: bool, turn_begins=None):
     """Prompts on stderr; with a person playing, the narration shown as it happens."""
     from .runtime.play import Terminal
 
     return Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr),
-                    narrate=(lambda line: print(line, flush=True)) if human else None)
+                    narrate=(lambda line: print(line, flush=True)) if human else None, turn_begins=turn_begins)
 
 
 def _tell_the_rest(game, detail: bool) -> None:

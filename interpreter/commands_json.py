@@ -18,7 +18,7 @@ def emit(doc: dict) -> None:
     print(json.dumps(doc, indent=1, ensure_ascii=False))
 
 
-def _stopped(command: str, diags: list[Diagnostic], code: int = 1, **fields) -> int:
+def stopped(command: str, diags: list[Diagnostic], code: int = 1, **fields) -> int:
     """The document of a command stopped by errors before it had a result, and its exit code."""
     emit(rj.document(command, **fields, errors=[rj.diagnostic(d) for d in diags], exit=code))
     return code
@@ -51,7 +51,7 @@ def run(path: str, overlays: list[str] = (), detail: bool = False) -> int:
     try:
         scenario, loaded = prepared_scenario(path, sources, overlays)
     except UmpireError as err:
-        return _stopped("run", err.diagnostics, scenario=path)
+        return stopped("run", err.diagnostics, scenario=path)
     sym = loaded.symbols
     outcome = run_scenario(scenario, sym, sources, detail=detail)
     active = rj.active_sides(sym)
@@ -76,7 +76,7 @@ def coverage(rules_path: str, sections_path: str | None = None, missing_only: bo
     try:
         loaded, sections_path, cov = load_coverage(rules_path, sections_path, sources)
     except UmpireError as err:
-        return _stopped("coverage", err.diagnostics, ruleset=rules_path)
+        return stopped("coverage", err.diagnostics, ruleset=rules_path)
     tally, total = cov.tally(), len(cov.sections)
     rows = [s for s in cov.sections.values() if not missing_only or cov.status(s.number) != "encoded"]
     emit(rj.document(
@@ -100,13 +100,13 @@ def odds(a) -> int:
     try:
         scenario, loaded = prepared_scenario(a.path, sources, a.overlays, a.demo)
     except UmpireError as err:
-        return _stopped("odds", err.diagnostics, scenario=a.path)
+        return stopped("odds", err.diagnostics, scenario=a.path)
     try:
         decide = _decide(a.decide)
         if a.mc_runs is not None and a.mc_runs < 1:
             raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
     except OddsError as err:
-        return _stopped("odds", [Diagnostic("error", err.message, NO_SPAN)], 2, scenario=a.path)
+        return stopped("odds", [Diagnostic("error", err.message, NO_SPAN)], 2, scenario=a.path)
     sym = loaded.symbols
     head = {"scenario": a.path, "title": scenario.title, "cite": str(scenario.cite) if scenario.cite else None,
             "ruleset": scenario.uses, "overlays": rj.overlays(sym.overlays)}
@@ -121,15 +121,15 @@ def odds(a) -> int:
         body, code = _odds_answer(a, scenario, sym, sources, facts, policy, decide)
     except OddsError as err:
         diag = Diagnostic("error", err.message, err.span or scenario.span, err.hint)
-        return _stopped("odds", [diag], **head, measured=measured, policy=policy)
+        return stopped("odds", [diag], **head, measured=measured, policy=policy)
     emit(rj.document("odds", **head, measured=measured, policy=policy, **body, exit=code))
     return code
 
 
 def _odds_answer(a, scenario, sym, sources, facts, policy, decide) -> tuple[dict, int]:
     """The fields of the answer, as `_answer` (commands_odds.py) prints them, and the exit code."""
-    from .commands_odds import _policies, _progress_bar, _replay_progress
-    from .runtime.odds import OddsError, TooLargeError, estimate, exact_odds, monte_carlo, replay_odds, sample
+    from .commands_odds import _policies, enumerated
+    from .runtime.odds import OddsError, TooLargeError, estimate, monte_carlo, sample
     from .runtime.odds_report import _largest_deviation, warnings
 
     if policy not in _policies():
@@ -140,8 +140,7 @@ def _odds_answer(a, scenario, sym, sources, facts, policy, decide) -> tuple[dict
         body["estimate"] = {"paths": guess.paths, "outcomes": guess.outcomes, "probes": guess.probes,
                             "seconds": round(guess.seconds, 3), "limit": a.limit, "over_limit": guess.outcomes > a.limit}
         try:
-            run, progress = (replay_odds, _replay_progress()) if a.replay else (exact_odds, _progress_bar())
-            odds = run(scenario, sym, sources, facts, policy, a.limit, progress, decide)
+            odds = enumerated(a, scenario, sym, sources, facts, policy, decide)
         except TooLargeError as err:
             if not a.mc_runs:
                 raise

@@ -80,19 +80,18 @@ def cmd_study(a: StudyArgs) -> int:
 
 def _study(a: StudyArgs, specs: dict) -> int:
     from . import study_report as report
-    from .study import progress_bar, run_games, seeds_of
+    from .progress import counting
+    from .study import run_games, seeds_of
 
     seeds = seeds_of(a.seed, a.games)
     runs = {}
     for label, spec in specs.items():
-        update, close = progress_bar(len(seeds), label)
         try:
-            runs[label] = run_games(spec, seeds, a.workers, a.cluster, update)
+            with counting(len(seeds), label, " games") as update:
+                runs[label] = run_games(spec, seeds, a.workers, a.cluster, update)
         except OSError as err:  # the cluster's scheduler could not be reached (dask raises OSError or TimeoutError)
             print(f"umpire: error: --cluster {a.cluster}: {err}", file=sys.stderr)
             return 1
-        finally:
-            close()
     (label, base), *others = runs.items()
     print(f"study: {a.path}, agents {a.agents}, {label}")
     print("\n".join(report.summary(base, a.outcome, tuple(a.facts))))

@@ -64,3 +64,35 @@ def for_stream(stream: TextIO | None):
     """A painter bound to one stream's decision: ``for_stream(sys.stderr)(text, "error")``."""
     on = enabled(stream)
     return lambda text, role: paint(text, role, on)
+
+
+def report_lines(lines: list[str], stream: TextIO | None) -> str:
+    """A report's lines joined for ``stream``, coloured when it is a terminal: headings (a line of
+    its own ending in ':') bold, an expectation's 'ok' green and 'FAIL' red, a 'warning:' yellow.
+    Without colour the text is exactly the lines joined."""
+    if not enabled(stream):
+        return "\n".join(lines)
+    return "\n".join(_painted(line) for line in lines)
+
+
+_MARKS = (("  ok   ", "ok", 4), ("  FAIL ", "fail", 6))
+
+
+def _painted(line: str) -> str:
+    for prefix, role, width in _MARKS:
+        if line.startswith(prefix):
+            return "  " + paint(prefix[2:width], role) + line[width:]
+    if line.startswith(("warning:", "error:")):
+        word, rest = line.split(":", 1)
+        return paint(word, word) + ":" + rest
+    if line.endswith(" -- FAILED"):
+        return line[: -len(" -- FAILED")] + " -- " + paint("FAILED", "fail")
+    if not line.startswith(" ") and line.endswith(":"):
+        return paint(line, "heading")
+    return line
+
+
+def counted(number: int, what: str, role: str, on: bool) -> str:
+    """'2 warning(s)', in the role's colour when there are any and colour is on."""
+    text = f"{number} {what}(s)"
+    return paint(text, role, on and number > 0)
