@@ -41,6 +41,9 @@ class _Silent:
     def set_postfix(self, *args, **kwargs) -> None:
         pass
 
+    def refresh(self) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
@@ -52,11 +55,12 @@ def counting(total: int | None, label: str, unit: str) -> Iterator[Callable[...,
     shown = bar(total, label, unit)
 
     def update(done: int, total: int | None = None, **about) -> None:
-        if total is not None and total != shown.total:
-            shown.total = total
         shown.update(done - shown.n)
         if about:
             shown.set_postfix(about, refresh=False)
+        if total is not None and total != shown.total:  # the work has learnt its size: draw it now
+            shown.total = total
+            shown.refresh()
 
     try:
         yield update
