@@ -17,7 +17,18 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    from . import style
+
+    style.configure(args.color)
+    try:
+        return _main(args)
+    finally:
+        style.configure()  # a later run in the same process (the test suite) decides afresh
+
+
+def _main(args: argparse.Namespace) -> int:
     from . import files
+    from .style import enabled
     from .syntax.diagnostics import Sources, UmpireError, render_all
 
     try:
@@ -28,7 +39,11 @@ def main(argv: list[str] | None = None) -> int:
 
             return dispatch(args)
     except UmpireError as err:  # a file named on the command line refused (files.py); commands render their own
-        print(render_all(err.diagnostics, Sources()), file=sys.stderr)
+        if getattr(args, "as_json", False):
+            from .commands_json import stopped
+
+            return stopped(args.command, err.diagnostics)
+        print(render_all(err.diagnostics, Sources(), colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
     except BrokenPipeError:  # the reader went away (`umpire ... | head`): nothing left to say
         sys.stderr = open(os.devnull, "w")
@@ -52,7 +67,23 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     for add in (_add_check, _add_run, _add_play, _add_explain, _add_odds, _add_study, _add_schema, _add_coverage):
         add(sub)
+    for name, command in sub.choices.items():
+        _output_options(command, json=name in _JSON_COMMANDS)
     return parser
+
+
+# The commands that can write their result as one JSON document (docs/output.md).
+_JSON_COMMANDS = ("check", "run", "odds", "coverage")
+
+
+def _output_options(parser: argparse.ArgumentParser, json: bool) -> None:
+    """How the output looks: colour (on a terminal only, by default) and, for some commands, JSON."""
+    parser.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
+                        help="colour the output: auto (the default) on a terminal unless NO_COLOR is set, "
+                             "always, or never")
+    if json:
+        parser.add_argument("--json", dest="as_json", action="store_true",
+                            help="write the result as one JSON document on standard output (docs/output.md)")
 
 
 # One function per sub-command adds its parser, options in the order --help lists them.

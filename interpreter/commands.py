@@ -14,9 +14,10 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import cache, files
+from . import cache, files, progress
 from .lang import agent_known
 from .load import demo_path, header_file, load_overlay, load_rules, load_scenario, load_scenario_rules, rules_path_for
+from .style import counted, enabled, report_lines
 from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render, render_all
 
 # The IR, the checker, the overlays and the runtime are imported by the functions that use them:
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 
 
 def dispatch(args: argparse.Namespace) -> int:
+    if getattr(args, "as_json", False):
+        return _dispatch_json(args)
     if args.command == "check":
         return cmd_check(args.files, args.quiet, args.overlays)
     if args.command == "run":
@@ -33,11 +36,9 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "explain":
         return cmd_explain(args.scenario, args.at, args.overlays, args.why)
     if args.command == "odds":
-        from .commands_odds import OddsArgs, cmd_odds
+        from .commands_odds import cmd_odds
 
-        return cmd_odds(OddsArgs(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit,
-                                 args.overlays, args.replay, args.decide, args.no_exact, args.list_facts, args.all_facts,
-                                 args.demo))
+        return cmd_odds(_odds_args(args))
     if args.command == "play":
         return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
                         not args.no_errata, args.scenario, args.detail, args.force, args.verify)
@@ -58,20 +59,35 @@ def dispatch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dispatch_json(args: argparse.Namespace) -> int:
+    """The commands that write their result as one JSON document (commands_json.py)."""
+    from . import commands_json as cj
+
+    if args.command == "check":
+        return cj.check(args.files, args.quiet, args.overlays)
+    if args.command == "run":
+        return cj.run(args.scenario, args.overlays, args.detail)
+    if args.command == "coverage":
+        return cj.coverage(args.ruleset, args.sections, args.missing)
+    return cj.odds(_odds_args(args))
+
+
+def _odds_args(args: argparse.Namespace):
+    from .commands_odds import OddsArgs
+
+    return OddsArgs(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays,
+                    args.replay, args.decide, args.no_exact, args.list_facts, args.all_facts, args.demo)
+
+
 def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -> int:
     failed = False
     for path in paths:
         sources = Sources()
-        try:
-            kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
-            check = _check_scenario if kind is files.SCENARIO else _check_rules if kind is files.RULES else _check_overlay
-            # The verdict on a file is kept by the cache with the files it read (cache.py).
-            diags, summary = cache.through(("check", path, list(overlays)), sources, check, path, sources, list(overlays))
-        except UmpireError as err:
-            diags, summary = err.diagnostics, []
+        diags, summary = check_file(path, sources, overlays)
         shown = [d for d in diags if d.severity == "error" or not quiet]
         for d in shown:
-            print(render(d, sources), file=sys.stderr if d.severity == "error" else sys.stdout)
+            stream = sys.stderr if d.severity == "error" else sys.stdout
+            print(render(d, sources, colour=enabled(stream)), file=stream)
         errors = sum(1 for d in diags if d.severity == "error")
         notes = sum(1 for d in diags if d.severity == "note")
         warnings = len(diags) - errors - notes
@@ -79,8 +95,21 @@ def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -
         if not quiet:
             for line in summary:
                 print(line)
-            print(f"{path}: {errors} error(s), {warnings} warning(s)" + (f", {notes} note(s)" if notes else ""))
+            on = enabled(sys.stdout)
+            print(f"{path}: {counted(errors, 'error', 'error', on)}, {counted(warnings, 'warning', 'warning', on)}"
+                  + (f", {counted(notes, 'note', 'note', on)}" if notes else ""))
     return 1 if failed else 0
+
+
+def check_file(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
+    """The diagnostics of one file named to `umpire check`, and the summary lines printed after them."""
+    try:
+        kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
+        check = _check_scenario if kind is files.SCENARIO else _check_rules if kind is files.RULES else _check_overlay
+        # The verdict on a file is kept by the cache with the files it read (cache.py).
+        return cache.through(("check", path, list(overlays)), sources, check, path, sources, list(overlays))
+    except UmpireError as err:
+        return err.diagnostics, []
 
 
 def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
@@ -214,17 +243,23 @@ def _stop_on_errors(diags: list[Diagnostic]) -> None:
         raise UmpireError(errors)
 
 
+def prepared_scenario(path: str, sources: Sources, overlays: list[str], with_demo: bool = False):
+    """The scenario and its checked ruleset, ready to run; an UmpireError with the errors otherwise."""
+    scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays, with_demo=with_demo)
+    _stop_on_errors(diags)
+    if scenario.run is None:  # the check lets a file of places alone through: it is a shared map
+        raise UmpireError([Diagnostic("error", "this file holds places alone (a shared map): it has no 'run' line to run",
+                                      scenario.span, "'umpire check' checks it; a scenario takes its places with "
+                                      "'places from \"FILE\"' and runs them")])
+    return scenario, loaded
+
+
 def _ready_scenario(path: str, sources: Sources, overlays: list[str], with_demo: bool = False):
     """The scenario and its checked ruleset, ready to run, or None once the errors are printed."""
     try:
-        scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays, with_demo=with_demo)
-        _stop_on_errors(diags)
-        if scenario.run is None:  # the check lets a file of places alone through: it is a shared map
-            raise UmpireError([Diagnostic("error", "this file holds places alone (a shared map): it has no 'run' line to run",
-                                          scenario.span, "'umpire check' checks it; a scenario takes its places with "
-                                          "'places from \"FILE\"' and runs them")])
+        scenario, loaded = prepared_scenario(path, sources, overlays, with_demo)
     except UmpireError as err:
-        print(render_all(err.diagnostics, sources), file=sys.stderr)
+        print(render_all(err.diagnostics, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return None
     return scenario, loaded
 
@@ -232,7 +267,7 @@ def _ready_scenario(path: str, sources: Sources, overlays: list[str], with_demo:
 def _finish(outcome, sources: Sources) -> int:
     """Exit 1, with the error rendered, when the run stopped on one."""
     if outcome.error is not None:
-        print(render(outcome.error, sources), file=sys.stderr)
+        print(render(outcome.error, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
     return 0
 
@@ -246,7 +281,7 @@ def cmd_run(path: str, overlays: list[str] = (), detail: bool = False) -> int:
         return 1
     scenario, loaded = ready
     outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail)
-    print("\n".join(outcome.lines))
+    print(report_lines(outcome.lines, sys.stdout))
     return _finish(outcome, sources) or (0 if outcome.ok else 1)
 
 
@@ -380,11 +415,15 @@ def _play(args: _PlayArgs) -> int:
         return 1
     scenario, loaded, applied = ready
     resume = args.resume
-    game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=_terminal("human" in args.kinds),
-                stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail)
+    human = "human" in args.kinds
+    # A bar of the turns played on a terminal, unless a person plays (the narration is shown as it happens).
+    with progress.counting(None, "turn", " turns") as update:
+        terminal = _terminal(human, None if human else lambda turn, last: update(turn - 1, total=last))
+        game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=terminal,
+                    stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail)
     _tell_the_rest(game, args.detail)
     if game.error is not None:
-        print(render(game.error, sources), file=sys.stderr)
+        print(render(game.error, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
     return _after_the_game(game, args, applied)
 
@@ -402,7 +441,7 @@ def _ready_game(args: _PlayArgs, sources: Sources):
     try:
         scenario, loaded = _game_to_play(args.path, sources, args.overlays, args.errata, args.choice)
     except UmpireError as err:
-        print(render_all(err.diagnostics, sources), file=sys.stderr)
+        print(render_all(err.diagnostics, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return None
     applied = [o.name for o in loaded.overlays]
     resume = args.resume
@@ -413,12 +452,12 @@ def _ready_game(args: _PlayArgs, sources: Sources):
     return scenario, loaded, applied
 
 
-def _terminal(human: bool):
+def _terminal(human: bool, turn_begins=None):
     """Prompts on stderr; with a person playing, the narration shown as it happens."""
     from .runtime.play import Terminal
 
     return Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr),
-                    narrate=(lambda line: print(line, flush=True)) if human else None)
+                    narrate=(lambda line: print(line, flush=True)) if human else None, turn_begins=turn_begins)
 
 
 def _tell_the_rest(game, detail: bool) -> None:

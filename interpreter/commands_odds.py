@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+from . import progress
+from .style import enabled, report_lines
 from .syntax.diagnostics import Diagnostic, Sources, render
 
 
@@ -57,12 +59,12 @@ def cmd_odds(a: OddsArgs) -> int:
     try:
         return _answer(a, scenario, loaded.symbols, sources, facts, policy, decide)
     except OddsError as err:
-        print(render(Diagnostic("error", err.message, err.span or scenario.span, err.hint), sources), file=sys.stderr)
+        print(render(Diagnostic("error", err.message, err.span or scenario.span, err.hint), sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
 
 
 def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
-    from .runtime.odds import TooLargeError, estimate, exact_odds, monte_carlo, replay_odds, sample
+    from .runtime.odds import TooLargeError, estimate, monte_carlo, sample
     from .runtime.odds_report import report, report_sampled
 
     if policy not in _policies():
@@ -73,23 +75,20 @@ def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
         guess = estimate(scenario, sym, sources, facts, policy, decide)
         print(_estimate_line(guess, a.limit))
         try:
-            if a.replay:
-                odds = replay_odds(scenario, sym, sources, facts, policy, a.limit, _replay_progress(), decide)
-            else:
-                odds = exact_odds(scenario, sym, sources, facts, policy, a.limit, _progress_bar(), decide)
+            odds = enumerated(a, scenario, sym, sources, facts, policy, decide)
         except TooLargeError as err:
             if not a.mc_runs:
                 raise
             print(f"exact: refused: {err.message}")
         else:
             mc = monte_carlo(scenario, sym, sources, odds.names, a.mc_runs, a.seed, policy, decide) if a.mc_runs else None
-            print("\n".join(report(odds, mc, decide)))
+            print(report_lines(report(odds, mc, decide), sys.stdout))
             return 0
     if not a.mc_runs:
         print("umpire: error: --no-exact needs --monte-carlo N", file=sys.stderr)
         return 2
     sampled = sample(scenario, sym, sources, facts, a.mc_runs, a.seed, policy, decide)
-    print("\n".join(report_sampled(sampled, policy, decide)))
+    print(report_lines(report_sampled(sampled, policy, decide), sys.stdout))
     return 0
 
 
@@ -170,22 +169,14 @@ def list_facts(scenario, sym, sources) -> list[str]:
     return lines
 
 
-def _progress_bar():
-    """A bar per roll on a terminal (positions times outcomes, as they are sent on); nothing when
-    stderr is not a terminal, so logs and pipes stay clean."""
-    if not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
+def enumerated(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide):
+    """The exact odds, by branching and merging positions or (--replay) by replaying every dice path;
+    on a terminal a bar shows the work (progress.py): per roll, or the dice paths replayed."""
+    from .runtime.odds import exact_odds, replay_odds
 
-    return lambda roll, total: tqdm(total=total, desc=f"roll {roll}", unit=" outcomes", leave=False,
-                                    file=sys.stderr, mininterval=0.25)
-
-
-def _replay_progress():
-    if not sys.stderr.isatty():
-        return None
-
-    def progress(runs: int, waiting: int) -> None:
-        print(f"... {runs} dice paths run, {waiting} waiting", file=sys.stderr, flush=True)
-
-    return progress
+    if not a.replay:
+        bar = (lambda roll, total: progress.bar(total, f"roll {roll}", " outcomes")) if progress.on_terminal() else None
+        return exact_odds(scenario, sym, sources, facts, policy, a.limit, bar, decide)
+    with progress.counting(None, "replay", " dice paths") as update:
+        tick = (lambda runs, waiting: update(runs, waiting=waiting)) if progress.on_terminal() else None
+        return replay_odds(scenario, sym, sources, facts, policy, a.limit, tick, decide)

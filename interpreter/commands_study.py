@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .lang import agent_known
 from .saves import PROTECTED
+from .style import enabled
 from .syntax.diagnostics import Sources, UmpireError, did_you_mean, render_all
 
 OUTPUTS = {"csv": (".csv",), "json": (".json",), "plot": (".svg", ".png")}
@@ -52,7 +53,7 @@ def cmd_study(a: StudyArgs) -> int:
         try:
             header = prepared(Spec(a.path, kinds, tuple(a.overlays), a.errata, a.choice, allowed=tuple(a.allowed)))[0].game
         except UmpireError as err:
-            print(render_all(err.diagnostics, Sources()), file=sys.stderr)
+            print(render_all(err.diagnostics, Sources(), colour=enabled(sys.stderr)), file=sys.stderr)
             return 1
         a.outcome = header.outcome.name if header is not None and header.outcome is not None else None
     if "plot" in a.outputs and not a.outcome:
@@ -68,7 +69,7 @@ def cmd_study(a: StudyArgs) -> int:
         try:
             sym = prepared(each)[0]
         except UmpireError as err:
-            print(render_all(err.diagnostics, Sources()), file=sys.stderr)
+            print(render_all(err.diagnostics, Sources(), colour=enabled(sys.stderr)), file=sys.stderr)
             return 1
         problem = _names_problem(sym, [n for n in (a.outcome, *a.facts) if n])
         if problem:
@@ -79,19 +80,18 @@ def cmd_study(a: StudyArgs) -> int:
 
 def _study(a: StudyArgs, specs: dict) -> int:
     from . import study_report as report
-    from .study import progress_bar, run_games, seeds_of
+    from .progress import counting
+    from .study import run_games, seeds_of
 
     seeds = seeds_of(a.seed, a.games)
     runs = {}
     for label, spec in specs.items():
-        update, close = progress_bar(len(seeds), label)
         try:
-            runs[label] = run_games(spec, seeds, a.workers, a.cluster, update)
+            with counting(len(seeds), label, " games") as update:
+                runs[label] = run_games(spec, seeds, a.workers, a.cluster, update)
         except OSError as err:  # the cluster's scheduler could not be reached (dask raises OSError or TimeoutError)
             print(f"umpire: error: --cluster {a.cluster}: {err}", file=sys.stderr)
             return 1
-        finally:
-            close()
     (label, base), *others = runs.items()
     print(f"study: {a.path}, agents {a.agents}, {label}")
     print("\n".join(report.summary(base, a.outcome, tuple(a.facts))))

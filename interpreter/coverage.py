@@ -34,6 +34,7 @@ from .check.symbols import Symbols
 from .ir import citations
 from .ir.nodes import Citation
 from .load import load_rules, read
+from .style import enabled
 from .syntax.diagnostics import Diagnostic, Sources, Span, UmpireError, did_you_mean, render, render_all
 
 _SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)+[a-z]?")
@@ -335,27 +336,33 @@ def unknown_diagnostics(cov: Coverage, sections_path: str) -> list[Diagnostic]:
     ]
 
 
+def load_coverage(rules_path: str, sections_path: str | None, sources: Sources):
+    """The ruleset loaded, the path of its sections file and its coverage; an UmpireError when
+    either cannot be read."""
+    sections_path = sections_path or sections_path_for(rules_path)
+    loaded = load_rules(rules_path, sources)
+    if not os.path.exists(sections_path):
+        raise UmpireError([Diagnostic(
+            "error", f"no list of the rulebook's sections for {rules_path}: {sections_path} does not exist",
+            Span(file=sections_path, line=0, col=0, end_line=0, end_col=0),
+            "write one (docs/coverage.md) or name it with --sections FILE")])
+    sections = read_sections(sections_path, sources)
+    return loaded, sections_path, measure(sections, citations.written(loaded.ruleset.decls), declared(loaded.symbols))
+
+
 def cmd_coverage(rules_path: str, sections_path: str | None = None, missing_only: bool = False) -> int:
     """Print the coverage of a ruleset; exit 1 when it or its sections file cannot be read."""
     sources = Sources()
-    sections_path = sections_path or sections_path_for(rules_path)
     try:
-        loaded = load_rules(rules_path, sources)
-        if not os.path.exists(sections_path):
-            raise UmpireError([Diagnostic(
-                "error", f"no list of the rulebook's sections for {rules_path}: {sections_path} does not exist",
-                Span(file=sections_path, line=0, col=0, end_line=0, end_col=0),
-                "write one (docs/coverage.md) or name it with --sections FILE")])
-        sections = read_sections(sections_path, sources)
+        loaded, sections_path, cov = load_coverage(rules_path, sections_path, sources)
     except UmpireError as err:
-        print(render_all(err.diagnostics, sources), file=sys.stderr)
+        print(render_all(err.diagnostics, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
     if loaded.errors:
         print(f"note: {rules_path} has {len(loaded.errors)} error(s) (see umpire check); its citations are counted as written",
               file=sys.stderr)
-    cov = measure(sections, citations.written(loaded.ruleset.decls), declared(loaded.symbols))
     print(f"rule coverage of {rules_path} against {sections_path}")
     print("\n".join(report(cov, missing_only)))
     for diag in unknown_diagnostics(cov, sections_path):
-        print(render(diag, sources))
+        print(render(diag, sources, colour=enabled(sys.stdout)))
     return 0

@@ -11,7 +11,6 @@ them). The statistics and the pictures are in ``study_report.py``.
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -120,18 +119,6 @@ def _on_cluster(spec: Spec, seeds: list[int], address: str, progress) -> list[Re
             results.append(future.result())
             progress(len(results))
     return results
-
-
-def progress_bar(total: int, label: str) -> tuple[Callable[[int], None], Callable[[], None]]:
-    """A bar on standard error when it is a terminal (tqdm), and nothing otherwise."""
-    from tqdm import tqdm
-
-    bar = tqdm(total=total, desc=label, unit="game", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False)
-
-    def update(done: int) -> None:
-        bar.update(done - bar.n)
-
-    return update, bar.close
 
 
 def seeds_of(first: int, games: int) -> list[int]:

@@ -26,9 +26,11 @@ def summary(results: list[Result], outcome: str | None, facts: tuple[str, ...]) 
     lines = [f"games: {len(results)} (seeds {results[0].seed}..{results[-1].seed})" if results else "games: 0"]
     if outcome is not None:
         lines.append(f"{outcome} (95% interval, Wilson):")
-        for value, count in sorted(Counter(r.outcome for r in played).items(), key=lambda kv: (-kv[1], kv[0])):
+        tally = sorted(Counter(r.outcome for r in played).items(), key=lambda kv: (-kv[1], kv[0]))
+        width = _width(value for value, _ in tally)
+        for value, count in tally:
             low, high = wilson(count, len(played))
-            lines.append(f"  {value:<24} {count:>6}  {count / len(played):7.1%}  [{low:.1%}, {high:.1%}]")
+            lines.append(f"  {value:<{width}} {count:>6}  {count / len(played):7.1%}  [{low:.1%}, {high:.1%}]")
     if played:
         turns = [r.turns for r in played]
         lines.append(f"turns: mean {mean(turns):.2f}, from {min(turns)} to {max(turns)}; "
@@ -39,6 +41,11 @@ def summary(results: list[Result], outcome: str | None, facts: tuple[str, ...]) 
     if errors:
         lines.append(f"stopped by an error: {len(errors)} game(s); seed {errors[0].seed}: {errors[0].error}")
     return lines
+
+
+def _width(values, least: int = 24) -> int:
+    """The width of a column of outcomes: 24, or the longest when one is longer, so the columns after it align."""
+    return max([least, *(len(str(v)) for v in values)])
 
 
 def _distribution(values: list[str]) -> str:
@@ -56,7 +63,7 @@ def comparison(base: list[Result], other: list[Result], overlay: str) -> list[st
     pairs = [(a, b) for a, b in zip(base, other, strict=True) if a.error is None and b.error is None]
     values = sorted({a.outcome for a, _ in pairs} | {b.outcome for _, b in pairs})
     lines = [f"with {overlay}: the same {len(pairs)} seeds, paired (McNemar's exact test, 5% level):",
-             f"  {'outcome':<24} {'without':>8} {'with':>8} {'change':>8}  p-value"]
+             f"  {'outcome':<{_width(values)}} {'without':>8} {'with':>8} {'change':>8}  p-value"]
     for value in values:
         gained = sum(1 for a, b in pairs if a.outcome != value and b.outcome == value)
         lost = sum(1 for a, b in pairs if a.outcome == value and b.outcome != value)
@@ -64,7 +71,7 @@ def comparison(base: list[Result], other: list[Result], overlay: str) -> list[st
         after = sum(1 for _, b in pairs if b.outcome == value) / len(pairs)
         p = binomtest(gained, gained + lost).pvalue if gained + lost else 1.0
         verdict = "significant" if p < SIGNIFICANCE else "not significant"
-        lines.append(f"  {value:<24} {before:8.1%} {after:8.1%} {after - before:+8.1%}  {p:.3g} ({verdict})")
+        lines.append(f"  {value:<{_width(values)}} {before:8.1%} {after:8.1%} {after - before:+8.1%}  {p:.3g} ({verdict})")
     return lines
 
 

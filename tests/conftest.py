@@ -26,7 +26,9 @@ _CACHE: list[str] = []  # the session's cache folder, once made
 
 
 def pytest_configure(config) -> None:
-    """The session's own cache of loads, set before any test module is imported."""
+    """The session's own cache of loads, set before any test module is imported; no colour forced
+    on from the environment (a CI's FORCE_COLOR would colour the outputs the goldens hold)."""
+    os.environ.pop("FORCE_COLOR", None)
     if os.environ.get("UMPIRE_CACHE", "").strip().lower() != "off":
         _CACHE.append(tempfile.mkdtemp(prefix="umpire-cache-"))  # mode 0700, as the cache asks
         os.environ["UMPIRE_CACHE"] = _CACHE[-1]

@@ -226,7 +226,7 @@ class Runner:
             f"departure {dep.tag}: the script has {entry.side} decide '{entry.name}: {entry.answer.text()}' "
             f"({dep.reason}); {engine_says}"
         )
-        event = Event(dep.cite or cite, text, "departure")
+        event = Event(dep.cite or cite, text, "departure", clock=self.engine.clock())
         self.departures.append(event)
         self.engine.state.facts["departures"] = len(self.departures)
         self.engine.events.append(event)

@@ -49,6 +49,7 @@ class Event:
     consulted: tuple[str, ...] = ()      # functions evaluated and decisions asked since the last line
     touched: tuple[str, ...] = ()        # the units and places it changed (explain --why)
     trigger: int | None = None           # the line whose rule made this one's rule run (a hook, a row)
+    clock: tuple[int, str | None, str | None] | None = None  # (turn, phase, step) when it was written (run --json)
 
     def __post_init__(self) -> None:
         # The trace is plain data: a citation node is kept as the text it prints.
@@ -146,11 +147,17 @@ class Engine:
         if self.explain:
             where, within = self.process.where() if self.process is not None else (None, ())
             trigger = self.process.trigger() if self.process is not None else None
-            self.events.append(Event(cite, text, kind, where, within, tuple(self.consulted), tuple(self.touched), trigger))
+            self.events.append(Event(cite, text, kind, where, within, tuple(self.consulted), tuple(self.touched), trigger,
+                                     self.clock()))
             self.consulted.clear()
             self.touched.clear()
             return
-        self.events.append(Event(cite, text, kind))
+        self.events.append(Event(cite, text, kind, clock=self.clock()))
+
+    def clock(self) -> tuple[int, str | None, str | None]:
+        """Where in the sequence of play the game stands: turn, phase and step."""
+        st = self.state
+        return st.turn, st.phase, st.step
 
     def mark(self, *things: Any) -> None:
         """Explain mode: note the units and places the next trace line changes."""
@@ -177,7 +184,7 @@ class Engine:
             self.on_record()
 
     def violation(self, message: str, cite: str) -> None:
-        event = Event(cite, f"rule check failed: {message}", "violation")
+        event = Event(cite, f"rule check failed: {message}", "violation", clock=self.clock())
         self.violations.append(event)
         self.state.facts["rule checks failed"] = len(self.violations)
         self.events.append(event)

@@ -33,15 +33,16 @@ def report(odds: Odds, mc: tuple[Counter, float] | None = None, decide: dict[str
         lines.append(f"{name}:")
         mc_marginal = _marginal_counts(mc[0], i) if mc else None
         marginal = odds.marginal(i)
-        width = max(len(_value(v)) for v in marginal)
+        width, wide = max(len(_value(v)) for v in marginal), _fraction_width(marginal.values())
         for value, p in marginal.items():
-            lines.append(f"  {_value(value):>{width}}  {_fraction(p)}" + _mc_text(mc_marginal, value, mc))
+            lines.append(f"  {_value(value):>{width}}  {_fraction(p, wide)}" + _mc_text(mc_marginal, value, mc))
     if len(odds.names) > 1:
         lines.append("jointly (" + ", ".join(odds.names) + "):")
         joint = sorted(odds.outcomes.items(), key=lambda kv: tuple(_order(v) for v in kv[0]))
         width = max(len(", ".join(_value(v) for v in key)) for key, _ in joint)
+        wide = _fraction_width(p for _, p in joint)
         for key, p in joint:
-            lines.append(f"  {', '.join(_value(v) for v in key):>{width}}  {_fraction(p)}")
+            lines.append(f"  {', '.join(_value(v) for v in key):>{width}}  {_fraction(p, wide)}")
     total = odds.total
     lines.append(f"total probability: {total}" + (" (exactly)" if total == 1 else " -- NOT 1: a bug in Umpire"))
     if mc:
@@ -137,5 +138,10 @@ def _value(value: Any) -> str:
     return "none" if value is None else show(value)
 
 
-def _fraction(p: Fraction) -> str:
-    return f"{str(p):>18}  {float(p):8.4%}"
+def _fraction(p: Fraction, width: int = 18) -> str:
+    return f"{str(p):>{width}}  {float(p):8.4%}"
+
+
+def _fraction_width(ps) -> int:
+    """18 characters, or the longest fraction when one is longer, so the percentages after it align."""
+    return max([18, *(len(str(p)) for p in ps)])

@@ -54,6 +54,7 @@ class Terminal:
     read: Callable[[], str | None]
     write: Callable[[str], None]
     narrate: Callable[[str], None] | None = None
+    turn_begins: Callable[[int, int], None] | None = None  # (turn, last turn): a progress bar's tick
 
 
 def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, terminal: Terminal | None,
@@ -304,6 +305,8 @@ class _Session:
     def _turn_start(self, turn, phase, step):
         engine = self.engine
         engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
+        if self.terminal is not None and self.terminal.turn_begins is not None:
+            self.terminal.turn_begins(turn, self.final)
         return engine.game_event("turn_start")
 
     def _step(self, turn, phase, step):

@@ -24,6 +24,17 @@ from .vm import Process
 
 
 @dataclass
+class Held:
+    """One expectation and whether it held: a report's 'ok' or 'FAIL' line as data (umpire run --json)."""
+
+    kind: str  # 'expect', 'stop' (the run stops as expected) or 'refusal' (the rules refuse an answer)
+    text: str
+    held: bool
+    label: str | None = None
+    why: str | None = None  # what the value was, or why it failed
+
+
+@dataclass
 class Outcome:
     """What ``umpire run`` prints and whether the scenario held."""
 
@@ -32,6 +43,11 @@ class Outcome:
     ok: bool = True
     failures: int = 0
     error: Diagnostic | None = None
+    checks: list[Held] = field(default_factory=list)  # the expectations, as the lines under 'expectations:' print them
+    departures: list[str] = field(default_factory=list)  # the lines under 'departures ...'
+    notes: list[str] = field(default_factory=list)  # the notes printed before the trace
+    fixtures: list[str] = field(default_factory=list)  # the values the scenario supplies, printed after the notes
+    stopped: str | None = None  # the rule error the scenario expects the run to stop on, when it did
 
 
 def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool = False, detail: bool = True) -> Outcome:
@@ -44,7 +60,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
     runner = None
     try:
         setup.run()
-        out.lines.extend(_preamble(sc, setup))
+        out.lines.extend(_preamble(out, sc, setup))
         engine.state.facts.setdefault("departures", 0)
         engine.run_invariants()
         runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym, engine))
@@ -61,6 +77,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
         stopped = message  # the stop the scenario expects: the position at the stop is checked
     _trace_into(out, engine.events, detail)
     if stopped is not None:
+        out.stopped = stopped
         out.lines.append(f"stopped: {stopped}")
     _departures(out, sc, runner.departures if runner is not None else [], engine.compiler, sources)
     out.lines.append("expectations:")
@@ -85,11 +102,12 @@ def _heading(sc: n.Scenario, sym: Symbols) -> list[str]:
     return lines
 
 
-def _preamble(sc: n.Scenario, setup: Setup) -> list[str]:
+def _preamble(out: Outcome, sc: n.Scenario, setup: Setup) -> list[str]:
     """What the scenario notes of its position, and the values it supplies that the rulebook does not print."""
     for fixture in sc.fixtures:
         setup.fixtures.append(fixture.text + (f" [{fixture.cite}]" if fixture.cite else ""))
-    return [f"note: {note}" for note in list(sc.notes) + setup.notes] + [f"fixture: {f}" for f in setup.fixtures]
+    out.notes, out.fixtures = list(sc.notes) + setup.notes, list(setup.fixtures)
+    return [f"note: {note}" for note in out.notes] + [f"fixture: {f}" for f in out.fixtures]
 
 
 def _message(err: RuleError | ScriptError) -> str:
@@ -109,6 +127,7 @@ def _expect_stop(out: Outcome, sc: n.Scenario, stopped: str | None) -> None:
         out.failures += 1
     else:
         out.lines.append(f'  ok   the run stops: "{sc.stops}"{why}')
+    out.checks.append(Held("stop", sc.stops, stopped is not None, None, None if stopped else "it ran to its end"))
 
 
 def _expect_refusals(out: Outcome, entries: list[n.Decision], tried: list[Tried]) -> None:
@@ -120,10 +139,12 @@ def _expect_refusals(out: Outcome, entries: list[n.Decision], tried: list[Tried]
         head = f'refused: {entry.side} {entry.name}: {entry.answer.text()} -- "{entry.refusal.text}"{cite}'
         if t is not None and t.held():
             out.lines.append(f"  ok   {head}")
+            out.checks.append(Held("refusal", head.removeprefix("refused: "), True))
             continue
         why = ("the rules never ask for this decision" if t is None else "the rules allow it" if t.reason is None
                else f"the rules refuse it otherwise: {t.reason}")
         out.lines.append(f"  FAIL {head}  ({why})")
+        out.checks.append(Held("refusal", head.removeprefix("refused: "), False, None, why))
         out.ok = False
         out.failures += 1
 
@@ -144,6 +165,7 @@ def _expect(out: Outcome, exp: n.Expectation, comp, sources: Sources) -> None:
                   f" holds too, so the rules do not depart from it)")
     label = f"  -- {exp.label}" if exp.label else ""
     out.lines.append(f"  {status} {text}{label}{detail}")
+    out.checks.append(Held("expect", text, held is True, exp.label or None, detail.strip()[1:-1] or None))
     if held is not True:
         out.ok = False
         out.failures += 1
@@ -152,10 +174,10 @@ def _expect(out: Outcome, exp: n.Expectation, comp, sources: Sources) -> None:
 def _departures(out: Outcome, sc: n.Scenario, scripted: list[Event], comp, sources: Sources) -> None:
     """The script's departures the run reported, then the printed results the rules contradict."""
     printed = [_printed_line(exp, comp, sources) for exp in sc.expects if exp.departure is not None]
-    if scripted or printed:
+    out.departures = [e.line() for e in scripted] + printed
+    if out.departures:
         out.lines.append("departures of the script from the rules (the engine follows the rules):")
-        out.lines.extend(f"  {e.line()}" for e in scripted)
-        out.lines.extend(f"  {line}" for line in printed)
+        out.lines.extend(f"  {line}" for line in out.departures)
 
 
 def _printed_line(exp: n.Expectation, comp, sources: Sources) -> str:

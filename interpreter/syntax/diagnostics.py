@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
 
+from ..style import paint
+
 
 class Span(BaseModel):
     """A 1-based region of one source file; ``end_col`` is exclusive."""
@@ -67,8 +69,9 @@ class Sources:
         return lines[number - 1]
 
 
-def render(diag: Diagnostic, sources: Sources) -> str:
-    """Render a diagnostic with its source line and caret, as the user sees it.
+def render(diag: Diagnostic, sources: Sources, colour: bool = False) -> str:
+    """Render a diagnostic with its source line and caret, as the user sees it; with ``colour``
+    (on a terminal, style.py) the severity, caret and hint are coloured, the text otherwise the same.
 
     A diagnostic about a whole file (line 0, such as "cannot read") prints as
     ``file: error: message``, with no line to quote.
@@ -77,7 +80,7 @@ def render(diag: Diagnostic, sources: Sources) -> str:
     where = f"{span.file}:{span.line}:{span.col}" if span.line > 0 else span.file
     if span.file == NO_SPAN.file:  # about the run as a whole, not a place in a file
         where = "umpire"
-    out = [f"{where}: {diag.severity}: {diag.message}"]
+    out = [f"{where}: {paint(diag.severity, diag.severity, colour)}: {diag.message}"]
     text = sources.line(span.file, span.line) if span.line > 0 else None
     if text is not None:
         text = text.rstrip("\n")
@@ -90,13 +93,13 @@ def render(diag: Diagnostic, sources: Sources) -> str:
         # Keep the tabs of the quoted line so that the caret stands under the span.
         lead = "".join(c if c == "\t" else " " for c in text[: col - 1])
         lead += " " * (col - 1 - len(lead))
-        caret = " " * (len(gutter) - 2) + "| " + lead + "^" * width
+        caret = " " * (len(gutter) - 2) + "| " + lead + paint("^" * width, "caret", colour)
         if diag.hint:
-            caret += " " + diag.hint
+            caret += " " + paint(diag.hint, "hint", colour)
         out.append(caret)
     elif diag.hint:
-        out.append("    " + diag.hint)
-    out.extend("    note: " + n for n in diag.notes)
+        out.append("    " + paint(diag.hint, "hint", colour))
+    out.extend("    " + paint("note", "note", colour) + ": " + n for n in diag.notes)
     return "\n".join(out)
 
 
@@ -118,8 +121,8 @@ def _clip(text: str, col: int, width: int) -> tuple[str, int, int]:
     return head + text[start:end] + tail, col - start + len(head), width
 
 
-def render_all(diags: Iterable[Diagnostic], sources: Sources) -> str:
-    return "\n".join(render(d, sources) for d in diags)
+def render_all(diags: Iterable[Diagnostic], sources: Sources, colour: bool = False) -> str:
+    return "\n".join(render(d, sources, colour) for d in diags)
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
