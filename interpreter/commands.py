@@ -62,13 +62,7 @@ def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -
     failed = False
     for path in paths:
         sources = Sources()
-        try:
-            kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
-            check = _check_scenario if kind is files.SCENARIO else _check_rules if kind is files.RULES else _check_overlay
-            # The verdict on a file is kept by the cache with the files it read (cache.py).
-            diags, summary = cache.through(("check", path, list(overlays)), sources, check, path, sources, list(overlays))
-        except UmpireError as err:
-            diags, summary = err.diagnostics, []
+        diags, summary = check_file(path, sources, overlays)
         shown = [d for d in diags if d.severity == "error" or not quiet]
         for d in shown:
             print(render(d, sources), file=sys.stderr if d.severity == "error" else sys.stdout)
@@ -81,6 +75,19 @@ def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -
                 print(line)
             print(f"{path}: {errors} error(s), {warnings} warning(s)" + (f", {notes} note(s)" if notes else ""))
     return 1 if failed else 0
+
+
+def check_file(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
+    """What `umpire check` finds in one file (a ruleset, a scenario or an overlay, by its extension):
+    its diagnostics and summary lines; a file that cannot be read or parsed gives its one diagnostic.
+    The language server (editors/lsp.py) checks an editor's buffers with it."""
+    try:
+        kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
+        check = _check_scenario if kind is files.SCENARIO else _check_rules if kind is files.RULES else _check_overlay
+        # The verdict on a file is kept by the cache with the files it read (cache.py).
+        return cache.through(("check", path, list(overlays)), sources, check, path, sources, list(overlays))
+    except UmpireError as err:
+        return err.diagnostics, []
 
 
 def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:

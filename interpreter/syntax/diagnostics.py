@@ -60,6 +60,10 @@ class Sources:
     def add(self, name: str, text: str) -> None:
         self._texts[name] = text.splitlines()
 
+    def names(self) -> list[str]:
+        """The files read, in the order first read."""
+        return list(self._texts)
+
     def line(self, name: str, number: int) -> str | None:
         lines = self._texts.get(name)
         if lines is None or not 1 <= number <= len(lines):
