@@ -48,6 +48,8 @@ def dispatch(args: argparse.Namespace) -> int:
         return cmd_study(StudyArgs(args.file, args.games, args.seed, args.agents, args.outcome, args.fact, args.overlays,
                                    args.compare, not args.no_errata, args.scenario, args.workers, args.cluster, outputs,
                                    args.force, args.allow_path))
+    if args.command == "lsp":
+        return cmd_lsp(files.allowed_folders(args.allow_path))
     if args.command == "coverage":
         from .coverage import cmd_coverage
 
@@ -56,6 +58,17 @@ def dispatch(args: argparse.Namespace) -> int:
 
     print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
     return 0
+
+
+def cmd_lsp(allowed: list[str]) -> int:
+    """The language server (editors/lsp.py), speaking on stdin and stdout until the editor ends it."""
+    try:
+        from .editors.lsp import serve
+    except ImportError as err:
+        print(f"umpire: error: umpire lsp needs the package pygls ({err}); install it with: pip install pygls",
+              file=sys.stderr)
+        return 1
+    return serve(allowed)
 
 
 def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -> int:
