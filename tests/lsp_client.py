@@ -68,6 +68,14 @@ class Client:
             if message.get("method") == "textDocument/publishDiagnostics" and message["params"]["uri"] == uri:
                 return message["params"]["diagnostics"]
 
+    def diagnostics_any(self, uris: set[str]) -> dict:
+        """The next diagnostics published for any of ``uris``: {"uri": ..., "diagnostics": [...]}."""
+        while True:
+            message = self._next()
+            self._keep(message)
+            if message.get("method") == "textDocument/publishDiagnostics" and message["params"]["uri"] in uris:
+                return message["params"]
+
     def _keep(self, message: dict) -> None:
         if "method" in message and "id" in message:  # a request of the server's (registration): answered empty
             self.send({"id": message["id"], "result": None})

@@ -3,6 +3,7 @@ checker's diagnostic at its range, the fix clears it, and definition, hover and 
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,31 @@ def test_a_buffer_stands_in_for_a_file_s_text_only(tmp_path):
             files.read_checked(str(absent))
     assert sources.text(str(there)) == "in the editor"
     assert files.read_checked(str(there)) == "on disk"
+
+
+def test_a_scenario_and_its_ruleset_open_together(session):
+    """A definition in a scenario leads into its ruleset; an edit of the ruleset checks the scenario
+    that uses it again, and the ruleset itself (a whole ruleset, not a part)."""
+    client, folder, _ = session
+    rules_text = (ROOT / "tests" / "lang" / "toy.rules").read_text(encoding="utf-8")
+    scenario_text = (ROOT / "tests" / "lang" / "battle.scenario").read_text(encoding="utf-8")
+    (folder / "battle" / "parts").mkdir(parents=True)  # apart from the other tests' open toy.rules
+    rules, scenario = folder / "battle" / "toy.rules", folder / "battle" / "battle.scenario"
+    rules.write_text(rules_text, encoding="utf-8")
+    scenario.write_text(scenario_text, encoding="utf-8")
+    shutil.copy(ROOT / "tests" / "lang" / "parts" / "morale.rules", folder / "battle" / "parts")  # toy.rules includes it
+    assert [d for d in _open(client, scenario, scenario_text) if d["severity"] == 1] == []
+    _open(client, rules, rules_text)
+    at = {"textDocument": {"uri": _uri(scenario)}, "position": _position(scenario_text, "infantry of red", 2)}
+    (location,) = client.request("textDocument/definition", at)
+    assert location["uri"] == _uri(rules) and location["range"]["start"] == _position(rules_text, "infantry \"Infantry\"")
+    renamed = rules_text.replace('type infantry "Infantry"', 'type foot "Infantry"')
+    client.notify("textDocument/didChange", {"textDocument": {"uri": _uri(rules), "version": 2},
+                                             "contentChanges": [{"text": renamed}]})
+    found = set()
+    for _ in range(2):  # the scenario's diagnostics and the ruleset's, in either order
+        message = client.diagnostics_any({_uri(scenario), _uri(rules)})
+        found.add(message["uri"])
+        if message["uri"] == _uri(scenario):
+            assert any("infantry" in d["message"] for d in message["diagnostics"] if d["severity"] == 1)
+    assert found == {_uri(scenario), _uri(rules)}

@@ -85,3 +85,17 @@ def test_a_sample_line_gets_its_scopes(grammar, line, fragment, scope):
 def test_an_index_is_not_a_citation_and_a_comment_ends_nothing(grammar):
     assert not any("citation" in s for s in scope_of(grammar, "let d = pool[E13]", "[E13]"))
     assert scope_of(grammar, 'say "a # b"', "# b") == {"string.quoted.double.umpire"}
+
+
+def test_the_vscode_extension_names_the_grammar_the_files_and_the_comments():
+    folder = COMMITTED.parents[1]
+    package = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+    (language,) = package["contributes"]["languages"]
+    assert tuple(language["extensions"]) == textmate.EXTENSIONS
+    (tm,) = package["contributes"]["grammars"]
+    assert (folder / tm["path"]).resolve() == COMMITTED and tm["scopeName"] == textmate.SCOPE
+    assert tm["language"] == language["id"]
+    config = json.loads((folder / language["configuration"]).read_text(encoding="utf-8"))
+    assert config["comments"]["lineComment"] == "#"
+    assert ["{", "}"] in config["brackets"] and ["[", "]"] in config["brackets"]
+    assert package["contributes"]["configuration"]["properties"]["umpire.command"]["default"] == ["umpire", "lsp"]

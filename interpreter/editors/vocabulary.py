@@ -56,20 +56,32 @@ def vocabulary() -> Vocabulary:
 
     lark = parser()
     words = {t.name: terminal_words(t.name, t.pattern) for t in lark.terminals}
-    keywords = sorted({w for ws in words.values() for w in ws})
-    phrases = sorted({" ".join(ws) for t, ws in words.items() if len(ws) > 1 and isinstance(_pattern(lark, t), PatternStr)})
-    constants = sorted({w for r in lark.rules if r.origin.name == "atom" and len(r.expansion) == 1
-                        for w in words.get(r.expansion[0].name, ())})
-    operators = sorted({w for r in lark.rules if r.origin.name in _OPERATOR_RULES
-                        for s in r.expansion for w in words.get(s.name, ())})
     forms = _declaring_forms(lark, words)
-    symbols = sorted({t.pattern.value for t in lark.terminals if isinstance(t.pattern, PatternStr)
-                      and not words[t.name] and t.pattern.value not in "{}[](),:;."}, key=lambda s: (-len(s), s))
     return Vocabulary(
-        keywords=tuple(keywords), phrases=tuple(phrases), constants=tuple(constants), operators=tuple(operators),
+        keywords=tuple(sorted({w for ws in words.values() for w in ws})),
+        phrases=tuple(sorted(" ".join(ws) for t, ws in words.items() if len(ws) > 1 and isinstance(_pattern(lark, t), PatternStr))),
+        constants=_used_in(lark, words, {"atom"}, alone=True),
+        operators=_used_in(lark, words, _OPERATOR_RULES),
         declarations=tuple(sorted({f[0] for f in forms})), declaring=tuple(forms),
         called=tuple(f for f in forms if f[-1] in _CALLED),
-        symbols=tuple(symbols), patterns={t.name: t.pattern.value for t in lark.terminals if t.name in LEXICAL})
+        symbols=_symbols(lark, words), patterns={t.name: t.pattern.value for t in lark.terminals if t.name in LEXICAL})
+
+
+def _used_in(lark, words: dict[str, list[str]], rules: set[str] | frozenset[str], alone: bool = False) -> tuple[str, ...]:
+    """The keywords the alternatives of ``rules`` are written with; with ``alone``, only those that
+    are a whole alternative by themselves ('true' in ``atom``)."""
+    found = set()
+    for rule in lark.rules:
+        if rule.origin.name in rules and (len(rule.expansion) == 1 or not alone):
+            found.update(w for s in rule.expansion for w in words.get(s.name, ()))
+    return tuple(sorted(found))
+
+
+def _symbols(lark, words: dict[str, list[str]]) -> tuple[str, ...]:
+    """The operators written with symbols ('->', '=', '+'), longest first; not brackets or separators."""
+    found = {t.pattern.value for t in lark.terminals
+             if isinstance(t.pattern, PatternStr) and not words[t.name] and t.pattern.value not in "{}[](),:;."}
+    return tuple(sorted(found, key=lambda s: (-len(s), s)))
 
 
 def _pattern(lark, name: str):

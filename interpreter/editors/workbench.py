@@ -41,12 +41,13 @@ class Workbench:
     def changed(self, path: str, buffers: dict[str, str]) -> set[str]:
         """Check again what an edit of ``path`` may change; the files whose diagnostics are now different.
 
-        The open files that read ``path`` are checked; ``path`` itself is checked alone only when no
-        other open file reads it."""
+        The open files that read ``path`` are checked, and ``path`` itself unless it is a part of a
+        ruleset (a rules file with no game header) that an open file reads: it is checked in its whole."""
         path = normal(path)
         readers = [r for r, found in self.results.items() if r != path and path in found.read and r in buffers]
-        touched = (self._drop(path) if readers else set()) | {path}
-        for root in readers or [path]:
+        alone = not readers or self._whole(path, buffers.get(path))
+        touched = {path} | (set() if alone else self._drop(path))
+        for root in readers + [path] * alone:
             touched |= self._check(root, buffers)
         return touched
 
@@ -75,6 +76,13 @@ class Workbench:
         path = normal(path)
         read = set().union(*(found.read for found in self.results.values() if path in found.read)) or {path}
         return [d for f in sorted(read) for d in self.declared.get(f, [])]
+
+    def _whole(self, path: str, text: str | None) -> bool:
+        """A file that `umpire check` reads as a whole: a scenario, an overlay, a ruleset with its game."""
+        if not path.endswith(".rules"):
+            return True
+        names = declarations(path, text) if text is not None else None
+        return any(d.what == "game" for d in (names if names is not None else self.declared.get(path, [])))
 
     def _drop(self, root: str) -> set[str]:
         gone = self.results.pop(root, None)
