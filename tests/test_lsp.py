@@ -3,7 +3,10 @@ checker's diagnostic at its range, the fix clears it, and definition, hover and 
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,6 +73,8 @@ def test_the_unsaved_buffer_is_checked_not_the_file_on_disk(session):
     path.write_text(TOY, encoding="utf-8")  # clean on disk; the buffer has the mistake
     found = _open(client, path, MISTAKE)
     assert [d["message"].splitlines()[0] for d in found if d["severity"] == 1] == ["unknown procedure 'warn_if_shrot'"]
+    client.notify("textDocument/didClose", {"textDocument": {"uri": _uri(path)}})
+    assert client.diagnostics(_uri(path)) == []  # closed unsaved: nothing is reported on the file any more
 
 
 def test_a_syntax_error_is_reported_where_it_is(session):
@@ -173,3 +178,11 @@ def test_a_scenario_and_its_ruleset_open_together(session):
         if message["uri"] == _uri(scenario):
             assert any("infantry" in d["message"] for d in message["diagnostics"] if d["severity"] == 1)
     assert found == {_uri(scenario), _uri(rules)}
+
+
+def test_lsp_help_needs_no_pygls():
+    """The command line reads its arguments before it imports a command's code (docs/performance.md)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "interpreter", "lsp", "--help"], cwd=ROOT,
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0 and "usage: umpire lsp" in done.stdout and "--allow-path" in done.stdout
+    assert "pygls" not in done.stderr and "lsprotocol" not in done.stderr

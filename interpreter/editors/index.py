@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pydantic import BaseModel
@@ -116,6 +116,3 @@ def word_at(text: str, line: int, character: int) -> str | None:
             return found.group(0)
     return None
 
-
-def lookup(index: list[Declaration], name: str, *, same: Callable[[Declaration], bool] = lambda d: True) -> list[Declaration]:
-    return [d for d in index if d.name == name and same(d)]

@@ -8,6 +8,7 @@ work is in workbench.py and index.py; this module speaks the protocol. Imported 
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 from lsprotocol import types as t
@@ -21,6 +22,8 @@ from .workbench import Workbench, normal
 
 _SEVERITY = {"error": t.DiagnosticSeverity.Error, "warning": t.DiagnosticSeverity.Warning,
              "note": t.DiagnosticSeverity.Information}
+# A burst of keystrokes is checked once, after this many seconds without another edit of the file.
+_SETTLE = 0.2
 _CALLED = {"procedure": t.CompletionItemKind.Function, "function": t.CompletionItemKind.Function,
            "table": t.CompletionItemKind.Function}
 
@@ -34,6 +37,8 @@ class UmpireServer(LanguageServer):
         super().__init__("umpire", __version__, text_document_sync_kind=t.TextDocumentSyncKind.Full)
         self.bench = Workbench(allowed)
         self.uris: dict[str, str] = {}  # a file's path -> the URI the editor names it by
+        self.edits: dict[str, int] = {}  # a file's path -> how many edits it has had (the last one is checked)
+        self.checking = asyncio.Lock()  # one check at a time: each reads and sets the workbench
 
 
 def serve(allowed: list[str]) -> int:
@@ -82,23 +87,35 @@ def _diagnostic(d: Diagnostic) -> t.Diagnostic:
                         source="umpire")
 
 
-def did_open(ls: UmpireServer, params: t.DidOpenTextDocumentParams) -> None:
-    _publish(ls, ls.bench.changed(_path(ls, params.text_document.uri), _buffers(ls)))
+async def _refresh(ls: UmpireServer, uri: str, closing: bool = False) -> None:
+    """Check what an edit (or a close) of a file changes, off the server's loop, so that requests are
+    answered meanwhile; the diagnostics of every file concerned are published again."""
+    path = _path(ls, uri)
+    ls.edits[path] = edit = ls.edits.get(path, 0) + 1
+    await asyncio.sleep(_SETTLE)
+    if ls.edits[path] != edit:  # a later edit will be checked instead
+        return
+    async with ls.checking:
+        buffers = {p: text for p, text in _buffers(ls).items() if not (closing and p == path)}
+        work = ls.bench.closed if closing else ls.bench.changed
+        touched = await asyncio.to_thread(work, path, buffers)
+    _publish(ls, touched | ({path} if closing else set()))
 
 
-def did_change(ls: UmpireServer, params: t.DidChangeTextDocumentParams) -> None:
-    _publish(ls, ls.bench.changed(_path(ls, params.text_document.uri), _buffers(ls)))
+async def did_open(ls: UmpireServer, params: t.DidOpenTextDocumentParams) -> None:
+    await _refresh(ls, params.text_document.uri)
 
 
-def did_save(ls: UmpireServer, params: t.DidSaveTextDocumentParams) -> None:
-    _publish(ls, ls.bench.changed(_path(ls, params.text_document.uri), _buffers(ls)))
+async def did_change(ls: UmpireServer, params: t.DidChangeTextDocumentParams) -> None:
+    await _refresh(ls, params.text_document.uri)
 
 
-def did_close(ls: UmpireServer, params: t.DidCloseTextDocumentParams) -> None:
-    path = _path(ls, params.text_document.uri)
-    buffers = {p: text for p, text in _buffers(ls).items() if p != path}
-    touched = ls.bench.closed(path, buffers)
-    _publish(ls, touched | {path})
+async def did_save(ls: UmpireServer, params: t.DidSaveTextDocumentParams) -> None:
+    await _refresh(ls, params.text_document.uri)
+
+
+async def did_close(ls: UmpireServer, params: t.DidCloseTextDocumentParams) -> None:
+    await _refresh(ls, params.text_document.uri, closing=True)
 
 
 def _named(ls: UmpireServer, params: t.TextDocumentPositionParams) -> list[Declaration]:

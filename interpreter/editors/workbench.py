@@ -63,7 +63,7 @@ class Workbench:
         """Every diagnostic of a file, from every check that read it, each once."""
         out: list[Diagnostic] = []
         seen = set()
-        for found in self.results.values():
+        for found in list(self.results.values()):  # a check in progress may add one
             for d in found.diagnostics.get(normal(path), []):
                 key = (d.severity, d.message, d.span.line, d.span.col)
                 if key not in seen:
@@ -74,7 +74,7 @@ class Workbench:
     def names(self, path: str) -> list[Declaration]:
         """The declarations of every file read with ``path`` (by the checks that read it)."""
         path = normal(path)
-        read = set().union(*(found.read for found in self.results.values() if path in found.read)) or {path}
+        read = set().union(*(found.read for found in list(self.results.values()) if path in found.read)) or {path}
         return [d for f in sorted(read) for d in self.declared.get(f, [])]
 
     def _whole(self, path: str, text: str | None) -> bool:
