@@ -186,3 +186,12 @@ def test_lsp_help_needs_no_pygls():
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0 and "usage: umpire lsp" in done.stdout and "--allow-path" in done.stdout
     assert "pygls" not in done.stderr and "lsprotocol" not in done.stderr
+
+
+def test_a_buffer_that_is_no_file_still_completes_keywords(session):
+    client, _, _ = session
+    uri = "untitled:Untitled-1"
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "umpire", "version": 1,
+                                                            "text": "procedure p() [1.0] { }\n"}})
+    items = client.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
+    assert {"procedure", "let"} <= {item["label"] for item in items["items"]}

@@ -53,16 +53,19 @@ def serve(allowed: list[str]) -> int:
     return 0
 
 
-def _path(ls: UmpireServer, uri: str) -> str:
-    path = normal(uris.to_fs_path(uri) or uri)
-    ls.uris.setdefault(path, uri)
-    return path
+def _path(ls: UmpireServer, uri: str) -> str | None:
+    """The file a URI names; None for a buffer that is no file (an editor's 'untitled:'), which is not checked."""
+    path = uris.to_fs_path(uri) if uri.startswith("file:") else None
+    if path is None:
+        return None
+    ls.uris.setdefault(normal(path), uri)
+    return normal(path)
 
 
 def _buffers(ls: UmpireServer) -> dict[str, str]:
     out = {}
     for uri, doc in ls.workspace.text_documents.items():
-        path = uris.to_fs_path(uri)
+        path = uris.to_fs_path(uri) if uri.startswith("file:") else None
         if path:
             out[normal(path)] = doc.source
     return out
@@ -91,6 +94,8 @@ async def _refresh(ls: UmpireServer, uri: str, closing: bool = False) -> None:
     """Check what an edit (or a close) of a file changes, off the server's loop, so that requests are
     answered meanwhile; the diagnostics of every file concerned are published again."""
     path = _path(ls, uri)
+    if path is None:
+        return
     ls.edits[path] = edit = ls.edits.get(path, 0) + 1
     await asyncio.sleep(_SETTLE)
     if ls.edits[path] != edit:  # a later edit will be checked instead
@@ -122,9 +127,10 @@ def _named(ls: UmpireServer, params: t.TextDocumentPositionParams) -> list[Decla
     """The declarations of the name under the cursor."""
     doc = ls.workspace.get_text_document(params.text_document.uri)
     word = word_at(doc.source, params.position.line, params.position.character)
-    if word is None:
+    path = _path(ls, params.text_document.uri)
+    if word is None or path is None:
         return []
-    return [d for d in ls.bench.names(_path(ls, params.text_document.uri)) if d.name == word]
+    return [d for d in ls.bench.names(path) if d.name == word]
 
 
 def _location(ls: UmpireServer, d: Declaration) -> t.Location:
@@ -153,7 +159,8 @@ def hover(ls: UmpireServer, params: t.HoverParams) -> t.Hover | None:
 def completion(ls: UmpireServer, params: t.CompletionParams) -> t.CompletionList:
     """Every declared name the file can see, then the keywords (the client filters as you type)."""
     items: dict[str, t.CompletionItem] = {}
-    for d in ls.bench.names(_path(ls, params.text_document.uri)):
+    path = _path(ls, params.text_document.uri)
+    for d in ls.bench.names(path) if path else ():
         detail = d.what + (f" [{d.cite}]" if d.cite else "")
         items.setdefault(d.name, t.CompletionItem(label=d.name, detail=detail, documentation=d.line,
                                                   kind=_CALLED.get(d.what, t.CompletionItemKind.Variable)))
