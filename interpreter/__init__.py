@@ -16,6 +16,8 @@ The pipeline runs one way; read the folders in this order:
                kept by cache.py (keyed by the content of every file read), used by
     cli.py     the command line (the arguments), commands.py (what each command does);
                coverage.py (umpire coverage), saves.py (saved games)
+    editors/   the TextMate grammar generated from the grammar, and the language server
+               (umpire lsp) that checks an editor's buffers with the same front end
 
 Beside it: lang.py (the built-ins and attributes the language declares), limits.py (every
 limit of a file and a run), files.py (what a file may read: the sandbox).

@@ -65,7 +65,8 @@ def _main(args: argparse.Namespace) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="umpire", description="A rules interpreter for historical board wargames.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in (_add_check, _add_run, _add_play, _add_explain, _add_odds, _add_study, _add_schema, _add_coverage):
+    for add in (_add_check, _add_run, _add_play, _add_explain, _add_odds, _add_study, _add_schema, _add_coverage,
+                _add_lsp):
         add(sub)
     for name, command in sub.choices.items():
         _output_options(command, json=name in _JSON_COMMANDS)
@@ -200,6 +201,12 @@ def _add_coverage(sub) -> None:
     p.add_argument("ruleset")
     p.add_argument("--sections", metavar="FILE", help="the rulebook's list of sections (default: the ruleset's .sections file)")
     p.add_argument("--missing", action="store_true", help="list only the sections not fully encoded, each with what is left out and why")
+    _allow_option(p)
+
+
+def _add_lsp(sub) -> None:
+    p = sub.add_parser("lsp", help="a language server for editors, on stdin and stdout: diagnostics as you type, "
+                                   "go to definition, hover, completion (docs/editors.md)")
     _allow_option(p)
 
 

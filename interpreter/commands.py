@@ -49,6 +49,8 @@ def dispatch(args: argparse.Namespace) -> int:
         return cmd_study(StudyArgs(args.file, args.games, args.seed, args.agents, args.outcome, args.fact, args.overlays,
                                    args.compare, not args.no_errata, args.scenario, args.workers, args.cluster, outputs,
                                    args.force, args.allow_path))
+    if args.command == "lsp":
+        return cmd_lsp(files.allowed_folders(args.allow_path))
     if args.command == "coverage":
         from .coverage import cmd_coverage
 
@@ -79,6 +81,17 @@ def _odds_args(args: argparse.Namespace):
                     args.replay, args.decide, args.no_exact, args.list_facts, args.all_facts, args.demo)
 
 
+def cmd_lsp(allowed: list[str]) -> int:
+    """The language server (editors/lsp.py), speaking on stdin and stdout until the editor ends it."""
+    try:
+        from .editors.lsp import serve
+    except ImportError as err:
+        print(f"umpire: error: umpire lsp needs the package pygls ({err}); install it with: pip install pygls",
+              file=sys.stderr)
+        return 1
+    return serve(allowed)
+
+
 def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -> int:
     failed = False
     for path in paths:
@@ -102,7 +115,9 @@ def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -
 
 
 def check_file(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
-    """The diagnostics of one file named to `umpire check`, and the summary lines printed after them."""
+    """What `umpire check` finds in one file (a ruleset, a scenario or an overlay, by its extension):
+    its diagnostics and summary lines; a file that cannot be read or parsed gives its one diagnostic.
+    The language server (editors/lsp.py) checks an editor's buffers with it."""
     try:
         kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
         check = _check_scenario if kind is files.SCENARIO else _check_rules if kind is files.RULES else _check_overlay

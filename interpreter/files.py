@@ -12,13 +12,18 @@ fill the memory. docs/safety.md says the same for users.
 The sandbox of a run is set by the command line (``sandbox``); a program that calls the
 loader itself gets, for each file it hands over, the working directory and that file's
 folder (``entry``).
+
+An editor checks the text in its buffers, not the files on disk (``buffers``): a buffer
+stands in for the *content* of a file only. The file itself must still be there, a regular
+file inside the roots with the right extension, so a buffer never makes readable a path the
+sandbox refuses.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -133,6 +138,20 @@ def current() -> Sandbox:
     return _active.get() or Sandbox.for_run()
 
 
+_buffers: ContextVar[Mapping[str, str] | None] = ContextVar("umpire_buffers", default=None)
+
+
+@contextmanager
+def buffers(texts: Mapping[str, str]) -> Iterator[None]:
+    """Inside the ``with`` block, a file whose real path is a key of ``texts`` reads as that text
+    (an editor's unsaved buffer) once it has passed every check a file on disk passes."""
+    token = _buffers.set({_real(path): text for path, text in texts.items()})
+    try:
+        yield
+    finally:
+        _buffers.reset(token)
+
+
 def allowed_folders(paths: Iterable[str]) -> list[str]:
     """The ``--allow-path`` folders, each checked to be one."""
     out = []
@@ -207,6 +226,10 @@ def read_checked(path: str, sources: Sources | None = None, span: Span | None = 
     """
     span = span or whole_file(path)
     _check_stat(path, path, span)
+    texts = _buffers.get()
+    buffered = texts.get(_real(path)) if texts else None
+    if buffered is not None:
+        return _buffered(path, buffered, sources, span)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(fd, "rb") as handle:
@@ -220,6 +243,15 @@ def read_checked(path: str, sources: Sources | None = None, span: Span | None = 
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise _bad_utf8(path, data, err.start, sources) from None
+    if sources is not None:
+        sources.add(path, text)
+    return text
+
+
+def _buffered(path: str, text: str, sources: Sources | None, span: Span) -> str:
+    """An editor's buffer read in place of the file's content, under the same size cap."""
+    if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
+        raise _fail(f"{path} is too large to read (over {MAX_BYTES:,} bytes)", span)
     if sources is not None:
         sources.add(path, text)
     return text

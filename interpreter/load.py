@@ -145,6 +145,12 @@ def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:
     return out
 
 
+def built(text: str, path: str, start: str):
+    """The IR of one file's text as the loader builds it (kept like the loader's): the editors'
+    index of names (editors/index.py) reads the files a check read."""
+    return _built(text, path, start)
+
+
 @functools.lru_cache(maxsize=32)
 def _built(text: str, path: str, start: str):
     """A file's text parsed and built into its IR (a rules file's declarations, a scenario), kept

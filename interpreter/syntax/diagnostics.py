@@ -62,6 +62,15 @@ class Sources:
     def add(self, name: str, text: str) -> None:
         self._texts[name] = text.splitlines()
 
+    def names(self) -> list[str]:
+        """The files read, in the order first read."""
+        return list(self._texts)
+
+    def text(self, name: str) -> str | None:
+        """The text of a file read (its lines joined by newlines), or None."""
+        lines = self._texts.get(name)
+        return None if lines is None else "\n".join(lines)
+
     def line(self, name: str, number: int) -> str | None:
         lines = self._texts.get(name)
         if lines is None or not 1 <= number <= len(lines):
