@@ -31,7 +31,11 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "run":
         return cmd_run(args.scenario, args.overlays, args.detail)
     if args.command == "explain":
-        return cmd_explain(args.scenario, args.at, args.overlays, args.why)
+        return cmd_explain(args.scenario, args.at, args.overlays, args.why, args.draw, args.force)
+    if args.command == "draw":
+        from .commands_draw import DrawArgs, cmd_draw
+
+        return cmd_draw(DrawArgs(args.file, args.at, args.side, args.output, args.force, args.step, tuple(args.overlays)))
     if args.command == "odds":
         from .commands_odds import OddsArgs, cmd_odds
 
@@ -250,10 +254,16 @@ def cmd_run(path: str, overlays: list[str] = (), detail: bool = False) -> int:
     return _finish(outcome, sources) or (0 if outcome.ok else 1)
 
 
-def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | None = None) -> int:
+def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | None = None, draw: str | None = None,
+                force: bool = False) -> int:
     from .runtime.explain import explain_lines
     from .runtime.scenario import run_scenario
 
+    if draw is not None:
+        problem = _explain_draw_problem(at, draw, force)
+        if problem:
+            print(f"umpire: error: {problem}", file=sys.stderr)
+            return 2
     sources = Sources()
     ready = _ready_scenario(path, sources, overlays)
     if ready is None:
@@ -268,7 +278,20 @@ def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | 
         print(f"umpire: error: no event matches '{at}' (the trace has {len(outcome.events)} events)", file=sys.stderr)
         return 1
     print("\n".join(lines))
+    if draw is not None and outcome.error is None:
+        from .commands_draw import DrawArgs, cmd_draw
+
+        return cmd_draw(DrawArgs(path, at, out=draw, force=force, overlays=tuple(overlays)))
     return _finish(outcome, sources)
+
+
+def _explain_draw_problem(at: str | None, draw: str, force: bool) -> str | None:
+    """`explain --draw FILE` draws the position after the line --at chooses (its first, chosen by a text)."""
+    from .commands_draw import output_problem
+
+    if at is None:
+        return "--draw draws the position after one line: choose it with --at N (or --at TEXT: the first line holding it)"
+    return output_problem(draw, force)
 
 
 def _explain_why(scenario, sym, outcome, text: str) -> int:
