@@ -44,7 +44,7 @@ def dispatch(args: argparse.Namespace) -> int:
                                  args.demo))
     if args.command == "play":
         return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
-                        not args.no_errata, args.scenario, args.detail, args.force, args.verify)
+                        not args.no_errata, args.scenario, args.detail, args.force, args.verify, args.draw)
     if args.command == "study":
         from .commands_study import StudyArgs, cmd_study
 
@@ -324,11 +324,12 @@ class _PlayArgs:
     detail: bool
     load: str | None
     resume: Any  # the loaded save (saves.Resume), or None
+    draw: str | None = None  # --draw DIR: a picture as each turn begins (commands_draw.TurnPictures)
 
 
 def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, stop_after: int | None = None,
              load: str | None = None, overlays: list[str] = (), errata: bool = True, choice: str | None = None,
-             detail: bool = False, force: bool = False, verify: bool = False) -> int:
+             detail: bool = False, force: bool = False, verify: bool = False, draw: str | None = None) -> int:
     from . import saves
     from .runtime.play import AGENT_KINDS
 
@@ -351,6 +352,7 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
     else:
         args = _PlayArgs(path, seed, [k.strip() for k in agents.split(",") if k.strip()], overlays, errata, choice,
                          save, stop_after, force, detail, load, None)
+    args.draw = draw
     problem = _play_problem(args, agents, AGENT_KINDS)
     if problem:
         print(f"umpire: error: {problem}", file=sys.stderr)
@@ -383,6 +385,10 @@ def _play_problem(args: _PlayArgs, agents: str, agent_kinds: tuple[str, ...]) ->
         return "--stop-after needs --save FILE (where the position is saved)"
     if args.stop_after is not None and args.stop_after < 0:
         return "--stop-after counts decisions: 0 or more"
+    if args.draw is not None:
+        from .commands_draw import TurnPictures
+
+        return TurnPictures.problem(args.draw, args.force)
     return None
 
 
@@ -403,13 +409,24 @@ def _play(args: _PlayArgs) -> int:
         return 1
     scenario, loaded, applied = ready
     resume = args.resume
+    pictures = _turn_pictures(args.draw, scenario, loaded.symbols) if args.draw else None
     game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=_terminal("human" in args.kinds),
-                stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail)
+                stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail,
+                watch=pictures.watch if pictures else None)
     _tell_the_rest(game, args.detail)
+    if pictures is not None and pictures.written:
+        print(f"umpire: {len(pictures.written)} picture(s) written to {args.draw}", file=sys.stderr)
     if game.error is not None:
         print(render(game.error, sources), file=sys.stderr)
         return 1
     return _after_the_game(game, args, applied)
+
+
+def _turn_pictures(folder: str, setup, sym):
+    from .commands_draw import TurnPictures
+
+    title = setup.title if setup is not None else (sym.game.title or sym.game.name) if sym.game else "the game"
+    return TurnPictures(folder, setup, title)
 
 
 def _resumed(resume) -> dict:

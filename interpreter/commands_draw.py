@@ -206,3 +206,48 @@ class Camera:
         if self.step is not None:
             return f"the run never stands at a step '{self.step}' (the clock's step names it)"
         return f"no trace line matches '{self.at}' (the trace has {len(events)} lines)"
+
+
+class TurnPictures:
+    """`play --draw DIR`: the position as each turn begins (DIR/turn-01.svg …) and once the game is over
+    (DIR/end.svg), each written as it is taken."""
+
+    def __init__(self, folder: str, setup, title: str):
+        self.folder, self.setup, self.title = folder, setup, title
+        self.board = None
+        self.written: list[str] = []
+
+    @staticmethod
+    def problem(folder: str, force: bool) -> str | None:
+        """Why the pictures must not be written into ``folder`` (checked before the game is played)."""
+        if not folder.strip() or "\0" in folder:
+            return "--draw needs a folder name"
+        target = Path(folder)
+        if target.exists() and not target.is_dir():
+            return f"--draw: {folder} is not a folder"
+        if not target.exists():
+            parent = target.parent if str(target.parent) else Path(".")
+            return None if parent.is_dir() and os.access(parent, os.W_OK) else f"--draw: the folder {parent} does not exist"
+        taken = sorted(p.name for p in target.iterdir() if p.name == "end.svg" or (p.name.startswith("turn-")
+                                                                                  and p.suffix == ".svg"))
+        if taken and not force:
+            return f"--draw: {folder} already holds pictures ({taken[0]}…): use --force to replace them"
+        return None
+
+    def watch(self, engine, label: tuple) -> None:
+        from .picture import layout
+
+        if self.board is None:
+            self.board = layout.board_of(engine, self.setup)
+        if label[0] == "game_over":
+            self._write(engine, "end.svg", "the end of the game")
+        elif label[0] == "turn_start" or (not self.written and label[0] == "step"):
+            self._write(engine, f"turn-{engine.state.turn:02d}.svg", f"as turn {engine.state.turn} begins")
+
+    def _write(self, engine, name: str, moment: str) -> None:
+        from .picture import scene, svg
+
+        os.makedirs(self.folder, exist_ok=True)
+        path = os.path.join(self.folder, name)
+        svg.draw(scene.take(engine, self.title, moment), self.board).save_svg(path)
+        self.written.append(path)
