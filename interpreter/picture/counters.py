@@ -79,7 +79,7 @@ def draw_counter(c: Counter, x: float, y: float, colours: dict[str, str]) -> dw.
 
 def _lines(c: Counter) -> list[str]:
     """The type, then the printed values and states packed into at most three lines."""
-    lines = [_cut(c.type, CHARS)]
+    lines = [_cut(c.label, CHARS)]
     current = ""
     for item in c.values + c.marks:
         joined = f"{current} {item}".strip()
@@ -101,13 +101,13 @@ def _tag(c: Counter, depth: int, x: float, y: float, colours: dict[str, str]) ->
     group = dw.Group(class_="counter aboard", data_unit=c.id, data_side=c.side, data_type=c.type)
     group.append(dw.Title(_whole(c)))
     group.append(dw.Rectangle(x + 3, y, W - 6, TAG, fill=tint(colour), stroke=colour, stroke_width=1))
-    text = "›" * (depth + 1) + f" {c.id} {c.type}"
+    text = "›" * (depth + 1) + f" {c.id} {c.label}"
     group.append(dw.Text(_cut(text, CHARS + 2), 8.5, x + 6, y + TAG - 3.5, fill="#111", font_family="sans-serif"))
     return group
 
 
 def _whole(c: Counter) -> str:
-    parts = [f"{c.id}: {c.type} of {c.side}", ", ".join(c.values), ", ".join(c.marks)]
+    parts = [f"{c.id}: {c.label} of {c.side}", ", ".join(c.values), ", ".join(c.marks)]
     aboard = ", ".join(cargo.id for cargo in c.cargo)
     return "; ".join(p for p in parts if p) + (f"; aboard: {aboard}" if aboard else "")
 

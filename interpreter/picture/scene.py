@@ -21,6 +21,7 @@ class Counter:
     id: str
     side: str
     type: str
+    label: str  # the type's label, as the counter shows it
     values: list[str]
     marks: list[str]
     cargo: list[Counter] = field(default_factory=list)
@@ -91,7 +92,8 @@ class _Reader:
         marks = [text for name, value in u.state.items() if (text := _state_text(name, value))]
         cargo = [self.counter(c) for c in u.cargo if self.sees(c)]
         type_decl = self.engine.sym.types.get(u.type)
-        return Counter(u.id, u.side, (type_decl.label if type_decl and type_decl.label else u.type), values, marks, cargo)
+        label = type_decl.label if type_decl is not None and type_decl.label else u.type
+        return Counter(u.id, u.side, u.type, label, values, marks, cargo)
 
     def unseen_cargo(self, u: Unit) -> int:
         return sum(1 if not self.sees(c) else self.unseen_cargo(c) for c in u.cargo)
@@ -124,7 +126,7 @@ def _state_text(name: str, value: Any) -> str:
 
 
 def _box_label(sym, box: Place) -> str:
-    """A box as the rules label it, with its side or turn when it is one of a set ('Force Pool [english]')."""
+    """A box as the rules label it, with its side or turn when it is one of a set ('dead units [red]': the toy game's graveyard)."""
     base, _, key = box.id.partition("[")
     decl = sym.boxes.get(base)
     label = decl.label if decl is not None and decl.label else base

@@ -11,7 +11,7 @@ import drawsvg as dw
 
 from .colours import NEUTRAL, side_colours, tint
 from .counters import block_size, draw_stack
-from .layout import LABEL, Board, Cell, Layout, lay_out
+from .layout import Board, Cell, Layout, lay_out
 from .scene import Mark, Scene, Spot
 
 TOP = 72  # the title, the clock and the moment above the map
