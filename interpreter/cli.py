@@ -116,7 +116,7 @@ def _add_draw(sub) -> None:
     p.add_argument("--at", metavar="N|TEXT|end",
                    help="the position after trace line N (numbered as 'umpire explain' numbers them), after the first "
                         "line containing TEXT, or at the end of the run (default: the set-up)")
-    p.add_argument("--step", metavar="NAME", help="two pictures, OUT-before.svg and OUT-after.svg: the position as the "
+    p.add_argument("--step", metavar="NAME", help="two pictures, OUT_before.svg and OUT_after.svg: the position as the "
                                                   "step NAME of the sequence of play begins and as it ends")
     p.add_argument("--side", metavar="SIDE", help="draw only what SIDE sees (the ruleset's view, fog of war)")
     p.add_argument("-o", "--output", metavar="OUT.svg", help="the file to write (default: the file's name, .svg, here)")

@@ -53,7 +53,7 @@ def _targets(a: DrawArgs) -> list[str]:
     if a.step is None:
         return [out]
     base = out[:-4] if out.lower().endswith(".svg") else out
-    return [f"{base}-before.svg", f"{base}-after.svg"]
+    return [f"{base}_before.svg", f"{base}_after.svg"]
 
 
 def _option_problem(a: DrawArgs) -> str | None:

@@ -110,8 +110,8 @@ def test_at_a_line_number_draws_the_position_that_line_leaves(tmp_path):
 
 def test_step_draws_before_and_after(tmp_path):
     assert main(["draw", EOP, "--step", "combat_resolution", "-o", str(tmp_path / "eop.svg")]) == 0
-    before = stacks(ET.parse(tmp_path / "eop-before.svg").getroot())
-    after = stacks(ET.parse(tmp_path / "eop-after.svg").getroot())
+    before = stacks(ET.parse(tmp_path / "eop_before.svg").getroot())
+    after = stacks(ET.parse(tmp_path / "eop_after.svg").getroot())
     assert "ORIENTE" in before["3119"] and "ORIENTE" in after["3019"]
 
 
@@ -215,3 +215,17 @@ def test_explain_draws_the_line_it_explains(tmp_path, capsys):
     assert ("3018", "english", "captured_by") in marks(ET.parse(out).getroot())
     assert main(["explain", EOP, "--draw", str(tmp_path / "other.svg")]) == 2
     assert "choose it with --at N" in capsys.readouterr().err
+
+
+def test_a_shared_map_brings_its_positions_and_a_scenario_may_move_a_place(tmp_path):
+    from interpreter.load import load_scenario
+    from interpreter.syntax.diagnostics import Sources
+
+    shared = load_scenario("rulesets/guerra_a_muerte/scenario_opening_guns.scenario", Sources())
+    assert {p.id: p.at for p in shared.places}["cuba"] == (5, 2)
+    (tmp_path / "map.scenario").write_text('scenario "map" uses "toy.rules" {\n  places {\n    area a at 0, 0 { }\n'
+                                           '    area b at 1, 0 { }\n  }\n}\n', encoding="utf-8")
+    (tmp_path / "own.scenario").write_text('scenario "own" uses "toy.rules" {\n  places from "map.scenario"\n'
+                                           '  places {\n    area a at 3, 1 { }\n  }\n}\n', encoding="utf-8")
+    own = load_scenario(str(tmp_path / "own.scenario"), Sources())
+    assert {p.id: p.at for p in own.places} == {"a": (3, 1), "b": (1, 0)}

@@ -67,7 +67,7 @@ def draw_counter(c: Counter, x: float, y: float, colours: dict[str, str]) -> dw.
     group.append(dw.Rectangle(x, y, W, H, rx=4, fill=colour, stroke="#222", stroke_width=1))
     lines = _lines(c)
     name = _cut(c.id, CHARS)
-    group.append(dw.Text(name, min(11.0, 11 * 10 / len(name)), x + W / 2, y + 13, fill="white", font_weight="bold",
+    group.append(dw.Text(name, min(11.0, 11 * 8 / len(name)), x + W / 2, y + 13, fill="white", font_weight="bold",
                          text_anchor="middle", font_family="sans-serif"))
     for i, text in enumerate(lines):
         group.append(dw.Text(text, 8.5, x + W / 2, y + 25 + i * 10, fill="white", text_anchor="middle",
@@ -102,7 +102,7 @@ def _tag(c: Counter, depth: int, x: float, y: float, colours: dict[str, str]) ->
     group.append(dw.Title(_whole(c)))
     group.append(dw.Rectangle(x + 3, y, W - 6, TAG, fill=tint(colour), stroke=colour, stroke_width=1))
     text = "›" * (depth + 1) + f" {c.id} {c.label}"
-    group.append(dw.Text(_cut(text, CHARS + 2), 8.5, x + 6, y + TAG - 3.5, fill="#111", font_family="sans-serif"))
+    group.append(dw.Text(_cut(text, CHARS - 1), 8.5, x + 6, y + TAG - 3.5, fill="#111", font_family="sans-serif"))
     return group
 
 
