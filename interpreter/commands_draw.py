@@ -41,7 +41,8 @@ def cmd_draw(a: DrawArgs) -> int:
         print(render_all(err.diagnostics, sources), file=sys.stderr)
         return 1
     if isinstance(drawn, str):
-        print(f"umpire: error: {drawn}", file=sys.stderr)
+        if drawn:  # else the errors are printed already
+            print(f"umpire: error: {drawn}", file=sys.stderr)
         return 1
     for target, drawing in zip(targets, drawn):
         write(drawing, target)
@@ -130,10 +131,13 @@ def _scenario_pictures(a: DrawArgs, sources: Sources):
         return problem
     camera = Camera(scenario, a.side, a.at, a.step)
     outcome = run_scenario(scenario, loaded.symbols, sources, watch=camera.watch)
-    if outcome.error is not None and not camera.done():
+    done = camera.done()
+    if outcome.error is not None:
         print(render(outcome.error, sources), file=sys.stderr)
-        return "the run stopped on the error above before the moment asked"
-    return camera.pictures(outcome.events) if camera.done() else camera.missed(outcome.events)
+        if not done:
+            return "the run stopped on the error above before the moment asked"
+        print("umpire: the run stopped on the error above; the picture shows the moment asked before it", file=sys.stderr)
+    return camera.pictures() if done else camera.missed(outcome.events)
 
 
 class Camera:
@@ -196,7 +200,7 @@ class Camera:
             self.scenes["picture"] = self._take(engine, self._moment(engine, number, "the end of the run"))
         return "picture" in self.scenes
 
-    def pictures(self, events) -> list:
+    def pictures(self) -> list:
         from .picture import svg
 
         names = ("before", "after") if self.step is not None else ("picture",)

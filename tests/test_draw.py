@@ -229,3 +229,14 @@ def test_a_shared_map_brings_its_positions_and_a_scenario_may_move_a_place(tmp_p
                                            '  places {\n    area a at 3, 1 { }\n  }\n}\n', encoding="utf-8")
     own = load_scenario(str(tmp_path / "own.scenario"), Sources())
     assert {p.id: p.at for p in own.places} == {"a": (3, 1), "b": (1, 0)}
+
+
+def test_a_run_that_stops_on_an_error_is_drawn_up_to_it(tmp_path, capsys):
+    path = "tests/lang/error_track_overflow.scenario"
+    assert main(["draw", path, "--at", "end", "-o", str(tmp_path / "p.svg")]) == 0
+    err = capsys.readouterr().err
+    assert "error: supply[red] would go" in err and "the picture shows the moment asked before it" in err
+    assert ET.parse(tmp_path / "p.svg").getroot().tag == NS + "svg"
+    assert main(["draw", path, "--at", "999", "-o", str(tmp_path / "q.svg")]) == 1
+    assert "the run stopped on the error above before the moment asked" in capsys.readouterr().err
+    assert not (tmp_path / "q.svg").exists()
