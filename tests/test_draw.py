@@ -223,10 +223,10 @@ def test_a_shared_map_brings_its_positions_and_a_scenario_may_move_a_place(tmp_p
 
     shared = load_scenario("rulesets/guerra_a_muerte/scenario_opening_guns.scenario", Sources())
     assert {p.id: p.at for p in shared.places}["cuba"] == (5, 2)
-    (tmp_path / "map.scenario").write_text('scenario "map" uses "toy.rules" {\n  places {\n    area a at 0, 0 { }\n'
-                                           '    area b at 1, 0 { }\n  }\n}\n', encoding="utf-8")
+    (tmp_path / "map.scenario").write_text('scenario "map" uses "toy.rules" {\n  places {\n    area a { } at 0, 0\n'
+                                           '    area b { } at 1, 0\n  }\n}\n', encoding="utf-8")
     (tmp_path / "own.scenario").write_text('scenario "own" uses "toy.rules" {\n  places from "map.scenario"\n'
-                                           '  places {\n    area a at 3, 1 { }\n  }\n}\n', encoding="utf-8")
+                                           '  places {\n    area a at 3, 1\n  }\n}\n', encoding="utf-8")
     own = load_scenario(str(tmp_path / "own.scenario"), Sources())
     assert {p.id: p.at for p in own.places} == {"a": (3, 1), "b": (1, 0)}
 
