@@ -1,4 +1,4 @@
-"""The ``umpire`` command line: check, run, play, explain, odds, coverage, schema.
+"""The ``umpire`` command line: check, run, play, explain, draw, odds, coverage, schema.
 
 Every failure reaches the user as a diagnostic (file:line:col, the source line, a
 caret, a hint) and an exit code, never as a Python traceback.
@@ -65,8 +65,8 @@ def _main(args: argparse.Namespace) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="umpire", description="A rules interpreter for historical board wargames.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for add in (_add_check, _add_run, _add_play, _add_explain, _add_odds, _add_study, _add_schema, _add_coverage,
-                _add_lsp):
+    for add in (_add_check, _add_run, _add_play, _add_explain, _add_draw, _add_odds, _add_study, _add_schema,
+                _add_coverage, _add_lsp):
         add(sub)
     for name, command in sub.choices.items():
         _output_options(command, json=name in _JSON_COMMANDS)
@@ -120,6 +120,8 @@ def _add_play(sub) -> None:
     p.add_argument("--verify", action="store_true",
                    help="with --load: replay the game from its seed to the save and compare, instead of loading its position")
     _with_option(p)
+    p.add_argument("--draw", metavar="DIR", help="write a picture of the position as each turn begins, DIR/turn-01.svg "
+                                                 "…, and DIR/end.svg once the game is over (--force replaces them)")
     p.add_argument("--no-errata", action="store_true", help="play the rules as printed, without the errata the game header names")
     p.add_argument("--scenario", metavar="NAME", help="start from one of the set-ups the game header names (its scenarios)")
     _detail_option(p)
@@ -133,6 +135,23 @@ def _add_explain(sub) -> None:
     p.add_argument("--why", metavar="TEXT",
                    help="the story, in rules, of the first line containing TEXT (or of the run's error): what earlier "
                         "lines, with their rules, changed the units it names, and why")
+    p.add_argument("--draw", metavar="FILE.svg", help="with --at N: write the picture of the position after line N")
+    p.add_argument("--force", action="store_true", help="let --draw replace an existing file")
+    _with_option(p)
+    _allow_option(p)
+
+
+def _add_draw(sub) -> None:
+    p = sub.add_parser("draw", help="draw a position as a picture (SVG): the map, the stacks, boxes and tracks")
+    p.add_argument("file", help="a scenario (its set-up, or a moment of its run) or a rules file (its demo set-up)")
+    p.add_argument("--at", metavar="N|TEXT|end",
+                   help="the position after trace line N (numbered as 'umpire explain' numbers them), after the first "
+                        "line containing TEXT, or at the end of the run (default: the set-up)")
+    p.add_argument("--step", metavar="NAME", help="two pictures, OUT_before.svg and OUT_after.svg: the position as the "
+                                                  "step NAME of the sequence of play begins and as it ends")
+    p.add_argument("--side", metavar="SIDE", help="draw only what SIDE sees (the ruleset's view, fog of war)")
+    p.add_argument("-o", "--output", metavar="OUT.svg", help="the file to write (default: the file's name, .svg, here)")
+    p.add_argument("--force", action="store_true", help="let the picture replace an existing file")
     _with_option(p)
     _allow_option(p)
 
@@ -231,7 +250,7 @@ def _check_named_files(args: argparse.Namespace) -> None:
     for option in _COMMAND_KINDS.get(args.command, ()):
         kind = files.SCENARIO if option == "scenario" else files.RULES
         files.command_line_file(getattr(args, option), f"umpire {args.command} reads", (kind,))
-    if args.command in ("play", "study") and args.file:
+    if args.command in ("play", "study", "draw") and args.file:
         files.command_line_file(args.file, f"umpire {args.command} reads", (files.RULES, files.SCENARIO))
     if getattr(args, "compare", None):
         files.command_line_file(args.compare, "--compare names", (files.OVERLAY,))

@@ -34,14 +34,18 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "run":
         return cmd_run(args.scenario, args.overlays, args.detail)
     if args.command == "explain":
-        return cmd_explain(args.scenario, args.at, args.overlays, args.why)
+        return cmd_explain(args.scenario, args.at, args.overlays, args.why, args.draw, args.force)
+    if args.command == "draw":
+        from .commands_draw import DrawArgs, cmd_draw
+
+        return cmd_draw(DrawArgs(args.file, args.at, args.side, args.output, args.force, args.step, tuple(args.overlays)))
     if args.command == "odds":
         from .commands_odds import cmd_odds
 
         return cmd_odds(_odds_args(args))
     if args.command == "play":
         return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
-                        not args.no_errata, args.scenario, args.detail, args.force, args.verify)
+                        not args.no_errata, args.scenario, args.detail, args.force, args.verify, args.draw)
     if args.command == "study":
         from .commands_study import StudyArgs, cmd_study
 
@@ -300,10 +304,16 @@ def cmd_run(path: str, overlays: list[str] = (), detail: bool = False) -> int:
     return _finish(outcome, sources) or (0 if outcome.ok else 1)
 
 
-def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | None = None) -> int:
+def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | None = None, draw: str | None = None,
+                force: bool = False) -> int:
     from .runtime.explain import explain_lines
     from .runtime.scenario import run_scenario
 
+    if draw is not None:
+        problem = _explain_draw_problem(at, draw, force)
+        if problem:
+            print(f"umpire: error: {problem}", file=sys.stderr)
+            return 2
     sources = Sources()
     ready = _ready_scenario(path, sources, overlays)
     if ready is None:
@@ -318,7 +328,20 @@ def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | 
         print(f"umpire: error: no event matches '{at}' (the trace has {len(outcome.events)} events)", file=sys.stderr)
         return 1
     print("\n".join(lines))
+    if draw is not None and outcome.error is None:
+        from .commands_draw import DrawArgs, cmd_draw
+
+        return cmd_draw(DrawArgs(path, at, out=draw, force=force, overlays=tuple(overlays)))
     return _finish(outcome, sources)
+
+
+def _explain_draw_problem(at: str | None, draw: str, force: bool) -> str | None:
+    """`explain --draw FILE` draws the position after the line --at chooses (its first, chosen by a text)."""
+    from .commands_draw import output_problem
+
+    if at is None:
+        return "--draw draws the position after one line: choose it with --at N (or --at TEXT: the first line holding it)"
+    return output_problem(draw, force)
 
 
 def _explain_why(scenario, sym, outcome, text: str) -> int:
@@ -351,11 +374,12 @@ class _PlayArgs:
     detail: bool
     load: str | None
     resume: Any  # the loaded save (saves.Resume), or None
+    draw: str | None = None  # --draw DIR: a picture as each turn begins (commands_draw.TurnPictures)
 
 
 def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, stop_after: int | None = None,
              load: str | None = None, overlays: list[str] = (), errata: bool = True, choice: str | None = None,
-             detail: bool = False, force: bool = False, verify: bool = False) -> int:
+             detail: bool = False, force: bool = False, verify: bool = False, draw: str | None = None) -> int:
     from . import saves
     from .runtime.play import AGENT_KINDS
 
@@ -378,6 +402,7 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
     else:
         args = _PlayArgs(path, seed, [k.strip() for k in agents.split(",") if k.strip()], overlays, errata, choice,
                          save, stop_after, force, detail, load, None)
+    args.draw = draw
     problem = _play_problem(args, agents, AGENT_KINDS)
     if problem:
         print(f"umpire: error: {problem}", file=sys.stderr)
@@ -410,6 +435,10 @@ def _play_problem(args: _PlayArgs, agents: str, agent_kinds: tuple[str, ...]) ->
         return "--stop-after needs --save FILE (where the position is saved)"
     if args.stop_after is not None and args.stop_after < 0:
         return "--stop-after counts decisions: 0 or more"
+    if args.draw is not None:
+        from .commands_draw import TurnPictures
+
+        return TurnPictures.problem(args.draw, args.force)
     return None
 
 
@@ -431,16 +460,27 @@ def _play(args: _PlayArgs) -> int:
     scenario, loaded, applied = ready
     resume = args.resume
     human = "human" in args.kinds
+    pictures = _turn_pictures(args.draw, scenario, loaded.symbols) if args.draw else None
     # A bar of the turns played on a terminal, unless a person plays (the narration is shown as it happens).
     with progress.counting(None, "turn", " turns") as update:
         terminal = _terminal(human, None if human else lambda turn, last: update(turn - 1, total=last))
         game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=terminal,
-                    stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail)
+                    stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail,
+                    watch=pictures.watch if pictures else None)
     _tell_the_rest(game, args.detail)
+    if pictures is not None and pictures.written:
+        print(f"umpire: {len(pictures.written)} picture(s) written to {args.draw}", file=sys.stderr)
     if game.error is not None:
         print(render(game.error, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
     return _after_the_game(game, args, applied)
+
+
+def _turn_pictures(folder: str, setup, sym):
+    from .commands_draw import TurnPictures
+
+    title = setup.title if setup is not None else (sym.game.title or sym.game.name) if sym.game else "the game"
+    return TurnPictures(folder, setup, title)
 
 
 def _resumed(resume) -> dict:

@@ -886,7 +886,12 @@ class Builder(Transformer_NonRecursive):
     def place_def(self, meta, c):
         values = next((x for x in c[2:] if isinstance(x, tuple)), ())
         note = _first(c[2:], "STRING")
-        return n.PlaceDef(span=self.sp(meta), shape=str(c[0]), id=str(c[1]), values=values, note=_unquote(note) if note else None)
+        at = next((tuple(x) for x in c[2:] if isinstance(x, list)), None)
+        return n.PlaceDef(span=self.sp(meta), shape=str(c[0]), id=str(c[1]), values=values, note=_unquote(note) if note else None,
+                          at=at)
+
+    def place_at(self, meta, c):
+        return [c[0], c[1]]  # a list: the place's values are the tuple
 
     def adjacent(self, meta, c):
         return n.Adjacency(span=self.sp(meta), place=str(c[0]), neighbours=tuple(str(x) for x in c[1:]))

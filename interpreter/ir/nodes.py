@@ -1045,6 +1045,7 @@ class PlaceDef(Node):
     id: str
     values: tuple[StatValue, ...] = ()
     note: str | None = None
+    at: tuple[int, int] | None = None  # 'at X, Y': where a picture draws it (areas and points; grids compute it)
 
 
 class Adjacency(Node):

@@ -165,11 +165,14 @@ def steps_from(sym: Symbols, start: n.StepAt | None, turns: int | None = None):
 
 def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, kinds: list[str], *,
          terminal: Terminal | None = None, stop_after: int | None = None, resume: dict | None = None,
-         detail: bool = False, narrate: bool = True) -> Game:
+         detail: bool = False, narrate: bool = True, watch: Callable | None = None) -> Game:
     """Play from the set-up to the end; ``stop_after`` suspends before that many decisions,
     ``resume`` (a loaded save) replays silently to the save point and goes on from there.
-    A person who ends the game at a prompt (end of input, Ctrl-C) suspends it there too."""
+    A person who ends the game at a prompt (end of input, Ctrl-C) suspends it there too.
+    ``watch(engine, label)`` is called as each segment of the game begins (its label: a turn's
+    start is `("turn_start", N)`) and with `("game_over",)` once it has ended (`play --draw`)."""
     session = _Session(sym, sources, setup, seed, kinds, terminal, resume, detail)
+    session.watch = watch
     session.engine.narrate = narrate  # a study reads only where the game ends
     game = session.game
     try:
@@ -220,6 +223,7 @@ class _Session:
         self.links: list[int] = list(resume.get("links", [])) if resume else []
         self.final = 0  # the last turn (play_turns sets it)
         self.secret_save: dict | None = None  # the save at the first decision of the open 'secretly' block
+        self.watch: Callable | None = None  # told as each segment begins (see play)
 
     def run(self, stop_after: int | None) -> None:
         """The set-up, then the sequence of play from where it stands to the end of the last turn."""
@@ -263,12 +267,16 @@ class _Session:
                     continue  # before the save: the position holds what it did
                 self.segment, work, loaded = label, _answered(*loaded[1:]), None
             else:
+                if self.watch is not None:
+                    self.watch(self.engine, label)
                 self.segment, work = label, begin()
             if work is not None:
                 self.runner.run(work)
         if loaded is not None:
             raise ScriptError(f"field 'goes_on.segment': {list(loaded[0])} is no part of this game's sequence of play")
         self.end_check()
+        if self.watch is not None:
+            self.watch(self.engine, ("game_over",))
 
     def segments_after(self, horizon: int | None):
         """The segments after the one running, up to `horizon` more steps (None: to the game's end):

@@ -50,16 +50,23 @@ class Outcome:
     stopped: str | None = None  # the rule error the scenario expects the run to stop on, when it did
 
 
-def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool = False, detail: bool = True) -> Outcome:
-    """Run a scenario; its trace is the whole trace, or with ``detail=False`` the narration alone."""
+def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool = False, detail: bool = True,
+                 watch: Callable[[Engine, int], None] | None = None) -> Outcome:
+    """Run a scenario; its trace is the whole trace, or with ``detail=False`` the narration alone.
+    ``watch(engine, N)`` is called once the set-up is built (N = 0) and after each trace line N is
+    written, while the engine's state is the position that line leaves (pictures, `umpire draw --at`)."""
     out = Outcome()
     engine = Engine(sym, sources, explain)
+    if watch is not None:
+        engine.events = _Watched(engine, watch)
     out.events = engine.events
     setup = Setup(engine, sc)
     out.lines.extend(_heading(sc, sym))
     runner = None
     try:
         setup.run()
+        if watch is not None:
+            watch(engine, 0)
         out.lines.extend(_preamble(out, sc, setup))
         engine.state.facts.setdefault("departures", 0)
         engine.run_invariants()
@@ -90,6 +97,18 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
     met = total - out.failures
     out.lines.append(f"result: {met} of {total} expectations met" + ("" if out.ok else " -- FAILED"))
     return out
+
+
+class _Watched(list):
+    """The trace of an engine that tells a watcher of each line as it is written."""
+
+    def __init__(self, engine: Engine, watch: Callable[[Engine, int], None]):
+        super().__init__()
+        self.engine, self.watch = engine, watch
+
+    def append(self, event: Event) -> None:
+        super().append(event)
+        self.watch(self.engine, len(self))
 
 
 def _heading(sc: n.Scenario, sym: Symbols) -> list[str]:

@@ -543,8 +543,14 @@ def _one_brace_too_many(stop: _Stop) -> str | None:
             f"of line {oline}; is it one '}}' too many?")
 
 
+def _is_position_without_comma(stop: _Stop) -> bool:
+    """`area hill at 3 4`: a place's position written without its comma."""
+    return stop.tok.type == "INT" and stop.expected == {"COMMA"} and "AT" in _recent_types(stop.err)
+
+
 _SPECIAL_CASES: tuple[tuple[Callable[[_Stop], bool], Callable[[_Stop], str | None]], ...] = (
     (_is_name_like, _closest_keyword),
+    (_is_position_without_comma, lambda stop: "a place's position is two numbers with a comma between them: at 3, 4"),
     (_is_assignment_in_test, lambda stop: "to compare two values, write '=='"),
     (_is_then_before_block, lambda stop: "an 'if' statement takes a block, as in: if TEST { ... }"),
     (_is_if_after_bare_return, lambda stop: "a bare 'return' takes an 'if' after it as its value (return if … then … "

@@ -1,0 +1,257 @@
+"""`umpire draw`, `play --draw DIR` and `explain --draw FILE`: pictures of positions (interpreter/picture/).
+
+A scenario is run as `umpire run` runs it, and the picture is taken at the moment asked: the
+set-up (the default), after trace line N or the first line holding a text (numbered as `umpire
+explain` numbers them), at the end of the run, or before and after a step of the sequence of
+play. A rules file is drawn at its demo set-up. No file is written over unless `--force`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .saves import PROTECTED
+from .syntax.diagnostics import Sources, UmpireError, render, render_all
+
+
+@dataclass
+class DrawArgs:
+    path: str
+    at: str | None = None  # N, TEXT, 'end', or None: the set-up
+    side: str | None = None
+    out: str | None = None
+    force: bool = False
+    step: str | None = None
+    overlays: tuple[str, ...] = ()
+
+
+def cmd_draw(a: DrawArgs) -> int:
+    targets = _targets(a)
+    problem = _option_problem(a) or next((p for t in targets if (p := output_problem(t, a.force))), None)
+    if problem:
+        print(f"umpire: error: {problem}", file=sys.stderr)
+        return 2
+    sources = Sources()
+    try:
+        drawn = _rules_pictures(a, sources) if a.path.endswith(".rules") else _scenario_pictures(a, sources)
+    except UmpireError as err:
+        print(render_all(err.diagnostics, sources), file=sys.stderr)
+        return 1
+    if isinstance(drawn, str):
+        if drawn:  # else the errors are printed already
+            print(f"umpire: error: {drawn}", file=sys.stderr)
+        return 1
+    for target, drawing in zip(targets, drawn):
+        write(drawing, target)
+    return 0
+
+
+def _targets(a: DrawArgs) -> list[str]:
+    out = a.out or f"{Path(a.path).stem}.svg"
+    if a.step is None:
+        return [out]
+    base = out[:-4] if out.lower().endswith(".svg") else out
+    return [f"{base}_before.svg", f"{base}_after.svg"]
+
+
+def _option_problem(a: DrawArgs) -> str | None:
+    if a.at is not None and a.step is not None:
+        return "--at and --step each choose the moment drawn: give one of them"
+    if a.path.endswith(".rules") and (a.at is not None or a.step is not None):
+        return "a rules file is drawn at its demo set-up: --at and --step choose a moment of a scenario's run"
+    if a.at is not None and not a.at.strip():
+        return "--at needs a line number, a text of the line, or 'end'"
+    return None
+
+
+def output_problem(path: str, force: bool) -> str | None:
+    """Why a picture must not be written to ``path``, or None."""
+    target = Path(path)
+    if not path.strip() or "\0" in path:
+        return "a picture needs a file name"
+    if target.suffix.lower() in PROTECTED:
+        return f"{path} is a {target.suffix} file, which a picture never replaces"
+    if target.suffix.lower() != ".svg":
+        return f"{path}: a picture is an SVG file: name it .svg"
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        return f"the folder {folder} does not exist or cannot be written to"
+    if (target.exists() or target.is_symlink()) and not force:
+        return f"{path} already exists: use --force to replace it"
+    return None
+
+
+def write(drawing, path: str) -> None:
+    drawing.save_svg(path)
+    print(f"picture written to {path}")
+
+
+def _side_problem(sym, side: str | None) -> str | None:
+    from .syntax.diagnostics import did_you_mean
+
+    if side is None or side in sym.sides:
+        return None
+    return f"--side: the game has no side '{side}'; " + (did_you_mean(side, list(sym.sides)) or
+                                                          f"its sides are {', '.join(sym.sides)}")
+
+
+def _rules_pictures(a: DrawArgs, sources: Sources):
+    """A rules file: the picture of its demo set-up (an empty map when it names none)."""
+    from .commands import _game_to_play
+    from .picture import layout, scene, svg
+    from .runtime.engine import Engine
+    from .runtime.setup import Setup
+
+    setup, loaded = _game_to_play(a.path, sources, list(a.overlays), True, None)
+    problem = _side_problem(loaded.symbols, a.side)
+    if problem:
+        return problem
+    engine = Engine(loaded.symbols, sources)
+    if setup is not None:
+        Setup(engine, setup).run()
+    title = setup.title if setup is not None else (loaded.symbols.game.title if loaded.symbols.game else a.path)
+    taken = scene.take(engine, title or a.path, "the set-up", a.side)
+    return [svg.draw(taken, layout.board_of(engine, setup))]
+
+
+def _scenario_pictures(a: DrawArgs, sources: Sources):
+    """A scenario: run it, taking the scenes asked on the way."""
+    from .commands import _ready_scenario
+    from .runtime.scenario import run_scenario
+
+    ready = _ready_scenario(a.path, sources, list(a.overlays))
+    if ready is None:
+        return ""  # the errors are printed
+    scenario, loaded = ready
+    problem = _side_problem(loaded.symbols, a.side)
+    if problem:
+        return problem
+    camera = Camera(scenario, a.side, a.at, a.step)
+    outcome = run_scenario(scenario, loaded.symbols, sources, watch=camera.watch)
+    done = camera.done()
+    if outcome.error is not None:
+        print(render(outcome.error, sources), file=sys.stderr)
+        if not done:
+            return "the run stopped on the error above before the moment asked"
+        print("umpire: the run stopped on the error above; the picture shows the moment asked before it", file=sys.stderr)
+    return camera.pictures() if done else camera.missed(outcome.events)
+
+
+class Camera:
+    """Takes the scenes asked of a scenario's run as it goes (the engine's state changes after)."""
+
+    def __init__(self, scenario, side: str | None, at: str | None, step: str | None):
+        self.scenario, self.side, self.at, self.step = scenario, side, at, step
+        self.scenes: dict[str, object] = {}
+        self.board = None
+        self.last: tuple | None = None  # --at end: the engine and its last line, taken once the run is over
+        self.closed = False  # --step: the step has begun and ended
+
+    def watch(self, engine, number: int) -> None:
+        from .picture import layout
+
+        if self.board is None:
+            self.board = layout.board_of(engine, self.scenario)
+        if self.step is not None:
+            self._watch_step(engine, number)
+        elif self.at == "end":
+            self.last = (engine, number)  # taken once the run is over: the state then is the end
+        elif "picture" not in self.scenes and self._is_moment(engine, number):
+            self.scenes["picture"] = self._take(engine, self._moment(engine, number))
+
+    def _is_moment(self, engine, number: int) -> bool:
+        if self.at is None:
+            return number == 0
+        if self.at.isdigit():
+            return number == int(self.at)
+        return number > 0 and self.at.lower() in engine.events[number - 1].line().lower()
+
+    def _watch_step(self, engine, number: int) -> None:
+        """Before: the first moment the clock stands at the step; after: the last moment it still does
+        (taken at every line of the step, since the next line may already be past it)."""
+        if self.closed:
+            return
+        if engine.state.step != self.step:
+            self.closed = "before" in self.scenes
+            return
+        if "before" not in self.scenes:
+            self.scenes["before"] = self._take(engine, self._moment(engine, number, f"as step {self.step} begins"))
+        self.scenes["after"] = self._take(engine, self._moment(engine, number, f"as step {self.step} ends"))
+
+    def _moment(self, engine, number: int, what: str | None = None) -> str:
+        if number == 0:
+            return what or "the set-up"
+        line = engine.events[number - 1].line()
+        return (what + ", " if what else "") + f"after line {number}: {line if len(line) <= 90 else line[:89] + '…'}"
+
+    def _take(self, engine, moment: str):
+        from .picture import scene
+
+        return scene.take(engine, self.scenario.title, moment, self.side)
+
+    def done(self) -> bool:
+        if self.step is not None:
+            return "after" in self.scenes
+        if self.at == "end" and self.last is not None and "picture" not in self.scenes:
+            engine, number = self.last
+            self.scenes["picture"] = self._take(engine, self._moment(engine, number, "the end of the run"))
+        return "picture" in self.scenes
+
+    def pictures(self) -> list:
+        from .picture import svg
+
+        names = ("before", "after") if self.step is not None else ("picture",)
+        return [svg.draw(self.scenes[name], self.board) for name in names]
+
+    def missed(self, events) -> str:
+        if self.step is not None:
+            return f"the run never stands at a step '{self.step}' (the clock's step names it)"
+        return f"no trace line matches '{self.at}' (the trace has {len(events)} lines)"
+
+
+class TurnPictures:
+    """`play --draw DIR`: the position as each turn begins (DIR/turn-01.svg …) and once the game is over
+    (DIR/end.svg), each written as it is taken."""
+
+    def __init__(self, folder: str, setup, title: str):
+        self.folder, self.setup, self.title = folder, setup, title
+        self.board = None
+        self.written: list[str] = []
+
+    @staticmethod
+    def problem(folder: str, force: bool) -> str | None:
+        """Why the pictures must not be written into ``folder`` (checked before the game is played)."""
+        if not folder.strip() or "\0" in folder:
+            return "--draw needs a folder name"
+        target = Path(folder)
+        if target.exists() and not target.is_dir():
+            return f"--draw: {folder} is not a folder"
+        if not target.exists():
+            parent = target.parent if str(target.parent) else Path(".")
+            return None if parent.is_dir() and os.access(parent, os.W_OK) else f"--draw: the folder {parent} does not exist"
+        taken = sorted(p.name for p in target.iterdir() if p.name == "end.svg" or (p.name.startswith("turn-")
+                                                                                  and p.suffix == ".svg"))
+        if taken and not force:
+            return f"--draw: {folder} already holds pictures ({taken[0]}…): use --force to replace them"
+        return None
+
+    def watch(self, engine, label: tuple) -> None:
+        from .picture import layout
+
+        if self.board is None:
+            self.board = layout.board_of(engine, self.setup)
+        if label[0] == "game_over":
+            self._write(engine, "end.svg", "the end of the game")
+        elif label[0] == "turn_start" or (not self.written and label[0] == "step"):
+            self._write(engine, f"turn-{engine.state.turn:02d}.svg", f"as turn {engine.state.turn} begins")
+
+    def _write(self, engine, name: str, moment: str) -> None:
+        from .picture import scene, svg
+
+        os.makedirs(self.folder, exist_ok=True)
+        path = os.path.join(self.folder, name)
+        svg.draw(scene.take(engine, self.title, moment), self.board).save_svg(path)
+        self.written.append(path)

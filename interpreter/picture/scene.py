@@ -1,0 +1,147 @@
+"""What a picture shows, read out of the live engine state as plain data.
+
+A scene is taken at one moment of a run (the set-up, after a trace line, as a turn begins) and
+kept: the engine goes on changing its units and places, the scene does not. With a viewer, the
+scene holds what that side sees by the ruleset's `view` (the function the engine asks for a
+side's position, `Engine.sees`): the units it does not see are counted per place, not named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..runtime.values import MISSING, Place, Unit, X, show
+
+
+@dataclass
+class Counter:
+    """One unit as drawn: its id, side, type, printed values and states, and what it carries."""
+
+    id: str
+    side: str
+    type: str
+    label: str  # the type's label, as the counter shows it
+    values: list[str]
+    marks: list[str]
+    cargo: list[Counter] = field(default_factory=list)
+
+
+@dataclass
+class Mark:
+    """A place state shown on the place: its text, and the side it names (a capture, an owner) if any."""
+
+    name: str
+    text: str
+    side: str | None = None
+
+
+@dataclass
+class Spot:
+    """A place or a box and what stands in it."""
+
+    id: str
+    label: str
+    stack: list[Counter] = field(default_factory=list)
+    marks: list[Mark] = field(default_factory=list)
+    hidden: int = 0
+    side: str | None = None  # a box kept per side: whose it is
+
+
+@dataclass
+class Scene:
+    title: str
+    moment: str  # when: the set-up, after which trace line, which turn
+    clock: str
+    sides: list[tuple[str, str]]  # (name, label) in header order
+    viewer: str | None
+    places: dict[str, Spot]
+    boxes: list[Spot]
+    tracks: list[str]
+    values: list[str]
+
+
+def take(engine, title: str, moment: str, viewer: str | None = None) -> Scene:
+    """The scene of the engine's state now, as ``viewer`` sees it (everything without one)."""
+    st, sym = engine.state, engine.sym
+    reader = _Reader(engine, viewer)
+    places = {p.id: reader.spot(p, p.id) for p in st.places.values()}
+    boxes = [reader.spot(p, _box_label(sym, p)) for p in st.every_place() if p.is_box and st.units_at(p)]
+    sides = [(name, side.label or name) for name, side in sym.sides.items()]
+    clock = ", ".join(str(x) for x in (f"turn {st.turn}", st.phase, st.step) if x)
+    return Scene(title, moment, clock, sides, viewer, places, boxes, _tracks(sym, st), _values(st))
+
+
+class _Reader:
+    def __init__(self, engine, viewer: str | None):
+        self.engine, self.viewer, self.sides = engine, viewer, set(engine.sym.sides)
+
+    def sees(self, u: Unit) -> bool:
+        return self.viewer is None or self.engine.sees(self.viewer, u)
+
+    def spot(self, place: Place, label: str) -> Spot:
+        here = [u for u in self.engine.state.units_at(place) if u.carrier is None]
+        seen = [u for u in here if self.sees(u)]
+        spot = Spot(place.id, label, [self.counter(u) for u in seen], self.marks(place), side=place.side)
+        spot.hidden = len(here) - len(seen) + sum(self.unseen_cargo(u) for u in seen)
+        return spot
+
+    def counter(self, u: Unit) -> Counter:
+        values = [_value_text(name, self.engine.face_value(u, name)) for name in u.stats]
+        values = [v for v in values if v] + sorted(u.flags)
+        marks = [text for name, value in u.state.items() if (text := _state_text(name, value))]
+        cargo = [self.counter(c) for c in u.cargo if self.sees(c)]
+        type_decl = self.engine.sym.types.get(u.type)
+        label = type_decl.label if type_decl is not None and type_decl.label else u.type
+        return Counter(u.id, u.side, u.type, label, values, marks, cargo)
+
+    def unseen_cargo(self, u: Unit) -> int:
+        return sum(1 if not self.sees(c) else self.unseen_cargo(c) for c in u.cargo)
+
+    def marks(self, place: Place) -> list[Mark]:
+        out = []
+        for name, value in place.state.items():
+            text = _state_text(name, value)
+            if text:
+                out.append(Mark(name, text, value if isinstance(value, str) and value in self.sides else None))
+        return out
+
+
+def _value_text(name: str, value: Any) -> str:
+    """A printed value as a counter shows it ('gun 8', 'land X'); one not printed is left off."""
+    if value is None or value is MISSING:
+        return ""
+    return f"{name} {'X' if value is X else show(value)}"
+
+
+def _state_text(name: str, value: Any) -> str:
+    """A state worth a label: a true flag by its name, a value other than none, no or 0 by name and value."""
+    if value is None or value is False or (isinstance(value, int) and not isinstance(value, bool) and value == 0):
+        return ""
+    if value is True:
+        return name
+    if isinstance(value, (list, dict, tuple, set)) and not value:
+        return ""
+    return f"{name}: {show(value)}"
+
+
+def _box_label(sym, box: Place) -> str:
+    """A box as the rules label it, with its side or turn when it is one of a set ('dead units [red]': the toy game's graveyard)."""
+    base, _, key = box.id.partition("[")
+    decl = sym.boxes.get(base)
+    label = decl.label if decl is not None and decl.label else base
+    return f"{label} [{key}" if key else label
+
+
+def _tracks(sym, st) -> list[str]:
+    out = []
+    for name, track in st.tracks.items():
+        decl = sym.tracks.get(name)
+        label = decl.label if decl is not None and decl.label else name
+        values = ", ".join(f"{key} {v}" if key else str(v) for key, v in track.values.items())
+        out.append(f"{label}: {values}")
+    return out
+
+
+def _values(st) -> list[str]:
+    return [text for name, value in st.globals.items() if (text := _state_text(name, value))]
