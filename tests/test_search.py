@@ -99,6 +99,7 @@ def test_an_outcome_value_may_stand_for_a_side(monkeypatch):
     sym, sources, _ = _game("rulesets/guerra_a_muerte.rules")
     engine = Engine(sym, sources)
     look = search.Lookahead(engine, lambda horizon: iter(()))
+    look.worth = None  # the outcome alone (GaM's worth, its areas held, is added to it in play)
     scores = {}
     for level in ("Royalist victory", "Patriot victory", "stalemate"):
         engine.state.facts["victory"] = level
