@@ -19,7 +19,7 @@ from .style import enabled
 from .syntax.diagnostics import Sources, UmpireError, did_you_mean, render_all
 
 OUTPUTS = {"csv": (".csv",), "json": (".json",), "plot": (".svg", ".png")}
-STUDY_AGENTS = ("random", "eager", "first", "search", "mcts")  # no person: a study plays many games unattended
+STUDY_AGENTS = ("random", "eager", "first", "search", "mcts", "greedy")  # no person: a study plays many games unattended
 
 
 @dataclass

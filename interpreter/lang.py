@@ -19,7 +19,7 @@ class Builtin:
 
 
 # The agents a scenario's decisions may name for a side (`red plays search`, language 19.7).
-SCENARIO_AGENTS = ("search", "mcts", "random", "eager", "first")
+SCENARIO_AGENTS = ("search", "mcts", "greedy", "random", "eager", "first")
 
 
 def agent_known(kind: str, kinds: tuple[str, ...]) -> bool:
@@ -27,7 +27,7 @@ def agent_known(kind: str, kinds: tuple[str, ...]) -> bool:
     if kind in kinds:
         return True
     name, _, budget = kind.partition(":")
-    return name in ("search", "mcts") and name in kinds and budget.isascii() and budget.isdigit() and 1 <= int(budget) <= 10_000
+    return name in ("search", "mcts", "greedy") and name in kinds and budget.isascii() and budget.isdigit() and 1 <= int(budget) <= 10_000
 
 BUILTINS: dict[str, Builtin] = {
     b.name: b

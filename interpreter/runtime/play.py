@@ -25,11 +25,11 @@ from .human import HumanAgent
 from .position import Position
 from .position_data import PositionError, from_data, to_data
 from .requests import RuleError, ScriptError
-from .search import Lookahead, SearchAgent, TreeSearchAgent
+from .search import GreedyAgent, Lookahead, SearchAgent, TreeSearchAgent
 from .setup import Setup
 from .vm import Process, driven_on
 
-AGENT_KINDS = ("random", "eager", "first", "search", "mcts", "human")
+AGENT_KINDS = ("random", "eager", "first", "search", "mcts", "greedy", "human")
 
 
 @dataclass
@@ -76,9 +76,9 @@ def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, termi
             agents[side] = EagerAgent(seed * 1000 + i + 1)
         elif kind == "first":
             agents[side] = FirstLegalAgent()
-        elif kind.startswith(("search", "mcts")):  # search or search:N, N rollouts a decision; mcts alike
+        elif kind.startswith(("search", "mcts", "greedy")):  # search or search:N, N rollouts a decision; mcts alike
             name, _, budget = kind.partition(":")
-            cls = SearchAgent if name == "search" else TreeSearchAgent
+            cls = {"search": SearchAgent, "mcts": TreeSearchAgent, "greedy": GreedyAgent}[name]
             agents[side] = cls(seed * 1000 + i + 1, side, lookahead, rollouts=int(budget or cls.ROLLOUTS))
         else:
             def read(replay=replay, terminal=terminal, replaying=replaying):
@@ -242,7 +242,7 @@ class _Session:
         resume = self.resume
         by_replay = bool(resume) and "position" not in resume
         typed = list(resume["typed"]) if by_replay else []
-        searching = any(k.startswith(("search", "mcts")) for k in self.kinds)
+        searching = any(k.startswith(("search", "mcts", "greedy")) for k in self.kinds)
         lookahead = Lookahead(self.engine, self.segments_after) if searching else None
         self.agents = make_agents(self.sym, self.kinds, self.seed, self.engine, self.terminal, typed, self.stream,
                                   lookahead)

@@ -247,11 +247,11 @@ def _scripted_agents(sc: n.Scenario, sym: Symbols, engine: Engine | None = None)
 def _named_agent(plays: n.SidePlays, seed: int, engine: Engine | None):
     """`SIDE plays AGENT`: the search agent's rollouts play on to the end of the scenario's run."""
     from .agents import EagerAgent, FirstLegalAgent, RandomAgent
-    from .search import Lookahead, SearchAgent, TreeSearchAgent
+    from .search import GreedyAgent, Lookahead, SearchAgent, TreeSearchAgent
 
-    if plays.agent in ("search", "mcts"):
-        cls = SearchAgent if plays.agent == "search" else TreeSearchAgent
-        return cls(seed, plays.side, Lookahead(engine, lambda horizon: iter(())))
+    searching = {"search": SearchAgent, "mcts": TreeSearchAgent, "greedy": GreedyAgent}
+    if plays.agent in searching:
+        return searching[plays.agent](seed, plays.side, Lookahead(engine, lambda horizon: iter(())))
     return {"random": RandomAgent, "eager": EagerAgent}.get(plays.agent, lambda s: FirstLegalAgent())(seed)
 
 

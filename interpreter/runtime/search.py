@@ -57,9 +57,10 @@ class Lookahead:
         worth = engine.sym.functions.get(game.worth.name) if game is not None and game.worth is not None else None
         self.worth = engine.function_values(worth, [None], worth.span) if worth is not None else None
 
-    def rollout(self, answer: Any, side: str, seed: int, horizon: int | None, own: Agent | None = None) -> float:
+    def rollout(self, answer: Any, side: str, seed: int, horizon: int | None, own: Agent | None = None,
+                halt: bool = False) -> float:
         """Answer, play on to the horizon with random agents (`own` for the side, when given) and
-        seeded dice, score, restore."""
+        seeded dice, score, restore. With `halt`, play on only to the next decision, anyone's."""
         engine = self.engine
         proc = engine.process
         before = Position.of(engine, proc)
@@ -71,10 +72,12 @@ class Lookahead:
             agents = {s: RandomAgent(rng.randrange(2**31)) for s in engine.sym.sides}
             if own is not None:
                 agents[side] = own
+            if halt:
+                agents = dict.fromkeys(engine.sym.sides, HALT)
             runner = Runner(engine, SeededDice(rng.randrange(2**31)), agents)
             self.play_on(runner, proc, answer, horizon)
             return self.score(side)
-        except (RuleError, ScriptError):
+        except (RuleError, ScriptError, Halted):
             return self.score(side)  # a rule the rollout could not apply: scored where it stopped
         finally:
             before.restore(engine, proc)
@@ -130,6 +133,18 @@ class Lookahead:
             if req.chooser != side:
                 frame.env[ops[i].name] = normalize(req, RandomAgent(rng.randrange(2**31)).choose(req))
             i -= 1
+
+
+class Halted(Exception):
+    """The next decision was reached: a one-step lookahead scores the position there."""
+
+
+class _HaltAgent(Agent):
+    def choose(self, req: ChoiceRequest) -> Any:
+        raise Halted
+
+
+HALT = _HaltAgent()
 
 
 class SearchAgent(Agent):
@@ -288,3 +303,21 @@ class TreePolicy(Agent):
         self.node = child if child.visits else None  # below a node added in this rollout: random play
         return answer
 
+
+
+class GreedyAgent(SearchAgent):
+    """One step ahead: each candidate is played on (the dice seeded) to the next decision, anyone's,
+    and the position there scored by the ruleset's worth; the best is taken, ties by lot."""
+
+    def choose(self, req: ChoiceRequest) -> Any:
+        candidates = [normalize(req, a) for a in self.candidates(req)]
+        if len(candidates) == 1:
+            return candidates[0]
+        each = max(1, self.rollouts // len(candidates))
+        scores = [mean(self.lookahead.rollout(c, self.side, self.rollout_seed(), self.horizon, halt=True) for _ in range(each))
+                  for c in candidates]
+        top = [c for c, v in zip(candidates, scores) if v == max(scores)]
+        if len(top) > 1:  # no difference by the next decision: the best of a few plays to the end of the step
+            scores = [max(self.lookahead.rollout(c, self.side, self.rollout_seed(), 0) for _ in range(each)) for c in top]
+            top = [c for c, v in zip(top, scores) if v == max(scores)]
+        return self.rng.choice(top)
