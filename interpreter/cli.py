@@ -110,7 +110,7 @@ def _add_play(sub) -> None:
     p.add_argument("file", nargs="?", help="a rules file (empty position) or a scenario (its set-up)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--agents", default="random,random",
-                   help="one per side: random, eager (random, seizing every opportunity), first (the first legal option) or human (you, at the terminal)")
+                   help="one per side: random, eager (random, seizing every opportunity), first (the first legal option), search[:N], mcts[:N], greedy[:N] (looking ahead through the rules, N rollouts a decision) or human (you, at the terminal)")
     p.add_argument("--save", metavar="FILE", help="where to save the game (TOML): before decision N + 1 with "
                    "--stop-after N, or where a person ends it (end of input, Ctrl-C); never over an existing file "
                    "without --force, never over a rules, scenario or overlay file")
@@ -192,7 +192,7 @@ def _add_study(sub) -> None:
     p.add_argument("file", help="a rules file (its demo set-up) or a scenario (its set-up)")
     p.add_argument("--games", type=int, default=100, help="how many games (seeds --seed to --seed + N - 1)")
     p.add_argument("--seed", type=int, default=1, help="the first game's seed")
-    p.add_argument("--agents", default="random,random", help="one per side: random, eager or first")
+    p.add_argument("--agents", default="random,random", help="one per side: random, eager, first, search[:N], mcts[:N] or greedy[:N]")
     p.add_argument("--outcome", metavar="NAME", help="the game state or recorded fact that says who won (e.g. winner)")
     p.add_argument("--fact", action="append", default=[], metavar="NAME",
                    help="another game state or recorded fact to report (repeatable)")
