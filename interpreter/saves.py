@@ -142,7 +142,22 @@ def _goes_on(data: dict, kinds: list[str]) -> dict:
     agents = _get(table, "agents", dict)
     for side, state in agents.items():
         _rng_state(state, f"goes_on.agents.{side}")
-    return {"segment": segment, "dice": _rng_state(_get(table, "dice", list), "goes_on.dice"), "agents": agents}
+    out = {"segment": segment, "dice": _rng_state(_get(table, "dice", list), "goes_on.dice"), "agents": agents}
+    if "memory" in table:
+        out["memory"] = _memory(_get(table, "memory", dict))
+    return out
+
+
+def _memory(memory: dict) -> dict:
+    """The greedy agents' memory of the current step: per side, the clock and the positions met."""
+    for side, held in memory.items():
+        where = f"goes_on.memory.{side}"
+        if not isinstance(held, dict) or set(held) != {"clock", "seen"}:
+            raise SaveError("is not a greedy agent's memory (a table of 'clock' and 'seen')", where)
+        for name in ("clock", "seen"):
+            if not isinstance(held[name], list) or not all(isinstance(x, str) and len(x) <= 80 for x in held[name]):
+                raise SaveError(f"'{name}' is not a list of short strings", where)
+    return memory
 
 
 def _rng_state(state, field: str) -> list:

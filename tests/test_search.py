@@ -172,3 +172,54 @@ def test_the_greedy_agent_replays_with_its_seed_and_budget(monkeypatch):
     first = play(sym, sources, setup, 4, ["greedy:6", "random"])
     again = play(sym, sources, setup, 4, ["greedy:6", "random"])
     assert first.error is None and first.lines[1:] == again.lines[1:] and len(first.lines) > 500
+
+
+def test_the_greedy_agent_declines_where_it_has_been(monkeypatch):
+    """A scout may walk between two huts as long as he likes, and each walk may turn up gold
+    (tests/lang/wander.rules): played on, walking always may pay more than stopping, so a greedy
+    agent that forgot where it had been walks hundreds of times (JE's English once walked a land
+    counter between two seaports until the rules' loop limit stopped the game, 7.0 and 7.5). At a
+    position met before in the step it declines: a few walks, then it stops."""
+    from interpreter.study import Spec, run_games
+
+    monkeypatch.chdir(ROOT)
+    spec = Spec("tests/lang/wander.rules", ("greedy", "random"))
+    walks = [r.decisions for r in run_games(spec, [1, 2, 3])]
+    assert all(r < 30 for r in walks), walks
+    monkeypatch.setattr(search.GreedyAgent, "met_before", lambda self: False)
+    forgetful = [r.decisions for r in run_games(spec, [1, 2, 3])]
+    assert max(forgetful) > 100, forgetful
+
+
+def test_the_greedy_agents_memory_is_saved(monkeypatch, capsys, tmp_path):
+    """A JE game saved in the middle of a step, where the greedy agent remembers the positions it
+    has met, and loaded, remembers them: saved again one decision later it holds what the whole
+    game holds there, and it ends as the whole game does."""
+    monkeypatch.chdir(ROOT)
+    game = ["play", "rulesets/jenkins_ear.rules", "--agents", "greedy:6,random", "--seed", "134"]
+    assert main([*game, "--detail"]) == 0
+    whole = capsys.readouterr().out.splitlines()
+    saves = {name: tmp_path / f"{name}.toml" for name in ("at60", "at61", "again61")}
+    assert main([*game, "--stop-after", "60", "--save", str(saves["at60"])]) == 0
+    assert main([*game, "--stop-after", "61", "--save", str(saves["at61"])]) == 0
+    assert main(["play", "--load", str(saves["at60"]), "--stop-after", "61", "--save", str(saves["again61"])]) == 0
+    memory = {name: tomllib.loads(path.read_text())["goes_on"]["memory"] for name, path in saves.items()}
+    assert len(memory["at61"]["english"]["seen"]) > 1 and memory["again61"] == memory["at61"]
+    capsys.readouterr()
+    assert main(["play", "--load", str(saves["at60"]), "--detail"]) == 0
+    loaded = capsys.readouterr().out.splitlines()
+    assert len(loaded) > 100 and loaded[-100:] == whole[-100:]
+
+
+def test_a_tampered_memory_is_refused_with_its_field(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(ROOT)
+    save = tmp_path / "g.toml"
+    assert main(["play", "rulesets/jenkins_ear.rules", "--agents", "greedy:6,random", "--seed", "134",
+                 "--stop-after", "60", "--save", str(save)]) == 0
+    text = save.read_text()
+    assert "[goes_on.memory.english]" in text
+    save.write_text(text.replace("[goes_on.memory.english]\n", "[goes_on.memory.english]\nextra = 1\n"))
+    capsys.readouterr()
+    assert main(["play", "--load", str(save)]) == 1
+    err = capsys.readouterr().err
+    assert "goes_on.memory.english" in err and "Traceback" not in err

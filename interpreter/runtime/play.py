@@ -365,6 +365,9 @@ class _Session:
         self.runner.dice.rng.setstate(_rng(goes_on["dice"]))
         for side, state in goes_on["agents"].items():
             self.agents[side].rng.setstate(_rng(state))
+        for side, memory in goes_on.get("memory", {}).items():
+            if hasattr(self.agents.get(side), "memory"):
+                self.agents[side].memory = {"clock": list(memory["clock"]), "seen": list(memory["seen"])}
         return tuple(goes_on["segment"]), proc, proc.pending()
 
     def hold_secret(self) -> None:
@@ -393,6 +396,9 @@ class _Session:
             "dice": _rng_state(self.runner.dice.rng),
             "agents": {side: _rng_state(a.rng) for side, a in self.agents.items() if getattr(a, "rng", None) is not None},
         }
+        memory = {side: a.memory for side, a in self.agents.items() if getattr(a, "memory", None) is not None}
+        if memory:  # the greedy agent's positions met in this step (search.py); other saves are unchanged
+            data["goes_on"]["memory"] = memory
         return data
 
     def stream(self) -> None:

@@ -28,6 +28,7 @@ rollout: winning counts first, and the designer's worth breaks ties and guides p
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
 from collections.abc import Callable, Iterator
@@ -307,12 +308,23 @@ class TreePolicy(Agent):
 
 class GreedyAgent(SearchAgent):
     """One step ahead: each candidate is played on (the dice seeded) to the next decision, anyone's,
-    and the position there scored by the ruleset's worth; the best is taken, ties by lot."""
+    and the position there scored by the ruleset's worth; the best is taken, ties by lot.
+
+    It does not go round in circles: where the rules set no limit (a stack may move on while it
+    likes), plays that hope for more could keep it moving for ever. So it remembers the positions
+    it has decided in during the current step, and at one it has met before it declines when it
+    may. The memory is part of a save (`memory`), so a loaded game goes on as the whole game does."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.memory: dict = {"clock": [], "seen": []}
 
     def choose(self, req: ChoiceRequest) -> Any:
         candidates = [normalize(req, a) for a in self.candidates(req)]
         if len(candidates) == 1:
             return candidates[0]
+        if self.met_before() and (req.optional or req.mode in ("up_to", "reroll")):
+            return candidates[0]  # declining, which candidates() puts first when it is legal
         each = max(1, self.rollouts // len(candidates))
         scores = [mean(self.lookahead.rollout(c, self.side, self.rollout_seed(), self.horizon, halt=True) for _ in range(each))
                   for c in candidates]
@@ -321,3 +333,16 @@ class GreedyAgent(SearchAgent):
             scores = [max(self.lookahead.rollout(c, self.side, self.rollout_seed(), 0) for _ in range(each)) for c in top]
             top = [c for c, v in zip(top, scores) if v == max(scores)]
         return self.rng.choice(top)
+
+    def met_before(self) -> bool:
+        """Whether this step has asked the side here before, in this very position (plain
+        `repeat` counts are not part of a position's key); remembered either way."""
+        engine = self.lookahead.engine
+        clock = [str(c) for c in engine.clock()]
+        if clock != self.memory["clock"]:
+            self.memory = {"clock": clock, "seen": []}
+        digest = hashlib.sha1(repr(Position.of(engine, engine.process).key()).encode()).hexdigest()[:20]
+        if digest in self.memory["seen"]:
+            return True
+        self.memory["seen"].append(digest)
+        return False
