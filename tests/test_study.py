@@ -87,7 +87,7 @@ def test_the_command_reports_and_writes_every_game(at_root, capsys, tmp_path):
 
 
 @pytest.mark.parametrize("extra, message", [
-    (["--agents", "human,random"], "--agents: 'human' is not an agent a study can use; choose from random, eager, first, search, mcts "
+    (["--agents", "human,random"], "--agents: 'human' is not an agent a study can use; choose from random, eager, first, search, mcts, greedy "
                                     "(a study plays unattended: no human agent)"),
     (["--outcome", "winer"], "'winer' is not a game state, a track or a fact the rules record; did you mean 'winner'?"),
     (["--outcome", "winner", "--csv", "x.txt"], "--csv: x.txt must end in .csv"),
