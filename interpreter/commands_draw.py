@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .saves import PROTECTED
+from .saves import output_refusal
 from .syntax.diagnostics import Sources, UmpireError, render, render_all
 
 
@@ -69,19 +69,12 @@ def _option_problem(a: DrawArgs) -> str | None:
 
 def output_problem(path: str, force: bool) -> str | None:
     """Why a picture must not be written to ``path``, or None."""
-    target = Path(path)
     if not path.strip() or "\0" in path:
         return "a picture needs a file name"
-    if target.suffix.lower() in PROTECTED:
-        return f"{path} is a {target.suffix} file, which a picture never replaces"
-    if target.suffix.lower() != ".svg":
+    problem = output_refusal(path, force, (".svg",), "a picture")
+    if problem == f"{path} must end in .svg":
         return f"{path}: a picture is an SVG file: name it .svg"
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir() or not os.access(folder, os.W_OK):
-        return f"the folder {folder} does not exist or cannot be written to"
-    if (target.exists() or target.is_symlink()) and not force:
-        return f"{path} already exists: use --force to replace it"
-    return None
+    return problem
 
 
 def write(drawing, path: str) -> None:

@@ -7,14 +7,13 @@ The games themselves are played by ``study.py``; the statistics, files and plot 
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .lang import agent_known
-from .saves import PROTECTED
+from .saves import output_refusal
 from .style import enabled
 from .syntax.diagnostics import Sources, UmpireError, did_you_mean, render_all
 
@@ -143,19 +142,10 @@ def _argument_problem(a: StudyArgs) -> str | None:
 
 def _output_problem(option: str, path: str, force: bool) -> str | None:
     """Refuse, before the games are played, a file an output cannot or must not be written to."""
-    target = Path(path)
     if not path.strip() or "\0" in path:
         return f"--{option} needs a file name"
-    if target.suffix.lower() in PROTECTED:
-        return f"--{option}: {path} is a {target.suffix} file, which a study never replaces"
-    if target.suffix.lower() not in OUTPUTS[option]:
-        return f"--{option}: {path} must end in {' or '.join(OUTPUTS[option])}"
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir() or not os.access(folder, os.W_OK):
-        return f"--{option}: the folder {folder} does not exist or cannot be written to"
-    if (target.exists() or target.is_symlink()) and not force:
-        return f"--{option}: {path} already exists: use --force to replace it"
-    return None
+    problem = output_refusal(path, force, OUTPUTS[option], "a study")
+    return None if problem is None else f"--{option}: {problem}"
 
 
 def _names_problem(sym, names: list[str]) -> str | None:

@@ -43,6 +43,22 @@ class SaveError(Exception):
 
 # ── writing ──
 
+def output_refusal(path: str, force: bool, suffixes: tuple[str, ...], writer: str) -> str | None:
+    """Why a file a command writes (a study's table or plot, a picture) must not be written to
+    `path`, or None; `writer` names what writes it in the message ("a study")."""
+    target = Path(path)
+    if target.suffix.lower() in PROTECTED:
+        return f"{path} is a {target.suffix} file, which {writer} never replaces"
+    if target.suffix.lower() not in suffixes:
+        return f"{path} must end in {' or '.join(suffixes)}"
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        return f"the folder {folder} does not exist or cannot be written to"
+    if (target.exists() or target.is_symlink()) and not force:
+        return f"{path} already exists: use --force to replace it"
+    return None
+
+
 def check_target(path: str, force: bool) -> None:
     """Refuse, before the game is played, a place a save cannot or must not be written to."""
     if not path.strip() or "\0" in path:
