@@ -142,11 +142,12 @@ def test_the_tree_search_follows_a_chain_of_decisions_through(monkeypatch):
     assert "blue" in opened["search:600"]
 
 
-def test_the_tree_search_replays_with_its_seed_and_budget(monkeypatch):
+@pytest.mark.parametrize("agent", ["mcts:3", "greedy:6"])
+def test_the_searching_agents_replay_with_their_seed_and_budget(agent, monkeypatch):
     monkeypatch.chdir(ROOT)
     sym, sources, setup = _game("rulesets/jenkins_ear.rules")
-    first = play(sym, sources, setup, 4, ["mcts:3", "random"])
-    again = play(sym, sources, setup, 4, ["mcts:3", "random"])
+    first = play(sym, sources, setup, 4, [agent, "random"])
+    again = play(sym, sources, setup, 4, [agent, "random"])
     assert first.error is None and first.lines[1:] == again.lines[1:] and len(first.lines) > 500
 
 
@@ -164,14 +165,6 @@ def test_the_greedy_agent_looks_past_a_step_worth_nothing_by_itself(monkeypatch)
         miles[kind] = [int(r.facts["road[red]"]) for r in run_games(spec, list(range(1, 9)))]
     assert miles["greedy"] == [6] * 8
     assert max(miles["random"]) < 6
-
-
-def test_the_greedy_agent_replays_with_its_seed_and_budget(monkeypatch):
-    monkeypatch.chdir(ROOT)
-    sym, sources, setup = _game("rulesets/jenkins_ear.rules")
-    first = play(sym, sources, setup, 4, ["greedy:6", "random"])
-    again = play(sym, sources, setup, 4, ["greedy:6", "random"])
-    assert first.error is None and first.lines[1:] == again.lines[1:] and len(first.lines) > 500
 
 
 def test_the_greedy_agent_declines_where_it_has_been(monkeypatch):
