@@ -552,7 +552,7 @@ class Builder(Transformer_NonRecursive):
             written = str(c[1])
             if re.fullmatch(r"x\d{1,4}", written) is None:
                 self.error(f"'{written}' is not a count of chits", self.ts(c[1]),
-                           "write how many with an x, as in 'british x3' (a name alone is one chit)")
+                           "write how many with an x, as in 'red x3' (a name alone is one chit)")
             else:
                 count = int(written[1:])
         return (str(c[0]), count, self.sp(meta))

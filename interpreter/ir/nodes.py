@@ -618,7 +618,7 @@ class ViewDecl(Cited):
 
 
 class ChitCount(Node):
-    """``british x3`` in a cup's ``chits`` line (a name alone is one chit)."""
+    """``red x3`` in a cup's ``chits`` line (a name alone is one chit)."""
 
     name: str
     count: int = 1
