@@ -18,6 +18,7 @@ from ..lang import (
     BUILTINS,
     COLUMN_KINDS,
     EXCESS_POLICIES,
+    FUNCTION_ARGUMENTS,
     GRID_SHAPES,
     HEX_COLUMN_SCHEMES,
     HOOK_EVENTS,
@@ -1036,8 +1037,12 @@ class Checker(MapChecks, RecordChecks):
         self.expr(e.where, scope | {e.die_var, e.unit_var})
 
     def call(self, e: n.CallExpr, scope: set[str]) -> None:
-        for a in e.args:
-            self.expr(a.value, scope)
+        passed = FUNCTION_ARGUMENTS.get(e.func) if e.func not in self.sym.functions else None
+        for i, a in enumerate(e.args):
+            if i == passed:
+                self.check_step_function(e.func, a.value, scope)
+            else:
+                self.expr(a.value, scope)
         record = self.sym.records.get(e.func)
         if record is not None:
             self.construction(record, e, scope)

@@ -275,5 +275,5 @@ def get(engine, span, m, k, default):
     return m.get(as_key(k, span), default)
 
 
-# The map's geometry built-ins register themselves with the others on import.
-from . import map_builtins  # noqa: E402, F401
+# The map's geometry built-ins and the weighted paths register themselves with the others on import.
+from . import map_builtins, paths  # noqa: E402, F401
