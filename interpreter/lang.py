@@ -48,6 +48,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("follow", 3, 3, "follow(map, point, n): the point the path that n picks leads to on a secondary map, or none at the end"),
         Builtin("sides", 0, 0, "the player sides, in declaration order"),
         Builtin("turn", 0, 0, "the number of the current game turn"),
+        Builtin("turn_name", 1, 1, "turn_name(n): the printed name of turn n (turn names in the game header), or none"),
         Builtin("phase", 0, 0, "the name of the current phase of the sequence of play, or none"),
         Builtin("step", 0, 0, "the name of the current step of the sequence of play, or none"),
         Builtin("enemy", 1, 1, "the other side of a two-sided game"),
