@@ -94,3 +94,14 @@ def test_cheapest_is_the_least_cost_of_every_path(monkeypatch, wind):
         costs = [cheapest(engine, None, start, p, sea, step) for p in got]
         assert costs == sorted(costs) and all(c <= budget for c in costs)  # cheapest first, within budget
         assert set(got) == {p for p in sea if (c := cheapest(engine, None, start, p, sea, step)) is not None and c <= budget}
+
+
+def test_explain_notes_each_call_of_the_step_function(monkeypatch, capsys):
+    """The STEP function is called as a call written in the rules is: explaining notes each call."""
+    from interpreter.cli import main
+
+    monkeypatch.chdir(ROOT)
+    assert main(["explain", "tests/lang/winds_paths.scenario", "--at", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "consulted move_cost(0402, 0302) [3.5] = 3" in out  # into the strait
+    assert "consulted move_cost(0402, 0401) [3.5] = 1" in out  # n, the wind from the se

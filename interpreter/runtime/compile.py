@@ -245,7 +245,7 @@ class Compiler:
         decl = self.sym.functions.get(e.name) if isinstance(e, n.Var) else None
         if decl is None:
             return self.expr(e)  # the built-in says what it needed
-        caller = self.engine.function_positional(decl, 2, e.span)
+        caller = self.engine.function_passed(decl, e.span)
         return lambda env: caller
 
     def record_builder(self, decl: n.RecordDecl, e: n.CallExpr) -> ExprFn:

@@ -452,6 +452,20 @@ class Engine:
 
         return consulted
 
+    def function_passed(self, decl: n.FunctionDecl, span: Span):
+        """A ruleset function given by its name to a built-in (cheapest's STEP): a caller of two values,
+        each call noted as a call written in the rules is when explaining."""
+        call = self.function_positional(decl, 2, span)
+        if not self.explain:
+            return call
+
+        def consulted(a, b):
+            value = call(a, b)
+            self.consulted.append(f"{decl.name}({_brief(a)}, {_brief(b)}) [{decl.cite or decl.name}] = {_brief(value)}")
+            return value
+
+        return consulted
+
     def function_values(self, decl: n.FunctionDecl, names: list, span: Span):
         """A call of a ruleset function given its arguments' values: cached for the epoch (see `memo`)."""
         params = [p.name for p in decl.params]
