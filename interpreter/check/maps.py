@@ -1,8 +1,10 @@
-"""The checker's part for square grids, borders, coasts and secondary maps (language 6.1a-6.1c).
+"""The checker's part for square and hex directions, borders, coasts, secondary maps (language
+6.1a-6.1d) and the step function of weighted paths (language 13).
 
 A mix-in of Checker: what it can see without a scenario — a square grid's id format and wrapping
-edges, the names a map built-in is given as literals (a direction, a border property, a coast),
-and each secondary map's paths. What needs a scenario (the places at the ends of a coast) is
+edges, the names a map built-in is given as literals (a direction of the grid's own, a border
+property, a coast), the function cheapest and reach are given by name, and each secondary map's
+paths. What needs a scenario (the places at the ends of a coast) is
 checked with it, by check/scenario.py through `coast_ends`.
 """
 
@@ -79,7 +81,7 @@ class MapChecks:
         """A direction built-in on a grid that has its directions: the directions (a square grid's eight
         when the map has none, so that a literal is still checked)."""
         grid = self.sym.map.grid if self.sym.map else None
-        shape = f"{'a ' + grid.shape + ' grid' if grid else 'not declared'}"
+        shape = f"a {grid.shape} grid" if grid else "not declared"
         if e.func in SQUARE_BUILTINS and (grid is None or grid.shape != "square"):
             self.error(f"'{e.func}' needs a square grid, and this ruleset's map is {shape}", e.span,
                        "declare the map's grid: grid square \"{row letter}{column}\"")
