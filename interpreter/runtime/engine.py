@@ -19,6 +19,7 @@ from ..limits import MAX_FUNCTION_DEPTH, max_steps
 from ..syntax.diagnostics import Span
 from . import cups, records
 from .builtins import implementations
+from .calendar import turn_label
 from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
 from .guards import function_too_deep, over_budget, python_too_deep
@@ -89,6 +90,7 @@ class Engine:
         self.steps = 0  # statements run and items gone through in this run, against the step budget
         self.max_steps = max_steps()
         self._view_fn = None
+        self.viewer = None  # a fog.SideView: the trace is written as that side sees it (run --side)
         self.on_record = None  # called after each `record` (exact odds stop a path once its facts are known)
         # Ruleset functions are pure, so within one stretch of unchanged state a call with the same
         # arguments gives the same value: `epoch` changes at every statement boundary (statements
@@ -141,9 +143,11 @@ class Engine:
         st.cups = {c.name: c.start() for c in self.sym.cups.values()}
 
     # ── trace ──
-    def trace(self, cite: n.Citation | str, text: str, kind: str = "event") -> None:
+    def trace(self, cite: n.Citation | str, text: str, kind: str = "event", secret: bool = False) -> None:
         if not self.narrate:
             return
+        if self.viewer is not None and self.viewer.hides(text, secret):
+            text = self.viewer.hidden_line()
         if self.explain:
             where, within = self.process.where() if self.process is not None else (None, ())
             trigger = self.process.trigger() if self.process is not None else None
@@ -279,7 +283,8 @@ class Engine:
     # ── effects ──
     def set_global(self, name: str, value: Any, cite: str) -> None:
         self.state.globals[name] = value
-        self.trace(cite, f"{name} is now {show(value)}", "state")
+        secret = self.viewer is not None and self.viewer.unknown_state(self.sym.game_states.get(name))
+        self.trace(cite, f"{name} is now {show(value)}", "state", secret)
 
     def set_state(self, obj: Any, name: str, value: Any, cite: str, span: Span) -> None:
         if obj.__class__ is Record:
@@ -295,7 +300,8 @@ class Engine:
         else:
             raise RuleError(f"cannot set '{name}' of {show(obj)}", span)
         self.mark(obj)
-        self.trace(cite, f"{obj}.{name} is now {show(value)}", "state")
+        secret = self.viewer is not None and isinstance(obj, Place) and self.viewer.unknown_state(self.sym.place_props[name])
+        self.trace(cite, f"{obj}.{name} is now {show(value)}", "state", secret)
         if isinstance(obj, Unit) and self.faces:
             self.trace_face(obj, name, before, cite)
 
@@ -387,7 +393,7 @@ class Engine:
         """A game event (game_start, turn_start, game_end): each hook announced with its citation, then run."""
         for h in self.sym.hooks:
             if h.event == event:
-                self.trace(h.cite or "hook", f"turn {self.state.turn}: {event.replace('_', ' ')}")
+                self.trace(h.cite or "hook", f"turn {turn_label(self.sym.game, self.state.turn)}: {event.replace('_', ' ')}")
         return self.vm.event(event)
 
     def missing_tables(self, needs) -> list[str]:
@@ -408,7 +414,7 @@ class Engine:
     def start_step(self, phase: str, step: n.StepDecl) -> Process:
         """A step named in the trace, and the process that runs it."""
         self.state.step = step.name
-        self.trace(step.cite or step.name, f"turn {self.state.turn}, {phase}, {step.name}")
+        self.trace(step.cite or step.name, f"turn {turn_label(self.sym.game, self.state.turn)}, {phase}, {step.name}")
         return self.vm.step(phase, step)
 
     def first_step(self) -> tuple[str, str] | None:
@@ -447,6 +453,20 @@ class Engine:
             value = call(env)
             shown = ", ".join(_brief(v) for v in (a(env) for a in args))
             self.consulted.append(f"{decl.name}({shown}) [{decl.cite or decl.name}] = {_brief(value)}")
+            return value
+
+        return consulted
+
+    def function_passed(self, decl: n.FunctionDecl, span: Span):
+        """A ruleset function given by its name to a built-in (cheapest's STEP): a caller of two values,
+        each call noted as a call written in the rules is when explaining."""
+        call = self.function_positional(decl, 2, span)
+        if not self.explain:
+            return call
+
+        def consulted(a, b):
+            value = call(a, b)
+            self.consulted.append(f"{decl.name}({_brief(a)}, {_brief(b)}) [{decl.cite or decl.name}] = {_brief(value)}")
             return value
 
         return consulted
