@@ -586,7 +586,10 @@ def _game_to_play(path: str, sources: Sources, overlays, errata: bool, choice: s
         setup = _chosen_setup(loaded.symbols.game, choice) if not loaded.errors else None
         if setup is not None:
             scenario = load_scenario(setup, sources)
-            diags = diags + check_scenario(scenario, loaded.symbols)
+            if scenario.overlays:  # a set-up with rules of its own (a scenario's overlay): played with them
+                scenario, loaded, diags = _load_scenario_and_rules(setup, sources, overlays, with_errata=errata, with_demo=True)
+            else:
+                diags = diags + check_scenario(scenario, loaded.symbols)
     _stop_on_errors(diags)
     return scenario, loaded
 
