@@ -84,6 +84,7 @@ class Checker(MapChecks, RecordChecks):
         for table in self.sym.tables.values():
             self.check_table(table)
         self.check_view()
+        self.check_known_to()
         self.check_cups()
         self.check_functions()
         self.check_procedures()
@@ -233,6 +234,14 @@ class Checker(MapChecks, RecordChecks):
                 self.unknown(what, side, track.span, keys)
             if not track.low <= value <= track.high:
                 self.error(f"track '{track.name}' runs {track.low}..{track.high}; it cannot start at {value}", track.span)
+
+    def check_known_to(self) -> None:
+        """A state known to one side names a side of the game."""
+        props = self.sym.place_props.values()
+        for decl in [*self.sym.game_states.values(), *props]:
+            known = getattr(decl, "known_to", None)
+            if known is not None and known.side not in self.sym.sides:
+                self.unknown("side", known.side, known.span, self.sym.sides)
 
     def check_view(self) -> None:
         view = self.sym.view

@@ -93,6 +93,10 @@ def _cite(children: list) -> n.Citation | None:
     return next((c for c in children if isinstance(c, n.Citation)), None)
 
 
+def _known_to(children: list) -> n.KnownTo | None:
+    return next((c for c in children if isinstance(c, n.KnownTo)), None)
+
+
 def _of(children: list, cls: type) -> list:
     return [c for c in children if isinstance(c, cls)]
 
@@ -580,7 +584,10 @@ class Builder(Transformer_NonRecursive):
         return n.ViewDecl(span=self.sp(meta), function=str(c[0]), cite=_cite(c))
 
     def place_state_decl(self, meta, c):
-        return n.PlaceStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
+        return n.PlaceStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=_cite(c))
+
+    def known_to(self, meta, c):
+        return n.KnownTo(span=self.ts(c[0]), side=str(c[0]))
 
     def embark(self, meta, c):
         return n.Embark(span=self.sp(meta), units=c[0], carrier=c[1], cite=_cite(c))
@@ -589,7 +596,7 @@ class Builder(Transformer_NonRecursive):
         return n.ChangeSide(span=self.sp(meta), units=c[0], side=c[1], cite=_cite(c))
 
     def game_state_decl(self, meta, c):
-        return n.GameStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
+        return n.GameStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=_cite(c))
 
     def simple_type(self, meta, c):
         return n.TypeName(span=self.sp(meta), name=str(c[0]))
@@ -678,7 +685,7 @@ class Builder(Transformer_NonRecursive):
         return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
 
     def place_state(self, meta, c):
-        return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], mutable=True, cite=_cite(c))
+        return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], mutable=True, known_to=_known_to(c), cite=_cite(c))
 
     def box_decl(self, meta, c):
         return self._named(

@@ -602,12 +602,19 @@ class FaceDecl(Cited):
     values: tuple[StatValue, ...] = ()
 
 
+class KnownTo(Node):
+    """``known to SIDE`` after a state's type: only that side knows its value (hidden information)."""
+
+    side: str
+
+
 class PlaceStateDecl(Cited):
     """``place state storm: bool``: a state of every place, declared outside the map block."""
 
     kind: Literal["place_state"] = "place_state"
     name: str
     type: TypeName
+    known_to: KnownTo | None = None
 
 
 class ViewDecl(Cited):
@@ -649,6 +656,7 @@ class GameStateDecl(Cited):
     kind: Literal["game_state"] = "game_state"
     name: str
     type: TypeName
+    known_to: KnownTo | None = None
 
 
 class ClassDecl(Cited):
@@ -695,6 +703,7 @@ class PlaceProp(Cited):
     name: str
     type: TypeName
     mutable: bool = False
+    known_to: KnownTo | None = None  # a place state only one side knows
 
 
 class EdgeDecl(Cited):

@@ -89,6 +89,7 @@ class Engine:
         self.steps = 0  # statements run and items gone through in this run, against the step budget
         self.max_steps = max_steps()
         self._view_fn = None
+        self.viewer = None  # a fog.SideView: the trace is written as that side sees it (run --side)
         self.on_record = None  # called after each `record` (exact odds stop a path once its facts are known)
         # Ruleset functions are pure, so within one stretch of unchanged state a call with the same
         # arguments gives the same value: `epoch` changes at every statement boundary (statements
@@ -141,9 +142,11 @@ class Engine:
         st.cups = {c.name: c.start() for c in self.sym.cups.values()}
 
     # ── trace ──
-    def trace(self, cite: n.Citation | str, text: str, kind: str = "event") -> None:
+    def trace(self, cite: n.Citation | str, text: str, kind: str = "event", secret: bool = False) -> None:
         if not self.narrate:
             return
+        if self.viewer is not None and self.viewer.hides(text, secret):
+            text = self.viewer.hidden_line()
         if self.explain:
             where, within = self.process.where() if self.process is not None else (None, ())
             trigger = self.process.trigger() if self.process is not None else None
@@ -279,7 +282,8 @@ class Engine:
     # ── effects ──
     def set_global(self, name: str, value: Any, cite: str) -> None:
         self.state.globals[name] = value
-        self.trace(cite, f"{name} is now {show(value)}", "state")
+        secret = self.viewer is not None and self.viewer.unknown_state(self.sym.game_states.get(name))
+        self.trace(cite, f"{name} is now {show(value)}", "state", secret)
 
     def set_state(self, obj: Any, name: str, value: Any, cite: str, span: Span) -> None:
         if obj.__class__ is Record:
@@ -295,7 +299,8 @@ class Engine:
         else:
             raise RuleError(f"cannot set '{name}' of {show(obj)}", span)
         self.mark(obj)
-        self.trace(cite, f"{obj}.{name} is now {show(value)}", "state")
+        secret = self.viewer is not None and isinstance(obj, Place) and self.viewer.unknown_state(self.sym.place_props[name])
+        self.trace(cite, f"{obj}.{name} is now {show(value)}", "state", secret)
         if isinstance(obj, Unit) and self.faces:
             self.trace_face(obj, name, before, cite)
 
