@@ -640,6 +640,8 @@ class Bounds:
             if len(args) == 1 and isinstance(args[0], n.ListLit):
                 return Values.of(len(args[0].items))
             return Values.range(0, INF)
+        if e.func == "cheapest":  # a sum of moves' costs 0 or more (or none, which no row reads)
+            return Values.range(0, INF)
         if e.func == "turn":
             turns = self.sym.game.turns if self.sym.game else None
             return Values.range(1, turns if turns else INF)

@@ -18,6 +18,7 @@ from ..lang import (
     BUILTINS,
     COLUMN_KINDS,
     EXCESS_POLICIES,
+    FUNCTION_ARGUMENTS,
     GRID_SHAPES,
     HEX_COLUMN_SCHEMES,
     HOOK_EVENTS,
@@ -115,6 +116,25 @@ class Checker(MapChecks, RecordChecks):
                 self.error(f"die '{die.name}' has faces {die.low}..{die.high}: the low face is above the high one", die.span)
         self.check_outcome(sym.game.outcome)
         self.check_worth(sym.game.worth)
+        self.check_turn_names(sym.game)
+
+    def check_turn_names(self, game: n.Game) -> None:
+        """`turn names`: one name for each of the game's turns, no name twice."""
+        listed = game.turn_names
+        if listed is None:
+            return
+        if game.turns is None:
+            self.error(f"the game names {len(listed.names)} turn(s) but does not say how many turns it lasts", listed.span,
+                       f"add 'turns {len(listed.names)} [rule]' to the game header")
+        elif len(listed.names) != game.turns:
+            self.error(f"the game names {len(listed.names)} turn(s), but it lasts {game.turns} (turns {game.turns})",
+                       listed.span, "give one name for each turn, in order")
+        seen: dict[str, Span] = {}
+        for name, span in zip(listed.names, listed.name_spans):
+            if name in seen:
+                self.error(f"the turn name \"{name}\" is given twice (first at line {seen[name].line}, col {seen[name].col})",
+                           span, "each turn's name tells it apart from the others")
+            seen.setdefault(name, span)
 
     def check_outcome(self, ref: n.HeaderRef | None) -> None:
         """`outcome NAME`: a game state, or a fact some rule records under exactly that key."""
@@ -1045,8 +1065,12 @@ class Checker(MapChecks, RecordChecks):
         self.expr(e.where, scope | {e.die_var, e.unit_var})
 
     def call(self, e: n.CallExpr, scope: set[str]) -> None:
-        for a in e.args:
-            self.expr(a.value, scope)
+        passed = FUNCTION_ARGUMENTS.get(e.func) if e.func not in self.sym.functions else None
+        for i, a in enumerate(e.args):
+            if i == passed:
+                self.check_step_function(e.func, a.value, scope)
+            else:
+                self.expr(a.value, scope)
         record = self.sym.records.get(e.func)
         if record is not None:
             self.construction(record, e, scope)

@@ -541,6 +541,14 @@ class HeaderRef(Cited):
     sides_span: tuple[Span, ...] = ()
 
 
+class TurnNames(Cited):
+    """``turn names "Jan I", "Jan II", …``: each turn's printed name, in order (a calendar)."""
+
+    kind: Literal["turn_names"] = "turn_names"
+    names: tuple[str, ...]
+    name_spans: tuple[Span, ...] = ()  # where each name is written (a repeated one is reported there)
+
+
 class Game(Cited):
     kind: Literal["game"] = "game"
     name: str
@@ -552,6 +560,7 @@ class Game(Cited):
     dice: tuple[Die, ...] = ()
     turns: int | None = None
     turns_cite: Citation | None = None
+    turn_names: TurnNames | None = None  # the turns' printed names, when the rulebook gives them
     demo_data: str | None = None  # a rules file supplying unprinted data (a path relative to the ruleset)
     demo_setup: str | None = None  # a scenario whose set-up 'play' starts from
     errata: str | None = None  # the official errata overlay (a path relative to the ruleset), applied by 'play'
@@ -1199,9 +1208,10 @@ class StepAt(Node):
     stands; ``at turn T`` alone leaves the phase and step unset (a game whose sequence of play
     is not written, or a scenario that runs a procedure or a table)."""
 
-    turn: int
+    turn: int  # 0 when the turn is given by its name (Setup reads it against the game's names)
     phase: str | None = None
     step: str | None = None
+    turn_name: str | None = None  # 'at turn "Feb II"'
 
 
 class Fixture(Cited):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..runtime.calendar import turn_label
 from ..runtime.values import MISSING, Place, Unit, X, show
 
 
@@ -68,7 +69,7 @@ def take(engine, title: str, moment: str, viewer: str | None = None) -> Scene:
     places = {p.id: reader.spot(p, p.id) for p in st.places.values()}
     boxes = [reader.spot(p, _box_label(sym, p)) for p in st.every_place() if p.is_box and st.units_at(p)]
     sides = [(name, side.label or name) for name, side in sym.sides.items()]
-    clock = ", ".join(str(x) for x in (f"turn {st.turn}", st.phase, st.step) if x)
+    clock = ", ".join(str(x) for x in (f"turn {turn_label(sym.game, st.turn)}", st.phase, st.step) if x)
     return Scene(title, moment, clock, sides, viewer, places, boxes, _tracks(sym, st), _values(st, reader))
 
 

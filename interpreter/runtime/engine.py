@@ -19,6 +19,7 @@ from ..limits import MAX_FUNCTION_DEPTH, max_steps
 from ..syntax.diagnostics import Span
 from . import cups, records
 from .builtins import implementations
+from .calendar import turn_label
 from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
 from .guards import function_too_deep, over_budget, python_too_deep
@@ -392,7 +393,7 @@ class Engine:
         """A game event (game_start, turn_start, game_end): each hook announced with its citation, then run."""
         for h in self.sym.hooks:
             if h.event == event:
-                self.trace(h.cite or "hook", f"turn {self.state.turn}: {event.replace('_', ' ')}")
+                self.trace(h.cite or "hook", f"turn {turn_label(self.sym.game, self.state.turn)}: {event.replace('_', ' ')}")
         return self.vm.event(event)
 
     def missing_tables(self, needs) -> list[str]:
@@ -413,7 +414,7 @@ class Engine:
     def start_step(self, phase: str, step: n.StepDecl) -> Process:
         """A step named in the trace, and the process that runs it."""
         self.state.step = step.name
-        self.trace(step.cite or step.name, f"turn {self.state.turn}, {phase}, {step.name}")
+        self.trace(step.cite or step.name, f"turn {turn_label(self.sym.game, self.state.turn)}, {phase}, {step.name}")
         return self.vm.step(phase, step)
 
     def first_step(self) -> tuple[str, str] | None:
@@ -452,6 +453,20 @@ class Engine:
             value = call(env)
             shown = ", ".join(_brief(v) for v in (a(env) for a in args))
             self.consulted.append(f"{decl.name}({shown}) [{decl.cite or decl.name}] = {_brief(value)}")
+            return value
+
+        return consulted
+
+    def function_passed(self, decl: n.FunctionDecl, span: Span):
+        """A ruleset function given by its name to a built-in (cheapest's STEP): a caller of two values,
+        each call noted as a call written in the rules is when explaining."""
+        call = self.function_positional(decl, 2, span)
+        if not self.explain:
+            return call
+
+        def consulted(a, b):
+            value = call(a, b)
+            self.consulted.append(f"{decl.name}({_brief(a)}, {_brief(b)}) [{decl.cite or decl.name}] = {_brief(value)}")
             return value
 
         return consulted
