@@ -276,6 +276,8 @@ class Checker(MapChecks, RecordChecks):
     def check_functions(self) -> None:
         for fn in self.sym.functions.values():
             self.check_params(fn.params)
+            if self.waits_for_data(fn, f"function '{fn.name}'", "calling it stops the run"):
+                continue
             self.start_body(fn.params)
             self.expr(fn.body, {p.name for p in fn.params})
 
@@ -1064,6 +1066,15 @@ class Checker(MapChecks, RecordChecks):
         self.expr(e.units, scope)
         self.expr(e.where, scope | {e.die_var, e.unit_var})
 
+    def table_read(self, table: n.TableDecl, e: n.CallExpr) -> None:
+        """A table read in an expression (language 8.4): read at a value, with no effect, so it is a pure value."""
+        if table.read_at is None:
+            self.error(f"table '{table.name}' is rolled: it is read with 'lookup', not in an expression", e.span,
+                       "only a table read at a value ('read at PARAM') gives a value in an expression")
+        elif _table_effects(table):
+            self.error(f"table '{table.name}' does things when it is read (a row or result has an effect): read it with 'lookup'", e.span)
+        self.check_args(e.args, [p.name for p in table.params], f"table '{table.name}'", e.span)
+
     def call(self, e: n.CallExpr, scope: set[str]) -> None:
         passed = FUNCTION_ARGUMENTS.get(e.func) if e.func not in self.sym.functions else None
         for i, a in enumerate(e.args):
@@ -1079,6 +1090,14 @@ class Checker(MapChecks, RecordChecks):
         if fn is not None:
             self.check_args(e.args, [p.name for p in fn.params], f"function '{e.func}'", e.span)
             return
+        table = self.sym.tables.get(e.func)
+        if table is not None:
+            self.table_read(table, e)
+            return
+        if e.func in self.sym.missing and self.sym.missing[e.func].what == "table":
+            self.error(f"table '{e.func}' is not printed in the rulebook (declared missing)", e.span,
+                       "a function that reads it says so: 'function NAME(…) [rule] needs " + e.func + " = …', and runs once a data file supplies it")
+            return
         builtin = BUILTINS.get(e.func)
         if builtin is None:
             self.unknown("function", e.func, e.span, set(BUILTINS) | set(self.sym.functions))
@@ -1089,6 +1108,11 @@ class Checker(MapChecks, RecordChecks):
             want = str(builtin.min_args) if builtin.min_args == builtin.max_args else f"{builtin.min_args} or {builtin.max_args}"
             self.error(f"'{e.func}' takes {want} argument(s), but {len(e.args)} are given", e.span)
         self.check_map_call(e)
+
+
+def _table_effects(table: n.TableDecl) -> bool:
+    """Whether reading the table does something besides giving its result (a row's or a result's effect)."""
+    return any(r.effect for r in table.rows) or any(r.effect for r in table.results)
 
 
 def check_ruleset(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:

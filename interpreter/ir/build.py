@@ -832,7 +832,8 @@ class Builder(Transformer_NonRecursive):
         return n.TableResult(span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, effect=effect, cite=_cite(c))
 
     def function_decl(self, meta, c):
-        return n.FunctionDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], cite=_cite(c))
+        needs = next((x.tables for x in c if isinstance(x, _Needs)), ())
+        return n.FunctionDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], needs=needs, cite=_cite(c))
 
     def procedure_decl(self, meta, c):
         needs = next((x.tables for x in c if isinstance(x, _Needs)), ())

@@ -963,6 +963,7 @@ class FunctionDecl(Cited):
     name: str
     params: tuple[Param, ...]
     body: Expr
+    needs: tuple[str, ...] = ()  # missing tables its body reads (language 8.4: a table read in an expression)
 
 
 class ProcedureDecl(Cited):

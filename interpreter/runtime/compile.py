@@ -225,6 +225,9 @@ class Compiler:
         fn_decl = self.sym.functions.get(e.func)
         if fn_decl is not None:
             return self.engine.function_caller(fn_decl, args, names, e.span)
+        if e.func in self.sym.tables:  # a table read at a value, in an expression (language 8.4)
+            table = self.engine.table(e.func)
+            return lambda env: table.value(table.bind(list(zip(names, [a(env) for a in args]))))
         impl = self.engine.builtin(e.func)
         span = e.span
         if len(args) == 1:  # count(…), units_at(…), enemy(…): no list of arguments built

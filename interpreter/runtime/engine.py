@@ -531,6 +531,11 @@ class Engine:
         known = self._bodies.get(decl.name)
         if known is not None and known[0] is decl:
             return known[1]
+        unmet = self.missing_tables(decl.needs)
+        if unmet:  # never lowered (its tables have nothing to read): a call stops the run with the reason
+            body = _needs_stop(f"function '{decl.name}'", decl, unmet)
+            self._bodies[decl.name] = (decl, body)
+            return body
         outer, self.compiler.cite = self.compiler.cite, decl.cite
         try:
             body = self.compiler.expr(decl.body)
@@ -645,6 +650,19 @@ def bind_args(params: list[str], args: list[tuple[str | None, Any]]) -> dict:
     return frame
 
 
+def _needs_stop(what: str, decl, unmet: list[str]):
+    """What calling a procedure or function does while a table it needs is missing: stop, with the reason."""
+
+    def stop(env):
+        raise RuleError(
+            f"{what} needs the missing table(s) {', '.join(unmet)}, which no data file supplies",
+            decl.span, decl.cite, "run it with a ruleset whose data file supplies the table (a demo data file, or a scenario fixture overlay)",
+            tuple(unmet),
+        )
+
+    return stop
+
+
 class Procedure:
     def __init__(self, engine: Engine, decl: n.ProcedureDecl):
         self.decl = decl
@@ -657,11 +675,7 @@ class Procedure:
     def check_supplied(self) -> None:
         """A procedure that needs a table no file supplies stops the run when it is called."""
         if self.unmet:
-            raise RuleError(
-                f"procedure '{self.decl.name}' needs the missing table(s) {', '.join(self.unmet)}, which no data file supplies",
-                self.decl.span, self.decl.cite, "run it with a ruleset whose data file supplies the table (a demo data file, or a scenario fixture overlay)",
-                tuple(self.unmet),
-            )
+            _needs_stop(f"procedure '{self.decl.name}'", self.decl, self.unmet)({})
 
     def bind(self, args: list[tuple[str | None, Any]]) -> dict:
         return bind_args(self.params, args)
@@ -753,6 +767,27 @@ class Table:
         raise Unprinted(f"{d.name}: the rulebook does not print the result for {where}", row.span, row.cite or d.cite,
                         "no rule can go on from here: a result the table does not print is never invented",
                         missing=(f"{d.name} at {where}",))
+
+    def value(self, env: dict) -> Any:
+        """The result a table read at a value gives, read in an expression (language 8.4): no line, no fact,
+        no effect (the checker allows it only for a table with none); none where the table says 'no effect'."""
+        d = self.decl
+        column = 0
+        if self.columns is not None:
+            column, _ = self.columns.find(env)
+            if column is None:
+                return None
+        total, _ = self.modified(self.key(env), env)
+        index, more = self.index(total), self.more_keys(env)
+        if index is None or None in more:
+            return None
+        row = next((r for r in d.rows if all(lo <= k <= hi for k, (lo, hi) in zip((index, *more), r.keys()))), None)
+        if row is None:
+            raise RuleError(f"{d.name} has no row for {index}{''.join(f', {k}' for k in more)}", d.span)
+        result = row.cell(column)
+        if result == "?":
+            self.unprinted(row, [index, *more], column)
+        return result
 
     def modified(self, raw: int, env: dict) -> tuple[int, str]:
         """The roll with every modifier that holds, and the trace's account of them."""

@@ -193,6 +193,8 @@ class _Writer:
     def w_call(self, e, d):
         if e.func in FUNCTION_ARGUMENTS and e.func not in self.sym.functions:
             return None  # a function passed by its name (cheapest, reach): the compiler's closure passes it
+        if e.func in self.sym.tables and e.func not in self.sym.functions:
+            return None  # a table read in an expression (language 8.4): the compiler's closure reads it
         args = ", ".join(self.write(a.value, d) for a in e.args)
         if e.func in self.sym.records:
             return None  # a record built: the compiler's closure (records.builder)
