@@ -100,6 +100,8 @@ def _add_check(sub) -> None:
 def _add_run(sub) -> None:
     p = sub.add_parser("run", help="run a scenario: narrate it with rule citations and check its expectations")
     p.add_argument("scenario")
+    p.add_argument("--side", metavar="SIDE", help="narrate the run as SIDE sees it: a line naming a unit SIDE does not see "
+                                                "(the ruleset's view) or setting a state known to another side is hidden")
     _detail_option(p)
     _with_option(p)
     _allow_option(p)

@@ -32,7 +32,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "check":
         return cmd_check(args.files, args.quiet, args.overlays)
     if args.command == "run":
-        return cmd_run(args.scenario, args.overlays, args.detail)
+        return cmd_run(args.scenario, args.overlays, args.detail, args.side)
     if args.command == "explain":
         return cmd_explain(args.scenario, args.at, args.overlays, args.why, args.draw, args.force)
     if args.command == "draw":
@@ -72,7 +72,7 @@ def _dispatch_json(args: argparse.Namespace) -> int:
     if args.command == "check":
         return cj.check(args.files, args.quiet, args.overlays)
     if args.command == "run":
-        return cj.run(args.scenario, args.overlays, args.detail)
+        return cj.run(args.scenario, args.overlays, args.detail, args.side)
     if args.command == "coverage":
         return cj.coverage(args.ruleset, args.sections, args.missing)
     return cj.odds(_odds_args(args))
@@ -291,7 +291,7 @@ def _finish(outcome, sources: Sources) -> int:
     return 0
 
 
-def cmd_run(path: str, overlays: list[str] = (), detail: bool = False) -> int:
+def cmd_run(path: str, overlays: list[str] = (), detail: bool = False, side: str | None = None) -> int:
     from .runtime.scenario import run_scenario
 
     sources = Sources()
@@ -299,9 +299,20 @@ def cmd_run(path: str, overlays: list[str] = (), detail: bool = False) -> int:
     if ready is None:
         return 1
     scenario, loaded = ready
-    outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail)
+    problem = unknown_side(side, loaded.symbols)
+    if problem:
+        print(f"umpire: error: {problem}", file=sys.stderr)
+        return 2
+    outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail, side=side)
     print(report_lines(outcome.lines, sys.stdout))
     return _finish(outcome, sources) or (0 if outcome.ok else 1)
+
+
+def unknown_side(side: str | None, sym) -> str | None:
+    """The message for a --side that is not a side of the game, with the sides it has."""
+    if side is None or side in sym.sides:
+        return None
+    return f"--side: '{side}' is not a side of this game (its sides: {', '.join(sym.sides)})"
 
 
 def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | None = None, draw: str | None = None,

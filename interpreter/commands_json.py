@@ -41,10 +41,11 @@ def check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -> in
     return code
 
 
-def run(path: str, overlays: list[str] = (), detail: bool = False) -> int:
+def run(path: str, overlays: list[str] = (), detail: bool = False, side: str | None = None) -> int:
     """`umpire run --json`: the trace (the narration, or with --detail all of it), the departures,
     each expectation and whether it held, the error that stopped the run if one did."""
     from .commands import prepared_scenario
+    from .runtime.calendar import names_of
     from .runtime.scenario import run_scenario
 
     sources = Sources()
@@ -53,9 +54,14 @@ def run(path: str, overlays: list[str] = (), detail: bool = False) -> int:
     except UmpireError as err:
         return stopped("run", err.diagnostics, scenario=path)
     sym = loaded.symbols
-    outcome = run_scenario(scenario, sym, sources, detail=detail)
+    from .commands import unknown_side
+
+    if unknown_side(side, sym):
+        return stopped("run", [Diagnostic("error", unknown_side(side, sym), NO_SPAN)], code=2, scenario=path)
+    outcome = run_scenario(scenario, sym, sources, detail=detail, side=side)
     active = rj.active_sides(sym)
-    trace = [rj.event(i, e, active) for i, e in enumerate(outcome.events, start=1) if detail or not e.detail]
+    names = names_of(sym.game)
+    trace = [rj.event(i, e, active, names) for i, e in enumerate(outcome.events, start=1) if detail or not e.detail]
     code = 1 if outcome.error is not None or not outcome.ok else 0
     met = sum(1 for h in outcome.checks if h.held)
     emit(rj.document(

@@ -37,8 +37,9 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("places", 0, 0, "every map place"),
         Builtin("adjacent", 1, 1, "the places adjacent to a place"),
         Builtin("linked", 2, 2, "linked(place, kind): the places joined to a place by edges of a declared kind"),
-        Builtin("neighbour", 2, 2, "neighbour(square, dir): the square one step away in a direction (n, ne, e, se, s, sw, w, nw), or none"),
-        Builtin("direction", 2, 2, "direction(a, b): the direction from a square to a neighbouring one, or none"),
+        Builtin("neighbour", 2, 2, "neighbour(place, dir): the square or hex one step away in a direction (a square's n, ne, e, se, "
+                "s, sw, w, nw; a hex's n, ne, se, s, sw, nw), or none"),
+        Builtin("direction", 2, 2, "direction(a, b): the direction from a square or hex to a neighbouring one, or none"),
         Builtin("diagonal", 2, 2, "diagonal(a, b): true if b is a diagonal neighbour of the square a"),
         Builtin("flanking", 2, 2, "flanking(a, b): the two squares beside a diagonal step from a to b ([] for an orthogonal step)"),
         Builtin("border", 3, 3, "border(a, b, \"name\"): a declared fact of the side between two neighbouring places, or none"),
@@ -47,6 +48,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("follow", 3, 3, "follow(map, point, n): the point the path that n picks leads to on a secondary map, or none at the end"),
         Builtin("sides", 0, 0, "the player sides, in declaration order"),
         Builtin("turn", 0, 0, "the number of the current game turn"),
+        Builtin("turn_name", 1, 1, "turn_name(n): the printed name of turn n (turn names in the game header), or none"),
         Builtin("phase", 0, 0, "the name of the current phase of the sequence of play, or none"),
         Builtin("step", 0, 0, "the name of the current step of the sequence of play, or none"),
         Builtin("enemy", 1, 1, "the other side of a two-sided game"),
@@ -61,12 +63,20 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("range", 2, 2, "range(low, high): the whole numbers from low to high, both included"),
         Builtin("within", 3, 3, "within(start, n, through): the places n moves or fewer from a place (or list), moving through a list of places"),
         Builtin("distance", 3, 3, "distance(a, b, through): the fewest moves from a to b through a list of places, or none"),
+        Builtin("cheapest", 4, 4, "cheapest(a, b, through, STEP): the least total cost from a to b through a list of places, "
+                "each move costing what the function STEP(from, to) gives (none: not allowed), or none"),
+        Builtin("reach", 4, 4, "reach(start, budget, through, STEP): the places whose least cost from start is at most budget, "
+                "cheapest first"),
         Builtin("keys", 1, 1, "the keys of a map, in insertion order"),
         Builtin("values", 1, 1, "the values of a map, in insertion order"),
         Builtin("get", 3, 3, "get(map, key, default): the value at key, or default; of a record, the field named key"),
         Builtin("fact", 1, 1, "a result recorded during the run (scenario expectations)"),
     ]
 }
+
+# Built-ins given a ruleset function by its bare name, and at which argument (from 0): the function
+# is passed, not called there (`cheapest(a, b, through, wind_cost)`).
+FUNCTION_ARGUMENTS: dict[str, int] = {"cheapest": 3, "reach": 3}
 
 # Attributes every unit has, besides its stats, flags and declared unit states.
 UNIT_ATTRS: dict[str, str] = {
@@ -126,6 +136,8 @@ GRID_SHAPES = ("hex", "area", "square", "points")
 # The eight directions of a square grid, north first and clockwise (language 6.1a).
 DIRECTIONS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")
 DIAGONALS = ("ne", "se", "sw", "nw")
+# The six directions of a hex grid in flat-topped columns, north first and clockwise (language 6.1d).
+HEX_DIRECTIONS = ("n", "ne", "se", "s", "sw", "nw")
 # The axes a square grid's edge may wrap on: `wrap columns …` joins the east and west edges.
 WRAP_AXES = ("columns", "rows")
 HEX_COLUMN_SCHEMES = ("even_q", "odd_q")

@@ -49,12 +49,16 @@ def citation(text: str) -> dict:
     return {"cite": text, "rules": rules, "rulings": rulings, "examples": examples}
 
 
-def event(number: int, e, active: dict[str, str | None]) -> dict:
+def event(number: int, e, active: dict[str, str | None], turn_names: tuple[str, ...] = ()) -> dict:
     """One trace line: its number in the whole trace (as `umpire explain --at N` counts), its
-    citation, its text, its kind, and where in the sequence of play it was written."""
+    citation, its text, its kind, and where in the sequence of play it was written (with the turn's
+    name, in a game that names its turns)."""
     turn, phase, step = e.clock if e.clock is not None else (None, None, None)
-    return {"number": number, **citation(e.cite), "text": e.text, "kind": e.kind, "detail": e.detail,
-            "turn": turn, "phase": phase, "step": step, "side": active.get(phase) if phase else None}
+    out = {"number": number, **citation(e.cite), "text": e.text, "kind": e.kind, "detail": e.detail,
+           "turn": turn, "phase": phase, "step": step, "side": active.get(phase) if phase else None}
+    if turn_names:
+        out["turn_name"] = turn_names[turn - 1] if isinstance(turn, int) and 1 <= turn <= len(turn_names) else None
+    return out
 
 
 def active_sides(sym) -> dict[str, str | None]:

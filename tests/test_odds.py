@@ -197,6 +197,18 @@ def test_odds_of_a_drift_on_a_square_grid_across_its_wrapping_edge(monkeypatch):
     assert odds.marginal(0) == {"A5": Fraction(1, 6), "A6": Fraction(1, 6), "A1": Fraction(2, 3)}
 
 
+def test_odds_of_a_voyage_cost_under_a_wind_a_die_sets(monkeypatch):
+    """A die sets the wind, then cheapest() reads it through the ruleset's step function (language 13):
+    round the strait from 0402 to 0201 costs 3 with the wind from the se, 4 from the ne or the s, and 5
+    from the n, sw or nw (each checked by hand against the rose); the step function's cached values
+    must follow the wind."""
+    monkeypatch.chdir(ROOT)
+    loaded = load("tests/lang/winds_shift.scenario")
+    odds, replayed = exact_odds(*loaded), replay_odds(*loaded)
+    assert odds.names == ["voyage cost"] and odds.outcomes == replayed.outcomes
+    assert odds.marginal(0) == {3: Fraction(1, 6), 4: Fraction(1, 3), 5: Fraction(1, 2)}
+
+
 def test_odds_of_a_marker_walking_a_secondary_map(monkeypatch):
     """Two rolls walk a storm over a secondary map's die-range paths (language 6.1c): delta_dot is
     reached by 0..3 then 5..9 (4/10 x 5/10) or 7..9 then 0..5 (3/10 x 6/10); else it leaves the map."""

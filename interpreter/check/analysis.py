@@ -21,6 +21,7 @@ only scenarios run, a stat no rule reads yet). Every message cites the rule conc
 from __future__ import annotations
 
 from ..ir import nodes as n
+from ..lang import FUNCTION_ARGUMENTS
 from ..syntax.diagnostics import Diagnostic
 from .bounds import BOOL, FALSE, INF, TRUE, Bounds, Ctx, Site, Values, describe, nodes, show, sites, statements
 from .symbols import Symbols
@@ -307,6 +308,7 @@ class Analysis:
                 kinds.add(node.name)
             elif isinstance(node, n.CallExpr):
                 calls.add(node.func)
+                calls.update(_passed_function(node))
         if sym.view is not None:
             calls.add(sym.view.function)
         if sym.game is not None and sym.game.worth is not None:
@@ -402,3 +404,10 @@ def _blocks(block: tuple):
     for s in block:
         for _, inner in blocks(s):
             yield from _blocks(inner)
+
+
+def _passed_function(call: n.CallExpr) -> tuple[str, ...]:
+    """The function a built-in is given by its bare name (cheapest's STEP): it is called there too."""
+    at = FUNCTION_ARGUMENTS.get(call.func)
+    arg = call.args[at].value if at is not None and at < len(call.args) else None
+    return (arg.name,) if isinstance(arg, n.Var) else ()

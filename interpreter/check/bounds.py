@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from ..ir import nodes as n
-from ..ir.visit import dispatch
+from ..ir.visit import descendants, dispatch
 from ..runtime.vm import MAX_REPEAT
 from ..syntax.diagnostics import Span
 from .symbols import Symbols
@@ -356,6 +356,11 @@ class Bounds:
                         self.calls.setdefault(("procedure", s.proc), []).append(Call(s.args, site, s.span))
                     elif isinstance(s, n.Lookup):
                         self.calls.setdefault(("table", s.table), []).append(Call(s.args, site, s.span))
+        # Tables read inside expressions (language 8.4): their arguments come from places the
+        # analysis does not follow (a function's parameters), so their keys are not bounded.
+        roots = [*sym.functions.values(), *sym.procedures.values(), *sym.hooks, *sym.tables.values(), sym.sequence]
+        self.read_in_expressions = {e.func for e in descendants(roots)
+                                    if isinstance(e, n.CallExpr) and e.func in sym.tables and e.func not in sym.functions}
         self._cache: dict[tuple, tuple[Values, list[str]]] = {}
         self._active: set[tuple] = set()
         self._stats: dict[str, tuple[Values, str]] = {}
@@ -385,6 +390,9 @@ class Bounds:
         def compute(why: list[str]) -> Values:
             calls = self.calls.get((kind, name), [])
             if kind not in ("procedure", "table"):
+                return ANY
+            if kind == "table" and name in self.read_in_expressions:
+                why.append(f"table '{name}' is read inside an expression, so its '{param}' is not followed")
                 return ANY
             if not calls:
                 verb = "reads" if kind == "table" else "calls"
@@ -639,6 +647,10 @@ class Bounds:
         if e.func == "count":
             if len(args) == 1 and isinstance(args[0], n.ListLit):
                 return Values.of(len(args[0].items))
+            return Values.range(0, INF)
+        if e.func in self.sym.tables and fn is None:  # a table read in an expression: its cells' numbers
+            return self._table_numbers(e.func)
+        if e.func == "cheapest":  # a sum of moves' costs 0 or more (or none, which no row reads)
             return Values.range(0, INF)
         if e.func == "turn":
             turns = self.sym.game.turns if self.sym.game else None

@@ -1,20 +1,25 @@
-"""The checker's part for square grids, borders, coasts and secondary maps (language 6.1a-6.1c).
+"""The checker's part for square and hex directions, borders, coasts, secondary maps (language
+6.1a-6.1d) and the step function of weighted paths (language 13).
 
 A mix-in of Checker: what it can see without a scenario — a square grid's id format and wrapping
-edges, the names a map built-in is given as literals (a direction, a border property, a coast),
-and each secondary map's paths. What needs a scenario (the places at the ends of a coast) is
+edges, the names a map built-in is given as literals (a direction of the grid's own, a border
+property, a coast), the function cheapest and reach are given by name, and each secondary map's
+paths. What needs a scenario (the places at the ends of a coast) is
 checked with it, by check/scenario.py through `coast_ends`.
 """
 
 from __future__ import annotations
 
 from ..ir import nodes as n
-from ..lang import DIRECTIONS, WRAP_AXES
+from ..lang import BUILTINS, DIRECTIONS, HEX_DIRECTIONS, WRAP_AXES
+from ..runtime.compass import direction_hint
 from ..runtime.squares import DEFAULT_SQUARE_ID, id_format
 from ..syntax.diagnostics import did_you_mean
 
 # The built-ins that read a square grid's directions (a run on another map would stop at them).
-SQUARE_BUILTINS = ("neighbour", "direction", "diagonal", "flanking")
+SQUARE_BUILTINS = ("diagonal", "flanking")
+# Those that read the directions of a square grid or of a hex grid with columns (language 6.1d).
+COMPASS_BUILTINS = ("neighbour", "direction")
 
 
 class MapChecks:
@@ -56,16 +61,12 @@ class MapChecks:
                 return
 
     def check_map_call(self, e: n.CallExpr) -> None:
-        """A literal a map built-in is given: a direction one of the eight, a border property declared,
+        """A literal a map built-in is given: a direction one of the grid's own, a border property declared,
         a coast declared."""
         if e.func == "between" and e.args:
             self.check_coast_name(e.args[0].value)
-        grid = self.sym.map.grid if self.sym.map else None
-        if e.func in SQUARE_BUILTINS and (grid is None or grid.shape != "square"):
-            self.error(f"'{e.func}' needs a square grid, and this ruleset's map is "
-                       f"{'a ' + grid.shape + ' grid' if grid else 'not declared'}", e.span,
-                       "declare the map's grid: grid square \"{row letter}{column}\"")
-        literal = {"neighbour": (1, DIRECTIONS, "direction"), "border": (2, self.sym.borders, "border property")}.get(e.func)
+        directions = self.check_compass_grid(e)
+        literal = {"neighbour": (1, directions, "direction"), "border": (2, self.sym.borders, "border property")}.get(e.func)
         if literal is None or len(e.args) <= literal[0]:
             return
         arg = e.args[literal[0]].value
@@ -73,8 +74,47 @@ class MapChecks:
             return
         hint = did_you_mean(arg.value, literal[1])
         if e.func == "neighbour":
-            hint = _compass(arg.value) or hint or f"a direction is one of {', '.join(DIRECTIONS)}"
+            hint = direction_hint(arg.value, directions) or hint or f"a direction is one of {', '.join(directions)}"
         self.error(f"unknown {literal[2]} '{arg.value}'", arg.span, hint)
+
+    def check_compass_grid(self, e: n.CallExpr) -> tuple[str, ...]:
+        """A direction built-in on a grid that has its directions: the directions (a square grid's eight
+        when the map has none, so that a literal is still checked)."""
+        grid = self.sym.map.grid if self.sym.map else None
+        shape = f"a {grid.shape} grid" if grid else "not declared"
+        if e.func in SQUARE_BUILTINS and (grid is None or grid.shape != "square"):
+            self.error(f"'{e.func}' needs a square grid, and this ruleset's map is {shape}", e.span,
+                       "declare the map's grid: grid square \"{row letter}{column}\"")
+        hexes = grid is not None and grid.shape == "hex" and bool(grid.columns)
+        if e.func in COMPASS_BUILTINS and not hexes and (grid is None or grid.shape != "square"):
+            self.error(f"'{e.func}' needs a square grid or a hex grid with columns, and this ruleset's map is "
+                       f"{shape}{' without columns' if grid is not None and grid.shape == 'hex' else ''}", e.span,
+                       "declare the map's grid: grid square \"{row letter}{column}\", or grid hex \"CCRR\" columns even_q")
+        return HEX_DIRECTIONS if hexes else DIRECTIONS
+
+    def check_step_function(self, fn: str, arg, scope: set[str]) -> None:
+        """The STEP of cheapest/reach: the bare name of a ruleset function of two places (from, to)."""
+        call = "cheapest(a, b, through, move_cost)" if fn == "cheapest" else "reach(start, budget, through, move_cost)"
+        example = f"as in {call} with function move_cost(a: place, b: place) [rule] = …"
+        name = arg.name if isinstance(arg, n.Var) else None
+        if name is None or name in scope:
+            self.error(f"{fn} needs the bare name of a function giving a move's cost; {_not_a_name(arg, name)}", arg.span, example)
+            return
+        decl = self.sym.functions.get(name)
+        if decl is None:
+            kind = ("a built-in" if name in BUILTINS else "a procedure" if name in self.sym.procedures
+                    else "a table" if name in self.sym.tables else None)
+            if kind is None and name not in self.values:
+                self.unknown("function", name, arg.span, self.sym.functions)
+                return
+            self.error(f"'{name}' is {kind or 'not a function'}: {fn} needs a function of the ruleset giving a move's cost",
+                       arg.span, example + " (a function is pure: it cannot roll, ask or change anything)")
+            return
+        types = [p.type for p in decl.params]
+        if types != ["place", "place"]:
+            self.error(f"the function '{name}' takes {len(types)} parameter(s) ({', '.join(types) or 'none'}): "
+                       f"{fn} calls it with two places, the move's from and to", arg.span,
+                       f"declare it as function {name}(a: place, b: place) [rule] = …")
 
     def check_secondary_maps(self) -> None:
         """Each secondary map's die is declared, its paths lead to its own points, and the paths from a
@@ -114,6 +154,17 @@ class MapChecks:
                        did_you_mean(arg.name, self.sym.coasts) or "declare it in the map: coast NAME \"label\" [rule]")
 
 
+def _not_a_name(arg, local: str | None) -> str:
+    """What a STEP argument that is not a function's bare name is instead."""
+    if local is not None:
+        return f"'{local}' is a local name here"
+    if isinstance(arg, n.StrLit):
+        return f"\"{arg.value}\" is a string: write the function's name without quotes"
+    if isinstance(arg, n.CallExpr):
+        return f"{arg.func}(…) calls the function: give its name alone, {arg.func}"
+    return "this is an expression"
+
+
 def coast_ends(roots) -> list[tuple[str, n.PlaceLit]]:
     """(coast, place) for each place written as a literal at an end of a between() call of the rules:
     a scenario's coasts tell whether each is on its coast."""
@@ -135,12 +186,3 @@ def _faces(faces: list[int]) -> str:
         else:
             runs.append([f, f])
     return ", ".join(str(a) if a == b else f"{a}..{b}" for a, b in runs)
-
-
-def _compass(word: str) -> str | None:
-    """A direction written out ('north', 'South-West') as its short name."""
-    words = word.lower().replace("-", " ").replace("north", "north ").replace("south", "south ").split()
-    short = "".join(w[0] for w in words)
-    if words and all(w in ("north", "south", "east", "west") for w in words) and short in DIRECTIONS:
-        return f"did you mean '{short}'? directions are written short: {', '.join(DIRECTIONS)}"
-    return None

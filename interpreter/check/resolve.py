@@ -18,6 +18,7 @@ from ..lang import (
     BUILTINS,
     COLUMN_KINDS,
     EXCESS_POLICIES,
+    FUNCTION_ARGUMENTS,
     GRID_SHAPES,
     HEX_COLUMN_SCHEMES,
     HOOK_EVENTS,
@@ -84,6 +85,7 @@ class Checker(MapChecks, RecordChecks):
         for table in self.sym.tables.values():
             self.check_table(table)
         self.check_view()
+        self.check_known_to()
         self.check_cups()
         self.check_functions()
         self.check_procedures()
@@ -114,6 +116,25 @@ class Checker(MapChecks, RecordChecks):
                 self.error(f"die '{die.name}' has faces {die.low}..{die.high}: the low face is above the high one", die.span)
         self.check_outcome(sym.game.outcome)
         self.check_worth(sym.game.worth)
+        self.check_turn_names(sym.game)
+
+    def check_turn_names(self, game: n.Game) -> None:
+        """`turn names`: one name for each of the game's turns, no name twice."""
+        listed = game.turn_names
+        if listed is None:
+            return
+        if game.turns is None:
+            self.error(f"the game names {len(listed.names)} turn(s) but does not say how many turns it lasts", listed.span,
+                       f"add 'turns {len(listed.names)} [rule]' to the game header")
+        elif len(listed.names) != game.turns:
+            self.error(f"the game names {len(listed.names)} turn(s), but it lasts {game.turns} (turns {game.turns})",
+                       listed.span, "give one name for each turn, in order")
+        seen: dict[str, Span] = {}
+        for name, span in zip(listed.names, listed.name_spans):
+            if name in seen:
+                self.error(f"the turn name \"{name}\" is given twice (first at line {seen[name].line}, col {seen[name].col})",
+                           span, "each turn's name tells it apart from the others")
+            seen.setdefault(name, span)
 
     def check_outcome(self, ref: n.HeaderRef | None) -> None:
         """`outcome NAME`: a game state, or a fact some rule records under exactly that key."""
@@ -234,6 +255,14 @@ class Checker(MapChecks, RecordChecks):
             if not track.low <= value <= track.high:
                 self.error(f"track '{track.name}' runs {track.low}..{track.high}; it cannot start at {value}", track.span)
 
+    def check_known_to(self) -> None:
+        """A state known to one side names a side of the game."""
+        props = self.sym.place_props.values()
+        for decl in [*self.sym.game_states.values(), *props]:
+            known = getattr(decl, "known_to", None)
+            if known is not None and known.side not in self.sym.sides:
+                self.unknown("side", known.side, known.span, self.sym.sides)
+
     def check_view(self) -> None:
         view = self.sym.view
         if view is None:
@@ -247,6 +276,8 @@ class Checker(MapChecks, RecordChecks):
     def check_functions(self) -> None:
         for fn in self.sym.functions.values():
             self.check_params(fn.params)
+            if self.waits_for_data(fn, f"function '{fn.name}'", "calling it stops the run"):
+                continue
             self.start_body(fn.params)
             self.expr(fn.body, {p.name for p in fn.params})
 
@@ -1035,9 +1066,22 @@ class Checker(MapChecks, RecordChecks):
         self.expr(e.units, scope)
         self.expr(e.where, scope | {e.die_var, e.unit_var})
 
+    def table_read(self, table: n.TableDecl, e: n.CallExpr) -> None:
+        """A table read in an expression (language 8.4): read at a value, with no effect, so it is a pure value."""
+        if table.read_at is None:
+            self.error(f"table '{table.name}' is rolled: it is read with 'lookup', not in an expression", e.span,
+                       "only a table read at a value ('read at PARAM') gives a value in an expression")
+        elif _table_effects(table):
+            self.error(f"table '{table.name}' does things when it is read (a row or result has an effect): read it with 'lookup'", e.span)
+        self.check_args(e.args, [p.name for p in table.params], f"table '{table.name}'", e.span)
+
     def call(self, e: n.CallExpr, scope: set[str]) -> None:
-        for a in e.args:
-            self.expr(a.value, scope)
+        passed = FUNCTION_ARGUMENTS.get(e.func) if e.func not in self.sym.functions else None
+        for i, a in enumerate(e.args):
+            if i == passed:
+                self.check_step_function(e.func, a.value, scope)
+            else:
+                self.expr(a.value, scope)
         record = self.sym.records.get(e.func)
         if record is not None:
             self.construction(record, e, scope)
@@ -1045,6 +1089,14 @@ class Checker(MapChecks, RecordChecks):
         fn = self.sym.functions.get(e.func)
         if fn is not None:
             self.check_args(e.args, [p.name for p in fn.params], f"function '{e.func}'", e.span)
+            return
+        table = self.sym.tables.get(e.func)
+        if table is not None:
+            self.table_read(table, e)
+            return
+        if e.func in self.sym.missing and self.sym.missing[e.func].what == "table":
+            self.error(f"table '{e.func}' is not printed in the rulebook (declared missing)", e.span,
+                       "a function that reads it says so: 'function NAME(…) [rule] needs " + e.func + " = …', and runs once a data file supplies it")
             return
         builtin = BUILTINS.get(e.func)
         if builtin is None:
@@ -1056,6 +1108,11 @@ class Checker(MapChecks, RecordChecks):
             want = str(builtin.min_args) if builtin.min_args == builtin.max_args else f"{builtin.min_args} or {builtin.max_args}"
             self.error(f"'{e.func}' takes {want} argument(s), but {len(e.args)} are given", e.span)
         self.check_map_call(e)
+
+
+def _table_effects(table: n.TableDecl) -> bool:
+    """Whether reading the table does something besides giving its result (a row's or a result's effect)."""
+    return any(r.effect for r in table.rows) or any(r.effect for r in table.results)
 
 
 def check_ruleset(ruleset: n.Ruleset) -> tuple[Symbols, list[Diagnostic]]:

@@ -228,7 +228,7 @@ class Collector:
 
     # ── place properties: the map's, and the mutable ones declared apart ──
     def decl_place_state(self, decl: n.PlaceStateDecl) -> None:
-        prop = n.PlaceProp(span=decl.span, name=decl.name, type=decl.type, mutable=True, cite=decl.cite)
+        prop = n.PlaceProp(span=decl.span, name=decl.name, type=decl.type, mutable=True, known_to=decl.known_to, cite=decl.cite)
         self.place_property(prop, decl)
 
     def place_property(self, prop: n.PlaceProp, decl) -> None:

@@ -93,6 +93,10 @@ def _cite(children: list) -> n.Citation | None:
     return next((c for c in children if isinstance(c, n.Citation)), None)
 
 
+def _known_to(children: list) -> n.KnownTo | None:
+    return next((c for c in children if isinstance(c, n.KnownTo)), None)
+
+
 def _of(children: list, cls: type) -> list:
     return [c for c in children if isinstance(c, cls)]
 
@@ -446,32 +450,34 @@ class Builder(Transformer_NonRecursive):
 
     def game(self, meta, c):
         title = _first(c, "STRING")
-        fields: dict[str, Any] = {"sides": (), "nations": (), "dice": ()}
-        dice = []
-        files_named = []  # a path the header names is reported at its own string
+        fields: dict[str, Any] = {"sides": (), "nations": (), "dice": (), "files_named": ()}
         for item in c:
-            if isinstance(item, tuple) and item and item[0] in ("sides", "nations"):
-                fields[item[0]] = item[1]
-                fields[f"{item[0]}_cite"] = item[2]
+            if isinstance(item, tuple) and item:
+                self.header_tuple(fields, item)
             elif isinstance(item, n.Die):
-                dice.append(item)
-            elif isinstance(item, tuple) and item and item[0] == "demo":
-                fields[f"demo_{item[1]}"] = item[2]
-                files_named.append(n.FileRef(span=item[3], path=item[2]))
-            elif isinstance(item, tuple) and item and item[0] == "errata":
-                fields["errata"] = item[1]
-                files_named.append(n.FileRef(span=item[2], path=item[1]))
+                fields["dice"] += (item,)
             elif isinstance(item, n.ScenarioChoice):
                 fields["scenarios"] = fields.get("scenarios", ()) + (item,)
-                files_named.append(n.FileRef(span=item.file_span, path=item.file))
-            elif isinstance(item, tuple) and item and item[0] == "turns":
-                fields["turns"] = item[1]
-                fields["turns_cite"] = item[2]
-            elif isinstance(item, tuple) and item and item[0] in ("outcome", "worth"):
-                fields[item[0]] = item[1]
-        fields["dice"] = tuple(dice)
-        fields["files_named"] = tuple(files_named)
+                fields["files_named"] += (n.FileRef(span=item.file_span, path=item.file),)
+            elif isinstance(item, n.TurnNames):
+                self.keep_turn_names(fields, item)
         return n.Game(span=self.sp(meta), name=str(c[0]), title=_unquote(title) if title else None, cite=_cite(c), **fields)
+
+    @staticmethod
+    def header_tuple(fields: dict, item: tuple) -> None:
+        """A header line its rule method gives as a tuple, its kind first, into the Game's fields; a
+        path the header names is reported at its own string."""
+        kind = item[0]
+        if kind in ("sides", "nations", "turns"):
+            fields[kind], fields[f"{kind}_cite"] = item[1], item[2]
+        elif kind == "demo":
+            fields[f"demo_{item[1]}"] = item[2]
+            fields["files_named"] += (n.FileRef(span=item[3], path=item[2]),)
+        elif kind == "errata":
+            fields["errata"] = item[1]
+            fields["files_named"] += (n.FileRef(span=item[2], path=item[1]),)
+        elif kind in ("outcome", "worth"):
+            fields[kind] = item[1]
 
     def sides(self, meta, c):
         return ("sides", tuple(_of(c, n.NameLabel)), _cite(c))
@@ -508,6 +514,20 @@ class Builder(Transformer_NonRecursive):
 
     def turns(self, meta, c):
         return ("turns", self.turn_count(c[0]), _cite(c))
+
+    def keep_turn_names(self, fields: dict, item: n.TurnNames) -> None:
+        """The game's one list of turn names (a second list would leave which one holds unclear)."""
+        if fields.get("turn_names") is not None:
+            first = fields["turn_names"].span
+            self.error(f"the turns' names are given twice (first at line {first.line})", item.span,
+                       "give them once, as one list: it may go on over as many lines as it needs")
+            return
+        fields["turn_names"] = item
+
+    def turn_names(self, meta, c):
+        names = _tokens(c, "STRING")
+        return n.TurnNames(span=self.sp(meta), names=tuple(_unquote(t) for t in names),
+                           name_spans=tuple(self.ts(t) for t in names), cite=_cite(c))
 
     def _named(self, cls, meta, c, **extra):
         label = _first(c, "STRING")
@@ -580,7 +600,10 @@ class Builder(Transformer_NonRecursive):
         return n.ViewDecl(span=self.sp(meta), function=str(c[0]), cite=_cite(c))
 
     def place_state_decl(self, meta, c):
-        return n.PlaceStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
+        return n.PlaceStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=_cite(c))
+
+    def known_to(self, meta, c):
+        return n.KnownTo(span=self.ts(c[0]), side=str(c[0]))
 
     def embark(self, meta, c):
         return n.Embark(span=self.sp(meta), units=c[0], carrier=c[1], cite=_cite(c))
@@ -589,7 +612,7 @@ class Builder(Transformer_NonRecursive):
         return n.ChangeSide(span=self.sp(meta), units=c[0], side=c[1], cite=_cite(c))
 
     def game_state_decl(self, meta, c):
-        return n.GameStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
+        return n.GameStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=_cite(c))
 
     def simple_type(self, meta, c):
         return n.TypeName(span=self.sp(meta), name=str(c[0]))
@@ -678,7 +701,7 @@ class Builder(Transformer_NonRecursive):
         return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
 
     def place_state(self, meta, c):
-        return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], mutable=True, cite=_cite(c))
+        return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], mutable=True, known_to=_known_to(c), cite=_cite(c))
 
     def box_decl(self, meta, c):
         return self._named(
@@ -809,7 +832,8 @@ class Builder(Transformer_NonRecursive):
         return n.TableResult(span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, effect=effect, cite=_cite(c))
 
     def function_decl(self, meta, c):
-        return n.FunctionDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], cite=_cite(c))
+        needs = next((x.tables for x in c if isinstance(x, _Needs)), ())
+        return n.FunctionDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], needs=needs, cite=_cite(c))
 
     def procedure_decl(self, meta, c):
         needs = next((x.tables for x in c if isinstance(x, _Needs)), ())
@@ -936,6 +960,8 @@ class Builder(Transformer_NonRecursive):
 
     def at(self, meta, c):
         phase, step = (str(c[1]), str(c[2])) if len(c) > 2 and c[1] is not None else (None, None)
+        if c[0].type == "STRING":
+            return n.StepAt(span=self.sp(meta), turn=0, turn_name=_unquote(c[0]), phase=phase, step=step)
         return n.StepAt(span=self.sp(meta), turn=int(c[0]), phase=phase, step=step)
 
     def track_set(self, meta, c):

@@ -541,6 +541,14 @@ class HeaderRef(Cited):
     sides_span: tuple[Span, ...] = ()
 
 
+class TurnNames(Cited):
+    """``turn names "Jan I", "Jan II", …``: each turn's printed name, in order (a calendar)."""
+
+    kind: Literal["turn_names"] = "turn_names"
+    names: tuple[str, ...]
+    name_spans: tuple[Span, ...] = ()  # where each name is written (a repeated one is reported there)
+
+
 class Game(Cited):
     kind: Literal["game"] = "game"
     name: str
@@ -552,6 +560,7 @@ class Game(Cited):
     dice: tuple[Die, ...] = ()
     turns: int | None = None
     turns_cite: Citation | None = None
+    turn_names: TurnNames | None = None  # the turns' printed names, when the rulebook gives them
     demo_data: str | None = None  # a rules file supplying unprinted data (a path relative to the ruleset)
     demo_setup: str | None = None  # a scenario whose set-up 'play' starts from
     errata: str | None = None  # the official errata overlay (a path relative to the ruleset), applied by 'play'
@@ -602,12 +611,19 @@ class FaceDecl(Cited):
     values: tuple[StatValue, ...] = ()
 
 
+class KnownTo(Node):
+    """``known to SIDE`` after a state's type: only that side knows its value (hidden information)."""
+
+    side: str
+
+
 class PlaceStateDecl(Cited):
     """``place state storm: bool``: a state of every place, declared outside the map block."""
 
     kind: Literal["place_state"] = "place_state"
     name: str
     type: TypeName
+    known_to: KnownTo | None = None
 
 
 class ViewDecl(Cited):
@@ -649,6 +665,7 @@ class GameStateDecl(Cited):
     kind: Literal["game_state"] = "game_state"
     name: str
     type: TypeName
+    known_to: KnownTo | None = None
 
 
 class ClassDecl(Cited):
@@ -695,6 +712,7 @@ class PlaceProp(Cited):
     name: str
     type: TypeName
     mutable: bool = False
+    known_to: KnownTo | None = None  # a place state only one side knows
 
 
 class EdgeDecl(Cited):
@@ -945,6 +963,7 @@ class FunctionDecl(Cited):
     name: str
     params: tuple[Param, ...]
     body: Expr
+    needs: tuple[str, ...] = ()  # missing tables its body reads (language 8.4: a table read in an expression)
 
 
 class ProcedureDecl(Cited):
@@ -1190,9 +1209,10 @@ class StepAt(Node):
     stands; ``at turn T`` alone leaves the phase and step unset (a game whose sequence of play
     is not written, or a scenario that runs a procedure or a table)."""
 
-    turn: int
+    turn: int  # 0 when the turn is given by its name (Setup reads it against the game's names)
     phase: str | None = None
     step: str | None = None
+    turn_name: str | None = None  # 'at turn "Feb II"'
 
 
 class Fixture(Cited):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..runtime.calendar import turn_label
 from ..runtime.values import MISSING, Place, Unit, X, show
 
 
@@ -68,8 +69,8 @@ def take(engine, title: str, moment: str, viewer: str | None = None) -> Scene:
     places = {p.id: reader.spot(p, p.id) for p in st.places.values()}
     boxes = [reader.spot(p, _box_label(sym, p)) for p in st.every_place() if p.is_box and st.units_at(p)]
     sides = [(name, side.label or name) for name, side in sym.sides.items()]
-    clock = ", ".join(str(x) for x in (f"turn {st.turn}", st.phase, st.step) if x)
-    return Scene(title, moment, clock, sides, viewer, places, boxes, _tracks(sym, st), _values(st))
+    clock = ", ".join(str(x) for x in (f"turn {turn_label(sym.game, st.turn)}", st.phase, st.step) if x)
+    return Scene(title, moment, clock, sides, viewer, places, boxes, _tracks(sym, st), _values(st, reader))
 
 
 class _Reader:
@@ -78,6 +79,11 @@ class _Reader:
 
     def sees(self, u: Unit) -> bool:
         return self.viewer is None or self.engine.sees(self.viewer, u)
+
+    def knows(self, decl) -> bool:
+        """A game or place state's value is shown unless it is known to another side (language 6.3b)."""
+        known = getattr(decl, "known_to", None)
+        return self.viewer is None or known is None or known.side == self.viewer
 
     def spot(self, place: Place, label: str) -> Spot:
         here = [u for u in self.engine.state.units_at(place) if u.carrier is None]
@@ -101,7 +107,7 @@ class _Reader:
     def marks(self, place: Place) -> list[Mark]:
         out = []
         for name, value in place.state.items():
-            text = _state_text(name, value)
+            text = _state_text(name, value) if self.knows(self.engine.sym.place_props.get(name)) else ""
             if text:
                 out.append(Mark(name, text, value if isinstance(value, str) and value in self.sides else None))
         return out
@@ -143,5 +149,7 @@ def _tracks(sym, st) -> list[str]:
     return out
 
 
-def _values(st) -> list[str]:
-    return [text for name, value in st.globals.items() if (text := _state_text(name, value))]
+def _values(st, reader: _Reader) -> list[str]:
+    states = reader.engine.sym.game_states
+    return [text for name, value in st.globals.items()
+            if reader.knows(states.get(name)) and (text := _state_text(name, value))]

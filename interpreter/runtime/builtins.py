@@ -13,6 +13,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..syntax.diagnostics import did_you_mean
+from .calendar import names_of
 from .compile import as_key, as_number
 from .requests import RuleError
 from .values import Place, Record, show
@@ -108,6 +109,17 @@ def sides(engine, span):
 @builtin("turn")
 def turn(engine, span):
     return engine.state.turn
+
+
+@builtin("turn_name")
+def turn_name(engine, span, number):
+    """The printed name of turn `number` (none in a game whose turns have no names)."""
+    names = names_of(engine.sym.game)
+    if not names:
+        return None
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= len(names):
+        raise RuleError(f"turn_name({show(number)}): the game's turns are 1..{len(names)} ({names[0]} … {names[-1]})", span)
+    return names[number - 1]
 
 
 @builtin("phase")
@@ -275,5 +287,5 @@ def get(engine, span, m, k, default):
     return m.get(as_key(k, span), default)
 
 
-# The map's geometry built-ins register themselves with the others on import.
-from . import map_builtins  # noqa: E402, F401
+# The map's geometry built-ins and the weighted paths register themselves with the others on import.
+from . import map_builtins, paths  # noqa: E402, F401

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ir import nodes as n
+from ..lang import FUNCTION_ARGUMENTS
 from ..limits import MAX_INT, MAX_LIST, MAX_STRING
 from . import cups, records, source
 from .guards import check_int, check_list, check_string, over_budget
@@ -218,11 +219,15 @@ class Compiler:
         record = self.sym.records.get(e.func)
         if record is not None:
             return self.record_builder(record, e)
-        args = [self.expr(a.value) for a in e.args]
+        passed = FUNCTION_ARGUMENTS.get(e.func) if e.func not in self.sym.functions else None
+        args = [self.function_ref(a.value) if i == passed else self.expr(a.value) for i, a in enumerate(e.args)]
         names = [a.name for a in e.args]
         fn_decl = self.sym.functions.get(e.func)
         if fn_decl is not None:
             return self.engine.function_caller(fn_decl, args, names, e.span)
+        if e.func in self.sym.tables:  # a table read at a value, in an expression (language 8.4)
+            table = self.engine.table(e.func)
+            return lambda env: table.value(table.bind(list(zip(names, [a(env) for a in args]))))
         impl = self.engine.builtin(e.func)
         span = e.span
         if len(args) == 1:  # count(…), units_at(…), enemy(…): no list of arguments built
@@ -236,6 +241,15 @@ class Compiler:
             return impl(span, *[a(env) for a in args])
 
         return call
+
+    def function_ref(self, e) -> ExprFn:
+        """A ruleset function given by its bare name to a built-in (`cheapest(…, wind_cost)`): its caller of
+        two values, called through the engine as any call of it is. The checker allows nothing else."""
+        decl = self.sym.functions.get(e.name) if isinstance(e, n.Var) else None
+        if decl is None:
+            return self.expr(e)  # the built-in says what it needed
+        caller = self.engine.function_passed(decl, e.span)
+        return lambda env: caller
 
     def record_builder(self, decl: n.RecordDecl, e: n.CallExpr) -> ExprFn:
         """`NAME(field: value, …)`: a new record; a field left out takes its default, computed from the

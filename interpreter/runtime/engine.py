@@ -19,6 +19,7 @@ from ..limits import MAX_FUNCTION_DEPTH, max_steps
 from ..syntax.diagnostics import Span
 from . import cups, records
 from .builtins import implementations
+from .calendar import turn_label
 from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
 from .guards import function_too_deep, over_budget, python_too_deep
@@ -89,6 +90,7 @@ class Engine:
         self.steps = 0  # statements run and items gone through in this run, against the step budget
         self.max_steps = max_steps()
         self._view_fn = None
+        self.viewer = None  # a fog.SideView: the trace is written as that side sees it (run --side)
         self.on_record = None  # called after each `record` (exact odds stop a path once its facts are known)
         # Ruleset functions are pure, so within one stretch of unchanged state a call with the same
         # arguments gives the same value: `epoch` changes at every statement boundary (statements
@@ -141,9 +143,11 @@ class Engine:
         st.cups = {c.name: c.start() for c in self.sym.cups.values()}
 
     # ── trace ──
-    def trace(self, cite: n.Citation | str, text: str, kind: str = "event") -> None:
+    def trace(self, cite: n.Citation | str, text: str, kind: str = "event", secret: bool = False) -> None:
         if not self.narrate:
             return
+        if self.viewer is not None and self.viewer.hides(text, secret):
+            text = self.viewer.hidden_line()
         if self.explain:
             where, within = self.process.where() if self.process is not None else (None, ())
             trigger = self.process.trigger() if self.process is not None else None
@@ -279,7 +283,8 @@ class Engine:
     # ── effects ──
     def set_global(self, name: str, value: Any, cite: str) -> None:
         self.state.globals[name] = value
-        self.trace(cite, f"{name} is now {show(value)}", "state")
+        secret = self.viewer is not None and self.viewer.unknown_state(self.sym.game_states.get(name))
+        self.trace(cite, f"{name} is now {show(value)}", "state", secret)
 
     def set_state(self, obj: Any, name: str, value: Any, cite: str, span: Span) -> None:
         if obj.__class__ is Record:
@@ -295,7 +300,8 @@ class Engine:
         else:
             raise RuleError(f"cannot set '{name}' of {show(obj)}", span)
         self.mark(obj)
-        self.trace(cite, f"{obj}.{name} is now {show(value)}", "state")
+        secret = self.viewer is not None and isinstance(obj, Place) and self.viewer.unknown_state(self.sym.place_props[name])
+        self.trace(cite, f"{obj}.{name} is now {show(value)}", "state", secret)
         if isinstance(obj, Unit) and self.faces:
             self.trace_face(obj, name, before, cite)
 
@@ -387,7 +393,7 @@ class Engine:
         """A game event (game_start, turn_start, game_end): each hook announced with its citation, then run."""
         for h in self.sym.hooks:
             if h.event == event:
-                self.trace(h.cite or "hook", f"turn {self.state.turn}: {event.replace('_', ' ')}")
+                self.trace(h.cite or "hook", f"turn {turn_label(self.sym.game, self.state.turn)}: {event.replace('_', ' ')}")
         return self.vm.event(event)
 
     def missing_tables(self, needs) -> list[str]:
@@ -408,7 +414,7 @@ class Engine:
     def start_step(self, phase: str, step: n.StepDecl) -> Process:
         """A step named in the trace, and the process that runs it."""
         self.state.step = step.name
-        self.trace(step.cite or step.name, f"turn {self.state.turn}, {phase}, {step.name}")
+        self.trace(step.cite or step.name, f"turn {turn_label(self.sym.game, self.state.turn)}, {phase}, {step.name}")
         return self.vm.step(phase, step)
 
     def first_step(self) -> tuple[str, str] | None:
@@ -447,6 +453,20 @@ class Engine:
             value = call(env)
             shown = ", ".join(_brief(v) for v in (a(env) for a in args))
             self.consulted.append(f"{decl.name}({shown}) [{decl.cite or decl.name}] = {_brief(value)}")
+            return value
+
+        return consulted
+
+    def function_passed(self, decl: n.FunctionDecl, span: Span):
+        """A ruleset function given by its name to a built-in (cheapest's STEP): a caller of two values,
+        each call noted as a call written in the rules is when explaining."""
+        call = self.function_positional(decl, 2, span)
+        if not self.explain:
+            return call
+
+        def consulted(a, b):
+            value = call(a, b)
+            self.consulted.append(f"{decl.name}({_brief(a)}, {_brief(b)}) [{decl.cite or decl.name}] = {_brief(value)}")
             return value
 
         return consulted
@@ -511,6 +531,11 @@ class Engine:
         known = self._bodies.get(decl.name)
         if known is not None and known[0] is decl:
             return known[1]
+        unmet = self.missing_tables(decl.needs)
+        if unmet:  # never lowered (its tables have nothing to read): a call stops the run with the reason
+            body = _needs_stop(f"function '{decl.name}'", decl, unmet)
+            self._bodies[decl.name] = (decl, body)
+            return body
         outer, self.compiler.cite = self.compiler.cite, decl.cite
         try:
             body = self.compiler.expr(decl.body)
@@ -625,6 +650,19 @@ def bind_args(params: list[str], args: list[tuple[str | None, Any]]) -> dict:
     return frame
 
 
+def _needs_stop(what: str, decl, unmet: list[str]):
+    """What calling a procedure or function does while a table it needs is missing: stop, with the reason."""
+
+    def stop(env):
+        raise RuleError(
+            f"{what} needs the missing table(s) {', '.join(unmet)}, which no data file supplies",
+            decl.span, decl.cite, "run it with a ruleset whose data file supplies the table (a demo data file, or a scenario fixture overlay)",
+            tuple(unmet),
+        )
+
+    return stop
+
+
 class Procedure:
     def __init__(self, engine: Engine, decl: n.ProcedureDecl):
         self.decl = decl
@@ -637,11 +675,7 @@ class Procedure:
     def check_supplied(self) -> None:
         """A procedure that needs a table no file supplies stops the run when it is called."""
         if self.unmet:
-            raise RuleError(
-                f"procedure '{self.decl.name}' needs the missing table(s) {', '.join(self.unmet)}, which no data file supplies",
-                self.decl.span, self.decl.cite, "run it with a ruleset whose data file supplies the table (a demo data file, or a scenario fixture overlay)",
-                tuple(self.unmet),
-            )
+            _needs_stop(f"procedure '{self.decl.name}'", self.decl, self.unmet)({})
 
     def bind(self, args: list[tuple[str | None, Any]]) -> dict:
         return bind_args(self.params, args)
@@ -733,6 +767,27 @@ class Table:
         raise Unprinted(f"{d.name}: the rulebook does not print the result for {where}", row.span, row.cite or d.cite,
                         "no rule can go on from here: a result the table does not print is never invented",
                         missing=(f"{d.name} at {where}",))
+
+    def value(self, env: dict) -> Any:
+        """The result a table read at a value gives, read in an expression (language 8.4): no line, no fact,
+        no effect (the checker allows it only for a table with none); none where the table says 'no effect'."""
+        d = self.decl
+        column = 0
+        if self.columns is not None:
+            column, _ = self.columns.find(env)
+            if column is None:
+                return None
+        total, _ = self.modified(self.key(env), env)
+        index, more = self.index(total), self.more_keys(env)
+        if index is None or None in more:
+            return None
+        row = next((r for r in d.rows if all(lo <= k <= hi for k, (lo, hi) in zip((index, *more), r.keys()))), None)
+        if row is None:
+            raise RuleError(f"{d.name} has no row for {index}{''.join(f', {k}' for k in more)}", d.span)
+        result = row.cell(column)
+        if result == "?":
+            self.unprinted(row, [index, *more], column)
+        return result
 
     def modified(self, raw: int, env: dict) -> tuple[int, str]:
         """The roll with every modifier that holds, and the trace's account of them."""

@@ -33,14 +33,21 @@ def hex_id(col: int, row: int, form: str = DEFAULT_HEX_ID) -> str | None:
     return "".join(next(taken[f]) for f in form)
 
 
-def hex_neighbours(pid: str, columns: str, form: str = DEFAULT_HEX_ID) -> set[str]:
-    """Neighbours of a hex in a flat-topped column layout (even_q or odd_q)."""
+def hex_directions(pid: str, columns: str, form: str = DEFAULT_HEX_ID) -> tuple[tuple[str, str], ...]:
+    """(direction, id) of each hex around `pid` in a flat-topped column layout (even_q or odd_q), n first
+    and clockwise; a neighbour off the grid's numbering is left out."""
     cell = parse_hex_id(pid, form)
     if cell is None:
-        return set()
+        return ()
     c, r = cell
     up_shift = (c % 2 == 1) if columns == "even_q" else (c % 2 == 0)
-    side_rows = (r - 1, r) if up_shift else (r, r + 1)
-    cells = [(c, r - 1), (c, r + 1)] + [(c + dc, rr) for dc in (-1, 1) for rr in side_rows]
-    ids = (hex_id(cc, rr, form) for cc, rr in cells if cc >= 0 and rr >= 0)
-    return {i for i in ids if i is not None}
+    upper, lower = (r - 1, r) if up_shift else (r, r + 1)  # the rows this hex touches in the columns beside it
+    cells = (("n", c, r - 1), ("ne", c + 1, upper), ("se", c + 1, lower),
+             ("s", c, r + 1), ("sw", c - 1, lower), ("nw", c - 1, upper))
+    out = ((d, hex_id(cc, rr, form)) for d, cc, rr in cells if cc >= 0 and rr >= 0)
+    return tuple((d, i) for d, i in out if i is not None)
+
+
+def hex_neighbours(pid: str, columns: str, form: str = DEFAULT_HEX_ID) -> set[str]:
+    """Neighbours of a hex in a flat-topped column layout (even_q or odd_q)."""
+    return {nid for _d, nid in hex_directions(pid, columns, form)}

@@ -1,5 +1,5 @@
-"""Built-ins of the map's geometry (language 6.1a-6.1c): square directions, borders, exits, coasts, and
-the paths of a secondary map.
+"""Built-ins of the map's geometry (language 6.1a-6.1d): square and hex directions, borders, exits,
+coasts, and the paths of a secondary map.
 
 Registered with the others (builtins.py imports this module); each reads the map data set up
 from the scenario, never the position, except through the places it returns.
@@ -7,9 +7,10 @@ from the scenario, never the position, except through the places it returns.
 
 from __future__ import annotations
 
-from ..lang import DIAGONALS, DIRECTIONS
+from ..lang import DIAGONALS
 from ..syntax.diagnostics import did_you_mean
 from .builtins import builtin
+from .compass import compass, direction_hint
 from .requests import RuleError
 from .squares import square_grid
 from .values import Place, show
@@ -28,20 +29,27 @@ def _place(span, v, fn: str) -> Place:
     return v
 
 
+def _compass(engine, span, fn: str):
+    grid = compass(engine.sym.map)
+    if grid is None:
+        raise RuleError(f"{fn} needs a square grid, or a hex grid with columns (grid hex \"CCRR\" columns even_q)", span)
+    return grid
+
+
 def _direction(engine, span, a, b, fn: str) -> str | None:
-    """The direction from a to b when they are neighbours on the square grid (across a wrap too)."""
-    grid = _squares(engine, span, fn)
+    """The direction from a to b when they are neighbours on the grid (across a square grid's wrap too)."""
+    grid = _compass(engine, span, fn) if fn == "direction" else _squares(engine, span, fn)
     a, b = _place(span, a, fn), _place(span, b, fn)
     return next((d for d, nid in grid.neighbours(a.id) if nid == b.id), None)
 
 
 @builtin("neighbour")
 def neighbour(engine, span, place, direction):
-    grid = _squares(engine, span, "neighbour")
+    grid = _compass(engine, span, "neighbour")
     place = _place(span, place, "neighbour")
-    if direction not in DIRECTIONS:
-        raise RuleError(f"neighbour needs a direction ({', '.join(DIRECTIONS)}), not {show(direction)}", span,
-                        hint=did_you_mean(str(direction), DIRECTIONS))
+    if direction not in grid.directions:
+        raise RuleError(f"neighbour needs a direction ({', '.join(grid.directions)}), not {show(direction)}", span,
+                        hint=direction_hint(str(direction), grid.directions) or did_you_mean(str(direction), grid.directions))
     nid = dict(grid.neighbours(place.id)).get(direction)
     return engine.state.places.get(nid) if nid is not None else None
 

@@ -18,6 +18,7 @@ from ..overlay.apply import header_line
 from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources
 from . import cups
 from .agents import Agent, EagerAgent, FirstLegalAgent, RandomAgent
+from .calendar import start_turn, turn_label
 from .dice import SeededDice
 from .driver import Quit, Runner, Suspend
 from .engine import Engine
@@ -101,7 +102,7 @@ def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, termi
 def position(engine: Engine, side: str | None = None) -> str:
     """The position as a person asks for it, seen by ``side``: what the view hides is counted, not named."""
     st = engine.state
-    lines = [f"turn {st.turn}, {st.phase}, {st.step}" + (f" (as {side} sees it)" if side else "")]
+    lines = [f"turn {turn_label(engine.sym.game, st.turn)}, {st.phase}, {st.step}" + (f" (as {side} sees it)" if side else "")]
     for track in st.tracks.values():
         lines.append(f"  {track.name}: " + ", ".join(f"{k or track.name} {v}" for k, v in track.values.items()))
     for name, chits in st.cups.items():  # what is left in a cup is open knowledge: the drawn chits were seen
@@ -152,7 +153,7 @@ def steps_from(sym: Symbols, start: n.StepAt | None, turns: int | None = None):
     if seq is None:
         return
     turns = turns if turns is not None else (sym.game.turns if sym.game and sym.game.turns else 1)
-    first_turn, first_phase, first_step = (start.turn, start.phase, start.step) if start else (1, None, None)
+    first_turn, first_phase, first_step = (start_turn(sym.game, start), start.phase, start.step) if start else (1, None, None)
     started = start is None or start.phase is None  # 'at turn N' alone: from the turn's first step
     for turn in range(first_turn, turns + 1):
         for phase in seq.phases:
@@ -298,7 +299,7 @@ class _Session:
         engine, setup = self.engine, self.setup
         first = engine.first_step()
         start = setup.at if setup is not None else None
-        if start is None or start.turn == 1 and (start.phase is None or (start.phase, start.step) == first):
+        if start is None or start_turn(self.sym.game, start) == 1 and (start.phase is None or (start.phase, start.step) == first):
             yield ("game_start",), lambda: self._event("game_start", 1)
         for turn, phase, step in steps_from(self.sym, start, final):
             if (phase.name, step.name) == first:
@@ -323,7 +324,7 @@ class _Session:
         # A game goes on past a step it cannot play, and says so (a scenario stops there instead).
         why = engine.not_playable(step)
         if why:
-            engine.trace(step.cite or step.name, f"turn {turn}, {phase.name}, {step.name}: {why}, skipped")
+            engine.trace(step.cite or step.name, f"turn {turn_label(self.sym.game, turn)}, {phase.name}, {step.name}: {why}, skipped")
             return None
         return engine.start_step(phase.name, step)
 
@@ -333,7 +334,7 @@ class _Session:
         end_cite = (sym.game.turns_cite or sym.game.cite) if sym.game else None
         if setup is not None and setup.until is not None:
             end_cite = setup.cite or end_cite
-        self.engine.trace(end_cite or "game", f"the game ends after turn {final}")
+        self.engine.trace(end_cite or "game", f"the game ends after turn {turn_label(sym.game, final)}")
         return self.engine.game_event("game_end")
 
     def end_check(self) -> None:

@@ -17,6 +17,7 @@ from .agents import ScriptedAgent
 from .dice import ScriptedDice
 from .driver import Runner, Tried
 from .engine import Engine, Event
+from .fog import SideView
 from .requests import RuleError, ScriptError
 from .setup import Setup
 from .values import show
@@ -51,12 +52,15 @@ class Outcome:
 
 
 def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool = False, detail: bool = True,
-                 watch: Callable[[Engine, int], None] | None = None) -> Outcome:
+                 watch: Callable[[Engine, int], None] | None = None, side: str | None = None) -> Outcome:
     """Run a scenario; its trace is the whole trace, or with ``detail=False`` the narration alone.
     ``watch(engine, N)`` is called once the set-up is built (N = 0) and after each trace line N is
-    written, while the engine's state is the position that line leaves (pictures, `umpire draw --at`)."""
+    written, while the engine's state is the position that line leaves (pictures, `umpire draw --at`).
+    With ``side``, the trace is written as that side sees it (fog.py: hidden lines keep their rule)."""
     out = Outcome()
     engine = Engine(sym, sources, explain)
+    if side is not None:
+        engine.viewer = SideView(engine, side)
     if watch is not None:
         engine.events = _Watched(engine, watch)
     out.events = engine.events
@@ -67,7 +71,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
         setup.run()
         if watch is not None:
             watch(engine, 0)
-        out.lines.extend(_preamble(out, sc, setup))
+        out.lines.extend(_preamble(out, sc, setup, engine.viewer))
         engine.state.facts.setdefault("departures", 0)
         engine.run_invariants()
         runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym, engine))
@@ -121,11 +125,15 @@ def _heading(sc: n.Scenario, sym: Symbols) -> list[str]:
     return lines
 
 
-def _preamble(out: Outcome, sc: n.Scenario, setup: Setup) -> list[str]:
-    """What the scenario notes of its position, and the values it supplies that the rulebook does not print."""
+def _preamble(out: Outcome, sc: n.Scenario, setup: Setup, viewer: SideView | None = None) -> list[str]:
+    """What the scenario notes of its position, and the values it supplies that the rulebook does not print
+    (for a side, without the lines that name a unit it does not see)."""
     for fixture in sc.fixtures:
         setup.fixtures.append(fixture.text + (f" [{fixture.cite}]" if fixture.cite else ""))
     out.notes, out.fixtures = list(sc.notes) + setup.notes, list(setup.fixtures)
+    if viewer is not None:
+        out.notes = [x for x in out.notes if not viewer.hides(x, False)]
+        out.fixtures = [x for x in out.fixtures if not viewer.hides(x, False)]
     return [f"note: {note}" for note in out.notes] + [f"fixture: {f}" for f in out.fixtures]
 
 

@@ -11,6 +11,7 @@ from functools import lru_cache
 from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..syntax.diagnostics import Span, did_you_mean
+from .calendar import start_turn
 from .engine import Engine
 from .geometry import DEFAULT_HEX_ID, hex_neighbours
 from .requests import ScriptError
@@ -319,7 +320,7 @@ class Setup:
     def position(self) -> None:
         st, sym, sc = self.engine.state, self.sym, self.sc
         if sc.at:
-            turn, phase, step = sc.at.turn, sc.at.phase, sc.at.step
+            turn, phase, step = start_turn(sym.game, sc.at), sc.at.phase, sc.at.step
             if phase is not None and (phase, step) not in sym.steps():
                 raise ScriptError(f"the sequence of play has no step '{step}' in phase '{phase}'", sc.at.span)
             st.turn, st.phase, st.step = turn, phase, step

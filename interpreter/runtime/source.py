@@ -20,6 +20,7 @@ from __future__ import annotations
 from types import CodeType
 from typing import Any
 
+from ..lang import FUNCTION_ARGUMENTS
 from ..limits import MAX_INT, MAX_LIST
 from . import compile as c
 from .values import MISSING, Die, Place, Pool, Unit, X
@@ -190,6 +191,10 @@ class _Writer:
         return f"{self.const(c.entry)}({self.write(e.obj, d)}, {self.write(e.key, d)}, {self.const(e.span)})"
 
     def w_call(self, e, d):
+        if e.func in FUNCTION_ARGUMENTS and e.func not in self.sym.functions:
+            return None  # a function passed by its name (cheapest, reach): the compiler's closure passes it
+        if e.func in self.sym.tables and e.func not in self.sym.functions:
+            return None  # a table read in an expression (language 8.4): the compiler's closure reads it
         args = ", ".join(self.write(a.value, d) for a in e.args)
         if e.func in self.sym.records:
             return None  # a record built: the compiler's closure (records.builder)

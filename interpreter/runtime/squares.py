@@ -152,6 +152,7 @@ def square_neighbours(pid: str, form: IdFormat, wraps: tuple[WrapRule, ...]) -> 
 class SquareGrid:
     form: IdFormat
     wraps: tuple[WrapRule, ...]
+    directions = DIRECTIONS  # a class value, not a field: what `neighbour` accepts on this grid
 
     def neighbours(self, pid: str) -> tuple[tuple[str, str], ...]:
         return square_neighbours(pid, self.form, self.wraps)

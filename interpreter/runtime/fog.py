@@ -1,0 +1,36 @@
+"""The trace as one side sees it (hidden information, language 6.3b).
+
+A line is hidden from the side when it names a unit the side does not see at that moment (the
+ruleset's `view`), or sets a state that is `known to` another side. Visibility is decided as the
+line is written, so a block seen later does not unveil what it did before. The hidden line keeps
+its rule citation — the side knows a rule was applied, as a player sees his opponent busy with a
+block — and loses everything else.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class SideView:
+    def __init__(self, engine, side: str):
+        self.engine = engine
+        self.side = side
+
+    def hidden_line(self) -> str:
+        return f"(hidden from {self.side})"
+
+    def hides(self, text: str, secret: bool) -> bool:
+        """Whether the side may not read this line: a state it does not know, or an unseen unit named."""
+        if secret:
+            return True
+        units = self.engine.state.units
+        return any(u is not None and not self.engine.sees(self.side, u)
+                   for u in (units.get(w) for w in set(_WORD.findall(text))))
+
+    def unknown_state(self, decl) -> bool:
+        """A state (game or place) known to a side other than this one."""
+        known = getattr(decl, "known_to", None)
+        return known is not None and known.side != self.side
