@@ -121,8 +121,9 @@ class Runner:
     def announce(self, req: ChoiceRequest, line: str) -> None:
         """The answer's line; a secret decision's waits in its block, and the trace says only that
         the side has decided (language §11.13a)."""
-        if not req.secret:
-            self.engine.trace(req.cite, line, "decision")
+        if not req.secret:  # another side's answer is not read by a side's trace; what it does may be (fog.py)
+            viewer = self.engine.viewer
+            self.engine.trace(req.cite, line, "decision", viewer is not None and req.chooser != viewer.side)
         elif self.engine.narrate:
             self.sealed().append([str(req.cite), line])
             self.engine.trace(req.cite, f"{req.chooser} has decided '{req.name}' (secret until revealed)")

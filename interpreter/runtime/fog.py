@@ -1,7 +1,9 @@
 """The trace as one side sees it (hidden information, language 6.3b).
 
 A line is hidden from the side when it names a unit the side does not see at that moment (the
-ruleset's `view`), or sets a state that is `known to` another side. Visibility is decided as the
+ruleset's `view`), sets a state that is `known to` another side, or gives another side's answer to
+a decision (its effects are shown or hidden by their own lines; a `secretly` block's answers are
+shown to all when it reveals them). Visibility is decided as the
 line is written, so a block seen later does not unveil what it did before. The hidden line keeps
 its rule citation — the side knows a rule was applied, as a player sees his opponent busy with a
 block — and loses everything else.
