@@ -771,7 +771,6 @@ class Table:
     def value(self, env: dict) -> Any:
         """The result a table read at a value gives, read in an expression (language 8.4): no line, no fact,
         no effect (the checker allows it only for a table with none); none where the table says 'no effect'."""
-        d = self.decl
         column = 0
         if self.columns is not None:
             column, _ = self.columns.find(env)
@@ -781,13 +780,19 @@ class Table:
         index, more = self.index(total), self.more_keys(env)
         if index is None or None in more:
             return None
-        row = next((r for r in d.rows if all(lo <= k <= hi for k, (lo, hi) in zip((index, *more), r.keys()))), None)
-        if row is None:
-            raise RuleError(f"{d.name} has no row for {index}{''.join(f', {k}' for k in more)}", d.span)
+        row = self.row(index, more)
         result = row.cell(column)
         if result == "?":
             self.unprinted(row, [index, *more], column)
         return result
+
+    def row(self, index: int, more: list[int]) -> n.Row:
+        """The row a value (and the further keys of a table read at two values) falls in."""
+        d = self.decl
+        row = next((r for r in d.rows if all(lo <= k <= hi for k, (lo, hi) in zip((index, *more), r.keys()))), None)
+        if row is None:
+            raise RuleError(f"{d.name} has no row for {index}{''.join(f', {k}' for k in more)}", d.span)
+        return row
 
     def modified(self, raw: int, env: dict) -> tuple[int, str]:
         """The roll with every modifier that holds, and the trace's account of them."""

@@ -668,9 +668,7 @@ class TableFrame(Frame):
             eng.trace(d.beyond_cite, f"{d.name}: {self.heading}{how} {raw}{mods} = {total}{_also(more)}, beyond the table: no effect")
             self.stage = "end"
             return None
-        row = next((r for r in d.rows if all(lo <= k <= hi for k, (lo, hi) in zip((index, *more), r.keys()))), None)
-        if row is None:
-            raise RuleError(f"{d.name} has no row for {index}{_also(more)}", d.span)
+        row = t.row(index, more)
         shown = f"{total}" + (f" (read as {index} [{d.beyond_cite}])" if index != total else "")
         result = row.cell(self.column)
         if result == "?":
