@@ -44,7 +44,7 @@ def check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -> in
 def run(path: str, overlays: list[str] = (), detail: bool = False, side: str | None = None) -> int:
     """`umpire run --json`: the trace (the narration, or with --detail all of it), the departures,
     each expectation and whether it held, the error that stopped the run if one did."""
-    from .commands import prepared_scenario
+    from .commands import prepared_scenario, unknown_side
     from .runtime.calendar import names_of
     from .runtime.scenario import run_scenario
 
@@ -54,10 +54,9 @@ def run(path: str, overlays: list[str] = (), detail: bool = False, side: str | N
     except UmpireError as err:
         return stopped("run", err.diagnostics, scenario=path)
     sym = loaded.symbols
-    from .commands import unknown_side
-
-    if unknown_side(side, sym):
-        return stopped("run", [Diagnostic("error", unknown_side(side, sym), NO_SPAN)], code=2, scenario=path)
+    problem = unknown_side(side, sym)
+    if problem:
+        return stopped("run", [Diagnostic("error", problem, NO_SPAN)], code=2, scenario=path)
     outcome = run_scenario(scenario, sym, sources, detail=detail, side=side)
     active = rj.active_sides(sym)
     names = names_of(sym.game)

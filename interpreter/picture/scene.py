@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..runtime.calendar import turn_label
+from ..runtime.fog import unknown_to
 from ..runtime.values import MISSING, Place, Unit, X, show
 
 
@@ -82,8 +83,7 @@ class _Reader:
 
     def knows(self, decl) -> bool:
         """A game or place state's value is shown unless it is known to another side (language 6.3b)."""
-        known = getattr(decl, "known_to", None)
-        return self.viewer is None or known is None or known.side == self.viewer
+        return self.viewer is None or not unknown_to(decl, self.viewer)
 
     def spot(self, place: Place, label: str) -> Spot:
         here = [u for u in self.engine.state.units_at(place) if u.carrier is None]

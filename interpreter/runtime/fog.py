@@ -34,5 +34,10 @@ class SideView:
 
     def unknown_state(self, decl) -> bool:
         """A state (game or place) known to a side other than this one."""
-        known = getattr(decl, "known_to", None)
-        return known is not None and known.side != self.side
+        return unknown_to(decl, self.side)
+
+
+def unknown_to(decl, side: str) -> bool:
+    """Whether a game or place state's declaration says it is `known to` a side other than ``side``."""
+    known = getattr(decl, "known_to", None)
+    return known is not None and known.side != side
