@@ -165,6 +165,16 @@ def test_a_square_grid_is_drawn_from_its_ids(tmp_path):
     assert len({float(r.get("width")) for r in squares.values()}) == 1
 
 
+def test_a_wrapping_edge_is_noted_on_its_squares_not_drawn_across_the_map(tmp_path):
+    root = draw(tmp_path, "tests/lang/grid_drift.scenario")
+    notes = texts(root, "wrap")
+    # grid.rules wraps columns 1..6 on rows A..B: A6 and A1 touch across the edge.
+    assert "\u21c4 A1" in notes and "\u21c4 A6" in notes
+    lines = [el for el in root.iter(NS + "line") if el.get("class") == "link"]
+    xs = [abs(float(el.get("x1")) - float(el.get("x2"))) for el in lines]
+    assert all(x < 200 for x in xs), "no link line runs the width of the map"
+
+
 def test_an_existing_picture_is_kept_unless_forced(tmp_path, capsys):
     out = tmp_path / "p.svg"
     out.write_text("mine", encoding="utf-8")

@@ -85,6 +85,10 @@ def _map(scene: Scene, board: Board, layout: Layout, colours: dict[str, str]) ->
     for a, b, kind in board.links:
         if a in layout.cells and b in layout.cells and layout.cells[a].shape != "hex":
             ca, cb = layout.cells[a], layout.cells[b]
+            if kind is None and _wraps_round(ca, cb):
+                group.append(_wrap_note(ca, cb))
+                group.append(_wrap_note(cb, ca))
+                continue
             group.append(dw.Line(ca.x, ca.y, cb.x, cb.y, stroke="#9a9a9a", stroke_width=1.5, class_="link",
                                  stroke_dasharray="5,4" if kind else None, data_kind=kind or "adjacent"))
     for cell in layout.fillers:
@@ -95,6 +99,21 @@ def _map(scene: Scene, board: Board, layout: Layout, colours: dict[str, str]) ->
         if spot is not None:
             group.append(_place(cell, spot, colours))
     return group
+
+
+def _wraps_round(a: Cell, b: Cell) -> bool:
+    """Two grid squares that touch across a wrapping edge (language 6.1a): neighbours, but drawn at
+    the map's two ends. A line between them would cross the whole map."""
+    return a.shape == b.shape == "square" and (abs(a.x - b.x) > 1.5 * a.w or abs(a.y - b.y) > 1.5 * a.h)
+
+
+def _wrap_note(cell: Cell, other: Cell) -> dw.DrawingElement:
+    """A square's note, on the side of the map edge it wraps across, of the square it touches there."""
+    dx = 0 if abs(cell.x - other.x) <= 1.5 * cell.w else (-1 if other.x > cell.x else 1)
+    dy = 0 if abs(cell.y - other.y) <= 1.5 * cell.h else (-1 if other.y > cell.y else 1)
+    x, y = cell.x + dx * (cell.w / 2 - 4), cell.y + dy * (cell.h / 2 - 4) + (4 if dy == 0 else 0)
+    anchor = "start" if dx < 0 else "end" if dx > 0 else "middle"
+    return dw.Text(f"\u21c4 {other.id}", 9, x, y, fill="#777", text_anchor=anchor, class_="wrap")
 
 
 def _outline(cell: Cell, **style) -> dw.DrawingElement:
