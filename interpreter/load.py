@@ -64,14 +64,16 @@ def _load_rules(path: str, sources: Sources, with_demo: bool, overlays: Sequence
     from .ir.trust import trusted
     from .overlay.apply import apply_overlays
 
-    decls = _read_rules(path, sources, chain=())
+    read_files: set[str] = set()
+    decls = _read_rules(path, sources, chain=(), read_files=read_files)
     game = next((d for d in decls if isinstance(d, n.Game)), None)
     if with_demo and game is not None and game.demo_data:
         demo = header_file(game, game.demo_data, files.RULES, "demo data")
         if not os.path.exists(demo):
             raise UmpireError([Diagnostic("error", f"the demo data file {demo} does not exist", game.span)])
-        already = {os.path.normpath(d.span.file) for d in decls}
-        if demo not in already:  # a harness may include the demo data itself
+        # A harness may include the demo data itself (a demo file of nothing but includes declares
+        # nothing of its own, so the files read say so, not the declarations).
+        if demo not in read_files:
             decls += _read_rules(demo, sources, chain=(os.path.normpath(path),))
     with trusted():  # the builder's declarations (ir/trust.py)
         base = n.Ruleset(file=path, decls=tuple(decls))
@@ -125,10 +127,13 @@ def load_scenario_rules(scenario: n.Scenario, sources: Sources, overlays: Sequen
                           with_errata=with_errata, with_demo=with_demo)
 
 
-def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:
-    """The declarations of one file, each include replaced by the declarations it names."""
+def _read_rules(path: str, sources: Sources, chain: tuple[str, ...], read_files: set[str] | None = None) -> list:
+    """The declarations of one file, each include replaced by the declarations it names; the
+    files read are added to ``read_files``."""
     from .ir import nodes as n
 
+    if read_files is not None:
+        read_files.add(os.path.normpath(path))
     text = read(path, sources)
     out: list = []
     for decl in _built(text, path, "rules_file").decls:
@@ -141,7 +146,7 @@ def _read_rules(path: str, sources: Sources, chain: tuple[str, ...]) -> list:
             raise UmpireError([Diagnostic("error", f"include cycle: {cycle}", decl.span)])
         if not os.path.exists(target):
             raise UmpireError([Diagnostic("error", f"cannot include '{decl.path}': there is no file {target}", decl.span)])
-        out.extend(_read_rules(target, sources, (*chain, os.path.normpath(path))))
+        out.extend(_read_rules(target, sources, (*chain, os.path.normpath(path)), read_files))
     return out
 
 

@@ -55,3 +55,19 @@ def test_schema_is_json_with_the_ir_definitions(capsys):
     assert schema["title"] == "Ruleset"
     for node in ("TableDecl", "ProcedureDecl", "Choose", "Roll", "Matching"):
         assert node in schema["$defs"]
+
+
+def test_a_harness_that_includes_demo_data_made_only_of_includes_reads_it_once(tmp_path, capsys, monkeypatch):
+    # The demo data file declares nothing itself, only includes the demo tables: a harness that
+    # includes it (as the game's scenarios do) must not get its tables a second time.
+    (tmp_path / "game.rules").write_text(
+        'game g [1.0] {\n  sides red, blue [1.0]\n  die d6 1..6 [1.0]\n  demo data "demo.rules" [1.0]\n}\n'
+        'missing table chart "a chart the text does not print" [2.0]\n'
+        'procedure read_it() [2.0] needs chart {\n  lookup r = chart() [2.0]\n}\n', encoding="utf-8")
+    (tmp_path / "demo.rules").write_text('include "demo_chart.rules" [1.0]\n', encoding="utf-8")
+    (tmp_path / "demo_chart.rules").write_text(
+        'table chart "DEMO chart" [2.0] {\n  roll 1 d6\n  1..6 -> calm "DEMO" [2.0]\n}\n', encoding="utf-8")
+    (tmp_path / "harness.rules").write_text('include "game.rules" [1.0]\ninclude "demo.rules" [1.0]\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "harness.rules"]) == 0, capsys.readouterr()
+    assert "declared twice" not in capsys.readouterr().out
