@@ -264,9 +264,10 @@ def _named_agent(plays: n.SidePlays, seed: int, engine: Engine | None):
 
 
 def run_target(engine: Engine, sc: n.Scenario):
-    """The scenario's `run` target, driven like a generator: one process, or steps in turn."""
+    """The scenario's `run` target, driven like a generator: one process, or steps in turn; an
+    `end game` in it ends the run, after the game_end hooks."""
     parts = target_parts(engine, sc)
-    return parts[0]() if len(parts) == 1 else _in_turn(parts)
+    return engine.to_the_end(parts[0]() if len(parts) == 1 else _in_turn(parts))
 
 
 def _in_turn(parts: list[Callable[[], Process]]):
