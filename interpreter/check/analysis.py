@@ -11,7 +11,7 @@ run, and where the rules are probably wrong, without running a game:
 - unused names: functions, states, stats, flags, boxes and tracks no rule mentions, cups no
   rule draws from;
 - decisions that can have no legal answer, where the options and the count are constants;
-- statements that never run: after `stop`, `return` or `pass` in the same block;
+- statements that never run: after `stop`, `return`, `pass` or `end game` in the same block;
 - a `repeat` with no way to end (no `stop`, `return` or `up to` in it).
 
 Warnings are probable defects; notes are information (a table's range, a procedure that
@@ -50,13 +50,13 @@ def _truth(values: Values, type_name: str | None) -> str:
 
 def _ends_loop(body: tuple, kind: str) -> bool:
     """Whether a loop's body can end it: a 'stop' of its own (not one of a nested loop), a 'return',
-    and for an 'impulses' loop a 'pass' (which leaves the repeats inside the impulse too)."""
-    own = ("stop", "return", "pass") if kind == "impulses" else ("stop", "return")
+    an 'end game', and for an 'impulses' loop a 'pass' (which leaves the repeats inside the impulse too)."""
+    own = ("stop", "return", "pass", "end_game") if kind == "impulses" else ("stop", "return", "end_game")
     for s in body:
         if s.kind in own:
             return True
         if s.kind in ("repeat", "impulses"):  # its 'stop' ends that loop, not this one
-            reaching = ("return", "pass") if kind == "impulses" and s.kind == "repeat" else ("return",)
+            reaching = ("return", "pass", "end_game") if kind == "impulses" and s.kind == "repeat" else ("return", "end_game")
             if any(x.kind in reaching for x in statements(s.body)):
                 return True
             continue
@@ -100,7 +100,7 @@ class Analysis:
 
     # ── statements that never run ──
     def after_ending(self) -> None:
-        """A statement after `stop` or `return` in the same block never runs (a bare `return` followed
+        """A statement after `stop`, `return`, `pass` or `end game` in the same block never runs (a bare `return` followed
         by an `if` even reads the `if` as its value): a warning at the first such statement."""
         for site in self.sites:
             for body in site.bodies:
@@ -123,10 +123,11 @@ class Analysis:
 
     def _ends_early(self, block: tuple, site) -> None:
         for i, s in enumerate(block[:-1]):
-            if s.kind in ("stop", "return", "pass") and getattr(s, "when", None) is None:  # 'stop when' may not stop
-                self.warning(f"this statement never runs: it comes after '{s.kind}' at line {s.span.line} in the same block"
+            if s.kind in ("stop", "return", "pass", "end_game") and getattr(s, "when", None) is None:  # 'stop when' may not stop
+                word = s.kind.replace("_", " ")
+                self.warning(f"this statement never runs: it comes after '{word}' at line {s.span.line} in the same block"
                           f" of {site.title()}", block[i + 1].span,
-                          f"move it before the '{s.kind}', or remove it")
+                          f"move it before the '{word}', or remove it")
                 return
 
     # ── tables ──

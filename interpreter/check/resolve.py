@@ -712,6 +712,9 @@ class Checker(MapChecks, RecordChecks):
         if s.value is not None:
             self.expr(s.value, scope)
 
+    def stmt_end_game(self, s: n.EndGame, scope: set[str]) -> None:
+        self.string(s.why, scope)
+
     def stmt_roll(self, s: n.Roll, scope: set[str]) -> None:
         self.expr(s.count, scope)
         if s.die not in self.sym.dice:

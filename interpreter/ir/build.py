@@ -376,6 +376,9 @@ class Builder(Transformer_NonRecursive):
         value = c[0] if c and not isinstance(c[0], n.Citation) else None
         return n.Return(span=self.sp(meta), value=value, cite=_cite(c))
 
+    def end_game(self, meta, c):
+        return n.EndGame(span=self.sp(meta), why=self.string(c[0]), cite=_cite(c))
+
     def include_decl(self, meta, c):
         return n.IncludeDecl(span=self.sp(meta), path=_unquote(c[0]), path_span=self.ts(c[0]), cite=_cite(c))
 

@@ -314,6 +314,13 @@ class Return(Cited):
     value: Expr | None = None
 
 
+class EndGame(Cited):
+    """``end game "WHY"``: the game is over at once; only its game_end hooks still run."""
+
+    kind: Literal["end_game"] = "end_game"
+    why: StrLit
+
+
 class Roll(Cited):
     """``roll target = count die``: a pool of dice through the dice interface."""
 
@@ -479,7 +486,7 @@ class Ensure(Cited):
 
 Stmt = Annotated[
     Let | SetStmt | Adjust | If | ForEach | Repeat | Impulses | Pass | Stop | Return | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Secretly | Record | Ensure
-    | Draw | Pick | Put | Remove | Refill,
+    | Draw | Pick | Put | Remove | Refill | EndGame,
     Field(discriminator="kind"),
 ]
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from .driver import Runner
 from .position import Position, canon
-from .requests import DrawRequest, RollRequest, Unprinted
+from .requests import DrawRequest, GameEnded, RollRequest, Unprinted
 from .vm import Process
 
 Bar = Callable[[int, int], Any]  # (roll number, branches in it) -> an object with update(n) and close()
@@ -43,7 +43,8 @@ class Waiting:
 
     position: Position
     request: RollRequest | DrawRequest
-    part: int                # which of the run's processes it is in (a scenario's steps run one after another)
+    part: int                # which of the run's processes it is in (a scenario's steps run one after another;
+                             # one past the last: the game's end after an `end game`)
     path: tuple[int, ...]    # the outcome taken at each roll by the first path to meet it, for messages
     memory: Any = None       # what the agents remember (a script's cursor): part of the position
 
@@ -90,9 +91,14 @@ class Brancher:
                 req = proc.send(answer)
             except StopIteration:
                 part += 1
-                if part == len(self.parts):
+                if part >= len(self.parts):
                     return Ended(dict(engine.state.facts), False)
                 proc, answer = self.parts[part](), None
+                continue
+            except GameEnded as ended:  # the rest of the run is the game's end: its hooks, a part after the last
+                if ended.in_the_end:
+                    return Ended(dict(engine.state.facts), False)
+                proc, answer, part = engine.game_event("game_end"), None, len(self.parts)
                 continue
             except Cut:
                 return Ended(dict(engine.state.facts), True)

@@ -24,7 +24,7 @@ from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
 from .guards import function_too_deep, over_budget, python_too_deep
 from .labels import brief as _brief
-from .requests import RuleError, Unprinted
+from .requests import GameEnded, RuleError, Unprinted
 from .state import GameState, Track
 from .values import MISSING, Place, Record, Unit, X, show
 from .vm import Lowering, Process
@@ -396,6 +396,23 @@ class Engine:
                 self.trace(h.cite or "hook", f"turn {turn_label(self.sym.game, self.state.turn)}: {event.replace('_', ' ')}")
         return self.vm.event(event)
 
+    def game_over(self, ended: GameEnded) -> Iterator:
+        """The game's end after an `end game`: its game_end hooks, unless one of them ended it (an
+        `end game` in them ends only them)."""
+        if ended.in_the_end:
+            return
+        try:
+            yield from self.game_event("game_end")
+        except GameEnded:
+            pass
+
+    def to_the_end(self, work: Iterator) -> Iterator:
+        """``work`` driven as a generator; an `end game` in it goes on to the game's end instead."""
+        try:
+            return (yield from work)
+        except GameEnded as ended:
+            yield from self.game_over(ended)
+
     def missing_tables(self, needs) -> list[str]:
         """The tables a step or procedure `needs` that no file supplies (the rulebook does not print them)."""
         return [t for t in needs if t not in self.sym.tables]
@@ -569,8 +586,11 @@ class Engine:
         """Check the ruleset's invariants against the position; failures are traced, not fatal."""
         self.state.facts.setdefault("rule checks failed", 0)
         for inv in self.sym.invariants:
-            for _ in self.vm.invariant(inv):
-                raise RuleError(f"invariant '{inv.name}' may not roll dice or ask for decisions", inv.span)
+            try:
+                for _ in self.vm.invariant(inv):
+                    raise RuleError(f"invariant '{inv.name}' may not roll dice or ask for decisions", inv.span)
+            except GameEnded:
+                raise RuleError(f"invariant '{inv.name}' may not end the game: it checks a position", inv.span) from None
 
 
 def _all_cargo(u: Unit) -> list[Unit]:

@@ -251,7 +251,7 @@ class _Trial:
         runner = Runner(engine, dice, self.agents(policy))
         cut = False
         try:
-            runner.run(run_target(engine, self.sc))
+            runner.run(engine.to_the_end(run_target(engine, self.sc)))
         except Cut:
             cut = True
         except Unprinted as gap:  # the run ends where the rulebook prints no result, as a branch does

@@ -25,7 +25,7 @@ from .engine import Engine
 from .human import HumanAgent
 from .position import Position
 from .position_data import PositionError, from_data, to_data
-from .requests import RuleError, ScriptError
+from .requests import GameEnded, RuleError, ScriptError
 from .search import GreedyAgent, Lookahead, SearchAgent, TreeSearchAgent
 from .setup import Setup
 from .vm import Process, driven_on
@@ -259,7 +259,8 @@ class _Session:
 
     def play_turns(self, final: int) -> None:
         """Every step from the set-up's point to the end of turn `final`, then the game's end; a
-        game loaded from its position goes on from the segment it was saved in."""
+        game loaded from its position goes on from the segment it was saved in. An `end game` goes
+        straight to the game's end segment (its game_end hooks, without the line of the last turn)."""
         self.final = final
         loaded = self.loaded()
         for label, begin in self.segments(final):
@@ -272,7 +273,12 @@ class _Session:
                     self.watch(self.engine, label)
                 self.segment, work = label, begin()
             if work is not None:
-                self.runner.run(work)
+                try:
+                    self.runner.run(work)
+                except GameEnded as ended:  # 'end game': the rest of the game is its end
+                    self.segment = ("game_end", final)
+                    self.runner.run(self.engine.game_over(ended))
+                    break
         if loaded is not None:
             raise ScriptError(f"field 'goes_on.segment': {list(loaded[0])} is no part of this game's sequence of play")
         self.end_check()

@@ -85,3 +85,13 @@ class ScriptError(Exception):
         self.message = message
         self.span = span
         self.hint = hint
+
+
+class GameEnded(Exception):
+    """An `end game` ran: the game is over at once. Whoever runs the game leaves the step, turn and
+    run it was in and goes on to the game's end (`Engine.game_over`: the game_end hooks), no further;
+    ``in_the_end`` when a game_end hook ended it (the game's end is already running: nothing follows)."""
+
+    def __init__(self, why: str, in_the_end: bool):
+        super().__init__(why)
+        self.why, self.in_the_end = why, in_the_end

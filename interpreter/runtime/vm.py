@@ -9,7 +9,7 @@ alike, and the trace is the same line for line.
 
 Bodies are lowered to flat instructions (`Lowering`, one `l_` method per statement kind that
 waits or steers): statements that never wait run as the compiler's closures (`Do`); `if`,
-`for`, `repeat` and `stop` are jumps and cursors; `roll`, `draw`, `pick` and `choose`
+`for`, `repeat` and `stop` are jumps and cursors, `end game` raises `GameEnded` out of the process; `roll`, `draw`, `pick` and `choose`
 suspend; `call` and `lookup` push frames. `umpire explain` reads its statement and calls from the frames
 (`Process.where`). A position (the game state and this stack) is read out and put back by
 runtime/position.py; `Code.live` tells its key which locals an instruction still to run reads.
@@ -25,7 +25,7 @@ from ..ir.visit import descendants
 from ..limits import MAX_PROCEDURE_DEPTH
 from .guards import over_budget, procedure_too_deep
 from .labels import call_label, hook_label, table_label
-from .requests import ChoiceRequest, RollRequest, RuleError
+from .requests import ChoiceRequest, GameEnded, RollRequest, RuleError
 from .values import Die, Pool, Unit, show
 
 _NAME_LENGTHS = {"procedure": 2, "step": 3, "invariant": 2, "hook": 3, "row": 4, "result": 3}  # a code key's parts
@@ -441,6 +441,19 @@ class StopWhen(Op):
 class Stop(Op):
     def run(self, proc, frame):
         proc.stop()
+
+
+class EndGame(Op):
+    """``end game "WHY"``: the reason traced, then the game is over: whoever runs it goes on to its end."""
+
+    def __init__(self, s, why):
+        super().__init__(s)
+        self.why = why
+
+    def run(self, proc, frame):
+        why = self.why(frame.env)
+        proc.engine.trace(self.cite, f"the game ends: {why}")
+        raise GameEnded(why, any(isinstance(f, CodeFrame) and f.code.name[:2] == ("hook", "game_end") for f in proc.stack))
 
 
 class Return(Op):
@@ -1030,6 +1043,9 @@ class Lowering:
 
     def l_return(self, s: n.Return, ops):
         ops.append(Return(s, self.comp.expr(s.value) if s.value is not None else None))
+
+    def l_end_game(self, s: n.EndGame, ops):
+        ops.append(EndGame(s, self.comp.expr(s.why)))
 
     def l_roll(self, s: n.Roll, ops):
         ops.append(Roll(s, *self.comp.roll_parts(s, s.cite)))

@@ -548,7 +548,13 @@ def _is_position_without_comma(stop: _Stop) -> bool:
     return stop.tok.type == "INT" and stop.expected == {"COMMA"} and "AT" in _recent_types(stop.err)
 
 
+def _is_end_game_without_reason(stop: _Stop) -> bool:
+    return stop.expected == {"STRING"} and {"END", "GAME"} <= _recent_types(stop.err)
+
+
 _SPECIAL_CASES: tuple[tuple[Callable[[_Stop], bool], Callable[[_Stop], str | None]], ...] = (
+    (_is_end_game_without_reason, lambda stop: "'end game' says why the game ends, as the trace will print it: "
+                                               "end game \"WHY\" [cite]"),
     (_is_name_like, _closest_keyword),
     (_is_position_without_comma, lambda stop: "a place's position is two numbers with a comma between them: at 3, 4"),
     (_is_assignment_in_test, lambda stop: "to compare two values, write '=='"),
