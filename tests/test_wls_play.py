@@ -96,7 +96,7 @@ def test_save_load_continue_equals_the_uninterrupted_game(wls, name, seed, stop)
     assert first.lines[:-1] + resumed.lines[2:] == whole.lines
 
 
-@pytest.mark.parametrize("agents", [("greedy:2", "random", "random"), ("random", "random", "search:2")])
+@pytest.mark.parametrize("agents", [("search:2", "random", "random"), ("random", "random", "greedy:2")])
 def test_search_agents_play_any_seat_of_a_three_player_game(wls, agents):
     lines = run(wls, "three_players", 1, agents=agents).lines
     assert END.match(lines[-1]), lines[-6:]
