@@ -17,7 +17,7 @@ MODES = ("auto", "always", "never")
 # Select Graphic Rendition codes by role, so callers say what a text is, not how it looks.
 _CODES = {
     "error": "1;31",    # bold red
-    "warning": "1;33",  # bold yellow
+    "warning": "1;33",  # bold amber (ANSI 33)
     "note": "1;36",     # bold cyan
     "caret": "1;32",    # bold green: the span under the quoted line
     "hint": "36",       # cyan
@@ -68,7 +68,7 @@ def for_stream(stream: TextIO | None):
 
 def report_lines(lines: list[str], stream: TextIO | None) -> str:
     """A report's lines joined for ``stream``, coloured when it is a terminal: headings (a line of
-    its own ending in ':') bold, an expectation's 'ok' green and 'FAIL' red, a 'warning:' yellow.
+    its own ending in ':') bold, an expectation's 'ok' green and 'FAIL' red, a 'warning:' amber.
     Without colour the text is exactly the lines joined."""
     if not enabled(stream):
         return "\n".join(lines)

@@ -1099,7 +1099,7 @@ class ExitDef(Node):
 
 
 class CoastDef(Node):
-    """``coast mainland cumana caracas chagres``: the places of a declared coast, in its order."""
+    """``coast mainland fort_a fort_b bay``: the places of a declared coast, in its order."""
 
     name: str
     places: tuple[str, ...]
