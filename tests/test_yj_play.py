@@ -1,0 +1,108 @@
+"""Whole games of Yellow Jack on the labelled demo data (the Fighting Instructions' stand-ins, the
+invented map and forces): each Minor Scenario and the Campaign Game play to a Prestige result;
+the same seed gives a byte-identical game; a game saved and loaded goes on as the whole game does;
+search agents play either Fleet; the picture draws the point-to-point map.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+from interpreter.load import demo_path, load_rules, load_scenario
+from interpreter.runtime.play import play
+from interpreter.syntax.diagnostics import Sources, render
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = "rulesets/yellow_jack.rules"
+LAST = {"minor_1739": 16, "minor_1740": 32, "minor_1741": 48, "minor_1742": 64, "minor_1743": 80, "campaign": 80}
+RESULT = re.compile(r"^\[1\.61 demo\] DEMO victory levels: (bourbon wins on Prestige|british wins on Prestige|equal Prestige, a draw)$")
+
+
+@pytest.fixture(scope="module")
+def yj():
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        sources = Sources()
+        loaded = load_rules(RULES, sources, with_demo=True, with_errata=True)
+        assert not loaded.errors, [render(d, sources) for d in loaded.errors]
+        game = loaded.symbols.game
+        setups = {c.name: load_scenario(demo_path(game.span.file, c.file), sources) for c in game.scenarios}
+        assert set(setups) == set(LAST)
+        yield loaded.symbols, setups, sources
+    finally:
+        os.chdir(cwd)
+
+
+PLAYED: dict = {}
+
+
+def run(yj, name: str, seed: int, agents=("random", "random"), **kw):
+    sym, setups, sources = yj
+    key = (name, seed, agents)
+    if kw or key not in PLAYED:
+        game = play(sym, sources, setups[name], seed, list(agents), **kw)
+        assert game.error is None, (name, seed, render(game.error, sources))
+        if kw:
+            return game
+        PLAYED[key] = game
+    return PLAYED[key]
+
+
+def _result(lines: list[str]) -> str:
+    found = [line for line in lines if RESULT.match(line)]
+    assert len(found) == 1, lines[-8:]
+    return found[0]
+
+
+@pytest.mark.parametrize("name", list(LAST))
+def test_every_scenario_plays_to_a_prestige_result(yj, name):
+    lines = run(yj, name, 1).lines
+    assert f"[1.62] the game ends after turn {LAST[name]}" in lines
+    _result(lines)
+    assert all(line.startswith("[") for line in lines[2:]), "every narration line cites its rule"
+
+
+def test_the_operations_phase_happens(yj):
+    text = "\n".join(run(yj, "campaign", 1).lines)
+    for seen in ("impulse 1", "mpi 3", "roll hgt", "roll wind[bourbon]", "the Event Step", "the Orders Step"):
+        assert seen in text, seen
+    assert "a Tropical Storm appears" in text, "the campaign's hurricane seasons bring storms"
+
+
+def test_the_same_seed_gives_a_byte_identical_game(yj):
+    sym, setups, sources = yj
+    assert run(yj, "minor_1739", 2).lines == play(sym, sources, setups["minor_1739"], 2, ["random", "random"]).lines
+
+
+def test_save_load_continue_equals_the_uninterrupted_game(yj):
+    whole = run(yj, "minor_1740", 3)
+    first = run(yj, "minor_1740", 3, stop_after=40)
+    assert first.save is not None, "the game asks more decisions than that"
+    save = first.save["umpire_save"]
+    resumed = run(yj, "minor_1740", 3, resume={**save, "state": first.save["state"]})
+    assert first.lines[:-1] + resumed.lines[2:] == whole.lines
+
+
+@pytest.mark.parametrize("agents", [("greedy:2", "random"), ("random", "search:2")])
+def test_search_agents_play_either_fleet(yj, agents):
+    lines = run(yj, "minor_1739", 1, agents=agents).lines
+    _result(lines)
+    assert all(a in lines[0] for a in agents)
+
+
+def test_the_picture_draws_the_point_to_point_map(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "yj.svg"
+    assert main(["draw", RULES, "-o", str(out)]) == 0
+    svg = out.read_text(encoding="utf-8")
+    for place in ("port_royal_jamaica", "la_habana", "cartagena_de_indias", "yucatan_sz", "space_9", "cuba_box"):
+        assert f">{place}<" in svg, place
+    assert "place(s) have no position" not in svg, "every demo place stands where the map puts it"
+    assert svg.count('class="link"') >= 50, "the routes between the places"
+    assert "JAMAICA_FLOTILLA" in svg and "HABANA_FLOTILLA" in svg
