@@ -9,16 +9,13 @@ as the whole game does; search agents play any seat; the picture draws the squar
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
 from interpreter.cli import main
-from interpreter.load import demo_path, load_rules, load_scenario
-from interpreter.runtime.play import play
-from interpreter.syntax.diagnostics import Sources, render
+from tests.played import HeaderGames
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = "rulesets/when_lions_sailed.rules"
@@ -30,33 +27,13 @@ RESULT = re.compile(r"^\[26\.[2-5](; 26\.[2-5])*\] (\w+ wins with \d+ VP|.*the g
 
 @pytest.fixture(scope="module")
 def wls():
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        sources = Sources()
-        loaded = load_rules(RULES, sources, with_demo=True, with_errata=True)
-        assert not loaded.errors, [render(d, sources) for d in loaded.errors]
-        game = loaded.symbols.game
-        setups = {c.name: load_scenario(demo_path(game.span.file, c.file), sources) for c in game.scenarios}
-        assert set(setups) == set(SEATS)
-        yield loaded.symbols, setups, sources
-    finally:
-        os.chdir(cwd)
-
-
-PLAYED: dict = {}
+    with HeaderGames.load(ROOT, RULES) as games:
+        assert set(games.setups) == set(SEATS)
+        yield games
 
 
 def run(wls, name: str, seed: int, agents=("random",), **kw):
-    sym, setups, sources = wls
-    key = (name, seed, agents)
-    if kw or key not in PLAYED:
-        game = play(sym, sources, setups[name], seed, list(agents), **kw)
-        assert game.error is None, (name, seed, render(game.error, sources))
-        if kw:
-            return game
-        PLAYED[key] = game
-    return PLAYED[key]
+    return wls.run(name, seed, agents, **kw)
 
 
 @pytest.mark.parametrize("name", list(SEATS))
@@ -80,20 +57,13 @@ def test_the_whole_turn_happens(wls):
 
 
 def test_the_same_seed_gives_a_byte_identical_game(wls):
-    sym, setups, sources = wls
     for name in ("three_players", "four_players"):
-        again = play(sym, sources, setups[name], 1, ["random"])
-        assert run(wls, name, 1).lines == again.lines
+        assert run(wls, name, 1).lines == wls.afresh(name, 1, ("random",)).lines
 
 
 @pytest.mark.parametrize("name, seed, stop", [("three_players", 2, 60), ("four_players", 2, 120)])
 def test_save_load_continue_equals_the_uninterrupted_game(wls, name, seed, stop):
-    whole = run(wls, name, seed)
-    first = run(wls, name, seed, stop_after=stop)
-    assert first.save is not None, "the game asks more decisions than that"
-    save = first.save["umpire_save"]
-    resumed = run(wls, name, seed, resume={**save, "state": first.save["state"]})
-    assert first.lines[:-1] + resumed.lines[2:] == whole.lines
+    assert wls.save_and_resume(name, seed, ("random",), stop) == run(wls, name, seed).lines
 
 
 @pytest.mark.parametrize("agents", [("search:2", "random", "random"), ("random", "random", "greedy:2")])

@@ -6,16 +6,13 @@ search agents play either Fleet; the picture draws the point-to-point map.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
 from interpreter.cli import main
-from interpreter.load import demo_path, load_rules, load_scenario
-from interpreter.runtime.play import play
-from interpreter.syntax.diagnostics import Sources, render
+from tests.played import HeaderGames
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = "rulesets/yellow_jack.rules"
@@ -25,33 +22,13 @@ RESULT = re.compile(r"^\[1\.61 demo\] DEMO victory levels: (bourbon wins on Pres
 
 @pytest.fixture(scope="module")
 def yj():
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        sources = Sources()
-        loaded = load_rules(RULES, sources, with_demo=True, with_errata=True)
-        assert not loaded.errors, [render(d, sources) for d in loaded.errors]
-        game = loaded.symbols.game
-        setups = {c.name: load_scenario(demo_path(game.span.file, c.file), sources) for c in game.scenarios}
-        assert set(setups) == set(LAST)
-        yield loaded.symbols, setups, sources
-    finally:
-        os.chdir(cwd)
-
-
-PLAYED: dict = {}
+    with HeaderGames.load(ROOT, RULES) as games:
+        assert set(games.setups) == set(LAST)
+        yield games
 
 
 def run(yj, name: str, seed: int, agents=("random", "random"), **kw):
-    sym, setups, sources = yj
-    key = (name, seed, agents)
-    if kw or key not in PLAYED:
-        game = play(sym, sources, setups[name], seed, list(agents), **kw)
-        assert game.error is None, (name, seed, render(game.error, sources))
-        if kw:
-            return game
-        PLAYED[key] = game
-    return PLAYED[key]
+    return yj.run(name, seed, agents, **kw)
 
 
 def _result(lines: list[str]) -> str:
@@ -76,17 +53,11 @@ def test_the_operations_phase_happens(yj):
 
 
 def test_the_same_seed_gives_a_byte_identical_game(yj):
-    sym, setups, sources = yj
-    assert run(yj, "minor_1739", 2).lines == play(sym, sources, setups["minor_1739"], 2, ["random", "random"]).lines
+    assert run(yj, "minor_1739", 2).lines == yj.afresh("minor_1739", 2, ("random", "random")).lines
 
 
 def test_save_load_continue_equals_the_uninterrupted_game(yj):
-    whole = run(yj, "minor_1740", 3)
-    first = run(yj, "minor_1740", 3, stop_after=40)
-    assert first.save is not None, "the game asks more decisions than that"
-    save = first.save["umpire_save"]
-    resumed = run(yj, "minor_1740", 3, resume={**save, "state": first.save["state"]})
-    assert first.lines[:-1] + resumed.lines[2:] == whole.lines
+    assert yj.save_and_resume("minor_1740", 3, ("random", "random"), 40) == run(yj, "minor_1740", 3).lines
 
 
 @pytest.mark.parametrize("agents", [("greedy:2", "random"), ("random", "search:2")])

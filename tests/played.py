@@ -1,0 +1,64 @@
+"""Whole games of a ruleset's own set-ups, played once and kept: the shared part of the tests that
+play a game to its end (test_wls_play.py, test_yj_play.py).
+
+``HeaderGames.load(ROOT, RULES)`` reads the ruleset with its demo data and errata, as `umpire play`
+does, and every set-up its header names (`scenario NAME "FILE"`); ``games.run(name, seed, agents)``
+plays one, keeping the game for the other tests of the module (a run with options — a save, a
+resume — is played afresh each time).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from interpreter.load import demo_path, load_rules, load_scenario
+from interpreter.runtime.play import play
+from interpreter.syntax.diagnostics import Sources, render
+
+
+class HeaderGames:
+    def __init__(self, symbols, setups: dict, sources: Sources):
+        self.symbols, self.setups, self.sources = symbols, setups, sources
+        self.played: dict = {}
+
+    @classmethod
+    @contextlib.contextmanager
+    def load(cls, root: Path, rules: str):
+        """The games of ``rules`` (a path from ``root``), read from ``root`` as the working folder."""
+        cwd = os.getcwd()
+        os.chdir(root)
+        try:
+            sources = Sources()
+            loaded = load_rules(rules, sources, with_demo=True, with_errata=True)
+            assert not loaded.errors, [render(d, sources) for d in loaded.errors]
+            game = loaded.symbols.game
+            setups = {c.name: load_scenario(demo_path(game.span.file, c.file), sources) for c in game.scenarios}
+            yield cls(loaded.symbols, setups, sources)
+        finally:
+            os.chdir(cwd)
+
+    def run(self, name: str, seed: int, agents: tuple[str, ...], **kw):
+        """The game of set-up ``name`` with this seed and these agents; it must end without a rule error."""
+        key = (name, seed, agents)
+        if kw or key not in self.played:
+            game = play(self.symbols, self.sources, self.setups[name], seed, list(agents), **kw)
+            assert game.error is None, (name, seed, render(game.error, self.sources))
+            if kw:
+                return game
+            self.played[key] = game
+        return self.played[key]
+
+    def afresh(self, name: str, seed: int, agents: tuple[str, ...]):
+        """The same game played again, never from the kept ones (to compare a replay)."""
+        return play(self.symbols, self.sources, self.setups[name], seed, list(agents))
+
+    def save_and_resume(self, name: str, seed: int, agents: tuple[str, ...], stop: int):
+        """The game saved before decision ``stop`` + 1 and resumed: its lines, first part then the rest,
+        as one game's lines (the suspension line and the resumed game's two heading lines left out)."""
+        first = self.run(name, seed, agents, stop_after=stop)
+        assert first.save is not None, "the game asks fewer decisions than that"
+        save = first.save["umpire_save"]
+        resumed = self.run(name, seed, agents, resume={**save, "state": first.save["state"]})
+        return first.lines[:-1] + resumed.lines[2:]
