@@ -1,5 +1,9 @@
-"""Whole games of a ruleset's own set-ups, played once and kept: the shared part of the tests that
-play a game to its end (test_wls_play.py, test_yj_play.py).
+"""Games played by the tests: the shared part of the tests that play a game or enumerate a
+scenario's odds.
+
+``play_cli(capsys, *args)`` runs `umpire play` and gives its output; ``load_for_odds(path)`` reads a
+scenario and its ruleset as the odds functions take them (test_play.py, test_odds.py,
+test_end_game.py).
 
 ``HeaderGames.load(ROOT, RULES)`` reads the ruleset with its demo data and errata, as `umpire play`
 does, and every set-up its header names (`scenario NAME "FILE"`); ``games.run(name, seed, agents)``
@@ -13,9 +17,28 @@ import contextlib
 import os
 from pathlib import Path
 
-from interpreter.load import demo_path, load_rules, load_scenario
+from interpreter.cli import main
+from interpreter.load import demo_path, load_rules, load_scenario, rules_path_for
 from interpreter.runtime.play import play
 from interpreter.syntax.diagnostics import Sources, render
+
+
+def play_cli(capsys, *args: str) -> str:
+    """`umpire play ARGS`'s output; it must succeed without a traceback."""
+    code = main(["play", *args])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert "Traceback" not in out.err and "internal error" not in out.err
+    return out.out
+
+
+def load_for_odds(path: str):
+    """A scenario, its ruleset's symbols and the sources: the arguments of exact_odds and replay_odds."""
+    sources = Sources()
+    sc = load_scenario(path, sources)
+    loaded = load_rules(rules_path_for(sc), sources)
+    assert not loaded.errors
+    return sc, loaded.symbols, sources
 
 
 class HeaderGames:

@@ -12,21 +12,15 @@ from fractions import Fraction
 from pathlib import Path
 
 from interpreter.cli import main
-from interpreter.load import load_rules, load_scenario, rules_path_for
 from interpreter.runtime.odds import exact_odds, replay_odds
-from interpreter.syntax.diagnostics import Sources
+from tests.played import load_for_odds, play_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "tests" / "lang" / "sudden.rules"
 GAME = "tests/lang/sudden.rules"
 
 
-def play(capsys, *args: str) -> str:
-    code = main(["play", *args])
-    out = capsys.readouterr()
-    assert code == 0, out.err
-    assert "Traceback" not in out.err and "internal error" not in out.err
-    return out.out
+play = play_cli
 
 
 def narration(text: str) -> list[str]:
@@ -84,12 +78,7 @@ def test_a_save_in_the_game_end_hooks_after_an_end_goes_on_there(capsys, monkeyp
     assert rest.splitlines()[1].startswith("[4.0] red cheer: ")
 
 
-def load(path: str):
-    sources = Sources()
-    sc = load_scenario(path, sources)
-    loaded = load_rules(rules_path_for(sc), sources)
-    assert not loaded.errors
-    return sc, loaded.symbols, sources
+load = load_for_odds
 
 
 def test_exact_odds_of_the_game_ending_in_the_turn(monkeypatch):

@@ -14,9 +14,8 @@ from pathlib import Path
 import icepool
 
 from interpreter.cli import main
-from interpreter.load import load_rules, load_scenario, rules_path_for
 from interpreter.runtime.odds import exact_odds, monte_carlo, replay_odds
-from interpreter.syntax.diagnostics import Sources
+from tests.played import load_for_odds
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,12 +39,7 @@ scenario "a volley" uses "pools.rules" [1.0] {
 """
 
 
-def load(path: str):
-    sources = Sources()
-    sc = load_scenario(path, sources)
-    loaded = load_rules(rules_path_for(sc), sources)
-    assert not loaded.errors
-    return sc, loaded.symbols, sources
+load = load_for_odds
 
 
 def as_dict(die: icepool.Die) -> dict:

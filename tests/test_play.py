@@ -8,17 +8,13 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
+from tests.played import play_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 SETUP = "scenarios/jenkins_ear/eop_combat_step.scenario"
 
 
-def play(capsys, *args: str) -> str:
-    code = main(["play", *args])
-    out = capsys.readouterr()
-    assert code == 0, out.err
-    assert "Traceback" not in out.err and "internal error" not in out.err
-    return out.out
+play = play_cli
 
 
 @pytest.mark.parametrize("seed", range(1, 21))
