@@ -1,5 +1,7 @@
 """Whole games of Yellow Jack on the labelled demo data (the Fighting Instructions' stand-ins, the
-invented map and forces): each Minor Scenario and the Campaign Game play to a Prestige result;
+invented map and forces): each Minor Scenario and the Campaign Game play to a Prestige result, the
+Extended Campaign until a peace roll ends it; the parts are joined in play (Orders launch
+Amphibious Assaults, Convoys sail and are fought, Reinforcements come);
 the same seed gives a byte-identical game; a game saved and loaded goes on as the whole game does;
 search agents play either Fleet; the picture draws the point-to-point map.
 """
@@ -23,7 +25,7 @@ RESULT = re.compile(r"^\[1\.61 demo\] DEMO victory levels: (bourbon wins on Pres
 @pytest.fixture(scope="module")
 def yj():
     with HeaderGames.load(ROOT, RULES) as games:
-        assert set(games.setups) == set(LAST)
+        assert set(games.setups) == set(LAST) | {"extended"}
         yield games
 
 
@@ -43,6 +45,26 @@ def test_every_scenario_plays_to_a_prestige_result(yj, name):
     assert f"[1.62] the game ends after turn {LAST[name]}" in lines
     _result(lines)
     assert all(line.startswith("[") for line in lines[2:]), "every narration line cites its rule"
+
+
+def test_the_extended_campaign_ends_by_a_peace_roll_after_1748s_summer(yj):
+    lines = run(yj, "extended", 1).lines
+    ended = [line for line in lines if line.startswith("[1.622] the game ends: the Extended Campaign ends")]
+    assert len(ended) == 1
+    turns = [int(m.group(1)) for line in lines for m in [re.match(r"^\[[^\]]*\] turn (\d+): ", line)] if m]
+    assert turns and turns[-1] >= 156, "not before 1748's Summer Quarterly Turn (turn 156)"
+    _result(lines)
+
+
+def test_the_parts_are_joined_in_play(yj):
+    text = "\n".join(run(yj, "campaign", 1).lines)
+    for seen in ("Issues an Amphibious Assault Order against",  # Orders launch AAOs (3.42)
+                 "are ashore at",  # the Expedition sails to its Target and lands (3.425)
+                 "Assembles at",  # Convoys Assemble (2.612) ...
+                 "Disbands at",  # ... sail to their Destination and Disband (2.617)
+                 "is received as a Reinforcement",  # the set-ups' waiting Formations (2.171)
+                 "enemy Sail eliminated"):  # Sail sunk in Battle score Prestige (1.612)
+        assert seen in text, seen
 
 
 def test_the_operations_phase_happens(yj):
