@@ -35,6 +35,9 @@ class Setup:
         self.sc = scenario
         self.fixtures: list[str] = []
         self.notes: list[str] = []  # what the scenario says of a place or unit
+        # Unit-valued starting states name a unit the scenario may define further down: they are
+        # set once every unit exists.
+        self.unit_refs: list[tuple[Unit, n.StatValue, n.TypeName]] = []
 
     def run(self) -> None:
         self.places()
@@ -191,6 +194,8 @@ class Setup:
             return v.value == "true"
         if t.name == "place":
             return self.place_named(v.value, span)
+        if t.name == "unit":
+            return self.unit_named(v.value, span)
         if t.name in sym.secondary_maps:
             points = [p.name for p in sym.secondary_maps[t.name].points]
             if v.value not in points and v.value != "none":
@@ -206,6 +211,16 @@ class Setup:
             if len(same) == 1:
                 return same[0]
         return self.place(str(value), span)
+
+    def unit_named(self, value, span: Span) -> Unit | None:
+        """A unit written as a value: its id (the rules then compare it with the unit itself), or none."""
+        if value == "none":
+            return None
+        units = self.engine.state.units
+        unit = units.get(str(value))
+        if unit is None:
+            raise ScriptError(f"unknown unit '{value}'", span, did_you_mean(str(value), units))
+        return unit
 
     def units(self) -> None:
         st, sym = self.engine.state, self.sym
@@ -230,6 +245,8 @@ class Setup:
             if ud.note:
                 self.notes.append(f"{ud.id}: {ud.note}")
             st.units[ud.id] = unit
+        for unit, v, t in self.unit_refs:
+            unit.state[v.name] = self.typed(v, t, v.span)
         for ud in self.sc.units:
             self.locate(st.units[ud.id], ud)
 
@@ -253,6 +270,9 @@ class Setup:
         state = self.sym.unit_states.get(v.name)
         if state is None:
             return False
+        if state.type.name == "unit" and not v.is_flag:
+            self.unit_refs.append((unit, v, state.type))
+            return True
         unit.state[v.name] = True if v.is_flag and state.type.name == "bool" else self.typed(v, state.type, v.span)
         return True
 
