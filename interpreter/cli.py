@@ -152,6 +152,8 @@ def _add_draw(sub) -> None:
     p.add_argument("--step", metavar="NAME", help="two pictures, OUT_before.svg and OUT_after.svg: the position as the "
                                                   "step NAME of the sequence of play begins and as it ends")
     p.add_argument("--side", metavar="SIDE", help="draw only what SIDE sees (the ruleset's view, fog of war)")
+    p.add_argument("--scenario", metavar="NAME", help="with a rules file: the set-up of one of the scenarios the game "
+                                                      "header names (as 'play --scenario'; default: its demo set-up)")
     p.add_argument("-o", "--output", metavar="OUT.svg", help="the file to write (default: the file's name, .svg, here)")
     p.add_argument("--force", action="store_true", help="let the picture replace an existing file")
     _with_option(p)

@@ -38,7 +38,8 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "draw":
         from .commands_draw import DrawArgs, cmd_draw
 
-        return cmd_draw(DrawArgs(args.file, args.at, args.side, args.output, args.force, args.step, tuple(args.overlays)))
+        return cmd_draw(DrawArgs(args.file, args.at, args.side, args.output, args.force, args.step, tuple(args.overlays),
+                                 args.scenario))
     if args.command == "odds":
         from .commands_odds import cmd_odds
 

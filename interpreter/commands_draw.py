@@ -3,7 +3,8 @@
 A scenario is run as `umpire run` runs it, and the picture is taken at the moment asked: the
 set-up (the default), after trace line N or the first line holding a text (numbered as `umpire
 explain` numbers them), at the end of the run, or before and after a step of the sequence of
-play. A rules file is drawn at its demo set-up. No file is written over unless `--force`.
+play. A rules file is drawn at its demo set-up, or at the set-up of a scenario its header names
+(`--scenario NAME`, as `play` takes it). No file is written over unless `--force`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class DrawArgs:
     force: bool = False
     step: str | None = None
     overlays: tuple[str, ...] = ()
+    scenario: str | None = None  # a rules file's set-up by the name its header gives it
 
 
 def cmd_draw(a: DrawArgs) -> int:
@@ -60,6 +62,8 @@ def _targets(a: DrawArgs) -> list[str]:
 def _option_problem(a: DrawArgs) -> str | None:
     if a.at is not None and a.step is not None:
         return "--at and --step each choose the moment drawn: give one of them"
+    if a.scenario is not None and not a.path.endswith(".rules"):
+        return "--scenario names one of the set-ups a game header lists: give the rules file, or draw the scenario file"
     if a.path.endswith(".rules") and (a.at is not None or a.step is not None):
         return "a rules file is drawn at its demo set-up: --at and --step choose a moment of a scenario's run"
     if a.at is not None and not a.at.strip():
@@ -92,13 +96,13 @@ def _side_problem(sym, side: str | None) -> str | None:
 
 
 def _rules_pictures(a: DrawArgs, sources: Sources):
-    """A rules file: the picture of its demo set-up (an empty map when it names none)."""
+    """A rules file: the picture of its demo set-up, or of the header's scenario named (an empty map when none)."""
     from .commands import _game_to_play
     from .picture import layout, scene, svg
     from .runtime.engine import Engine
     from .runtime.setup import Setup
 
-    setup, loaded = _game_to_play(a.path, sources, list(a.overlays), True, None)
+    setup, loaded = _game_to_play(a.path, sources, list(a.overlays), True, a.scenario)
     problem = _side_problem(loaded.symbols, a.side)
     if problem:
         return problem

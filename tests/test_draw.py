@@ -175,6 +175,19 @@ def test_a_wrapping_edge_is_noted_on_its_squares_not_drawn_across_the_map(tmp_pa
     assert all(x < 200 for x in xs), "no link line runs the width of the map"
 
 
+def test_a_rules_file_draws_the_set_up_of_a_scenario_its_header_names(tmp_path, capsys):
+    # Yellow Jack's Extended Campaign: its set-up applies an overlay and holds the waiting counters.
+    root = draw(tmp_path, "rulesets/yellow_jack.rules", "--scenario", "extended")
+    assert any("Extended Campaign" in t for t in texts(root))
+    held = stacks(root)
+    assert "AZOGUES" in held["convoy_pool[bourbon]"] and "BR_REINFORCEMENT" in held["reinforcement_pool[british]"]
+    assert main(["draw", "rulesets/yellow_jack.rules", "--scenario", "extnded", "-o", str(tmp_path / "x.svg")]) == 1
+    assert "did you mean 'extended'?" in capsys.readouterr().err
+    assert main(["draw", EOP, "--scenario", "extended", "-o", str(tmp_path / "y.svg")]) == 2
+    assert "give the rules file" in capsys.readouterr().err
+    assert not (tmp_path / "x.svg").exists() and not (tmp_path / "y.svg").exists()
+
+
 def test_an_existing_picture_is_kept_unless_forced(tmp_path, capsys):
     out = tmp_path / "p.svg"
     out.write_text("mine", encoding="utf-8")
