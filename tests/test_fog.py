@@ -12,11 +12,12 @@ from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent
 NIGHT = "tests/lang/fog_night.scenario"
+DAWN = "tests/lang/fog_dawn.scenario"
 
 
-def trace(side: str | None) -> list[str]:
+def trace(side: str | None, path: str = NIGHT) -> list[str]:
     sources = Sources()
-    scenario = load_scenario(str(ROOT / NIGHT), sources)
+    scenario = load_scenario(str(ROOT / path), sources)
     loaded = load_scenario_rules(scenario, sources)
     outcome = run_scenario(scenario, loaded.symbols, sources, side=side)
     assert outcome.ok
@@ -69,3 +70,21 @@ def test_a_picture_for_a_side_leaves_out_the_markers_it_does_not_know(tmp_path, 
         drawn[side] = out.read_text(encoding="utf-8")
     assert "objective: reach" in drawn["red"] and "supplied" not in drawn["red"]
     assert "supplied" in drawn["blue"] and "objective" not in drawn["blue"]
+
+
+def test_a_draw_or_a_line_known_to_some_sides_is_face_down_to_the_others():
+    whole, red, blue = trace(None, DAWN), trace("red", DAWN), trace("blue", DAWN)
+    assert len(whole) == len(red) == len(blue) == 7
+    assert whole[:4] == ["[5.1] draw red_orders from orders -> advance, hold (5 left)",
+                         "[5.1] draw blue_orders from orders -> hold, hold (3 left)",
+                         "[5.2] pick spied at random from advance, hold -> advance",
+                         "[5.3] draw reserve from orders -> advance (2 left)"]
+    # Each side reads its own draw; the spied chit is known to both; the reserve to nobody.
+    assert red[:4] == [whole[0], "[5.1] (hidden from red)", whole[2], "[5.3] (hidden from red)"]
+    assert blue[:4] == ["[5.1] (hidden from blue)", whole[1], whole[2], "[5.3] (hidden from blue)"]
+    assert red[4] == blue[4] == whole[4]
+    # A line said only to Red (what its orders are).
+    assert red[5] == whole[5] == "[5.1] Red reads its orders: [advance, hold]" and blue[5] == "[5.1] (hidden from blue)"
+    # The reserve goes back face down: which chit it was stays hidden from both.
+    assert whole[6] == "[5.3] put advance into orders (3 in it)"
+    assert red[6] == "[5.3] (hidden from red)" and blue[6] == "[5.3] (hidden from blue)"

@@ -84,3 +84,20 @@ def test_the_picture_draws_the_square_grid(tmp_path, monkeypatch):
     assert re.search("\u21c4 [I-O]26<", svg) and re.search("\u21c4 [I-O]1<", svg), "the west-east wrap of rows A-O is noted"
     assert not re.search("\u21c4 [P-U]", svg), "rows P-U do not wrap (16.10)"
     assert "DE_RUYTER" in svg and "EN_SOVEREIGN" in svg
+
+
+def test_hands_and_the_exchange_lot_are_face_down_in_a_side_trace(capsys, monkeypatch):
+    # 9.2, 15.1: the Exchange lot is drawn face down, the unbought marker goes back face down;
+    # England's trace keeps the rule of each line and hides the markers (language 11.6a).
+    monkeypatch.chdir(ROOT)
+    case = "scenarios/when_lions_sailed/case_econ_exchange_rotation.scenario"
+    assert main(["run", case]) == 0
+    whole = capsys.readouterr().out
+    assert main(["run", case, "--side", "england"]) == 0
+    england = capsys.readouterr().out
+    assert "draw lot from pool -> gunners, marines, bankers, rally, spy, treachery" in whole
+    assert "put gunners into pool" in whole
+    trace = england.split("expectations:")[0]  # the scenario's own expectations name the markers
+    assert "gunners" not in trace and "treachery" not in trace
+    assert trace.count("(hidden from england)") == 5, "the lot, and the four markers nobody bought"
+    assert len(england.splitlines()) == len(whole.splitlines())

@@ -735,6 +735,8 @@ class Checker(MapChecks, RecordChecks):
     def stmt_draw(self, s: n.Draw, scope: set[str]) -> None:
         if s.count is not None:
             self.expr(s.count, scope)
+        if s.known_by is not None:
+            self.expr(s.known_by.who, scope)
         cup = self.cup(s.cup, s.cup_span)
         self.drawn.pop(s.name, None)
         if cup is not None and s.count is None:
@@ -748,12 +750,16 @@ class Checker(MapChecks, RecordChecks):
         if s.count is not None:
             self.expr(s.count, scope)
         self.expr(s.options, scope)
+        if s.known_by is not None:
+            self.expr(s.known_by.who, scope)
         self.drawn.pop(s.name, None)
         scope.add(s.name)
 
     def stmt_put(self, s: n.Put, scope: set[str]) -> None:
         self.expr(s.chits, scope)
         self.chits_of(self.cup(s.cup, s.cup_span), s.chits, scope)
+        if isinstance(s, n.Put) and s.known_by is not None:  # a put face down
+            self.expr(s.known_by.who, scope)
 
     stmt_remove = stmt_put
 
@@ -845,6 +851,8 @@ class Checker(MapChecks, RecordChecks):
 
     def stmt_say(self, s: n.Say, scope: set[str]) -> None:
         self.string(s.text, scope)
+        if s.known_by is not None:
+            self.expr(s.known_by.who, scope)
 
     def stmt_call(self, s: n.CallStmt, scope: set[str]) -> None:
         proc = self.sym.procedures.get(s.proc)

@@ -97,6 +97,10 @@ def _known_to(children: list) -> n.KnownTo | None:
     return next((c for c in children if isinstance(c, n.KnownTo)), None)
 
 
+def _known_by(children: list) -> n.KnownBy | None:
+    return next((c for c in children if isinstance(c, n.KnownBy)), None)
+
+
 def _of(children: list, cls: type) -> list:
     return [c for c in children if isinstance(c, cls)]
 
@@ -423,7 +427,7 @@ class Builder(Transformer_NonRecursive):
         return n.Move(span=self.sp(meta), units=c[0], to=c[1], cite=_cite(c))
 
     def say(self, meta, c):
-        return n.Say(span=self.sp(meta), text=self.string(c[0]), cite=_cite(c))
+        return n.Say(span=self.sp(meta), text=self.string(c[0]), known_by=_known_by(c), cite=_cite(c))
 
     def call(self, meta, c):
         return n.CallStmt(span=self.sp(meta), proc=str(c[0]), proc_span=self.ts(c[0]), args=c[1], cite=_cite(c))
@@ -583,15 +587,21 @@ class Builder(Transformer_NonRecursive):
     def draw(self, meta, c):
         count = c[1] if not isinstance(c[1], Token) else None
         cup = c[2] if count is not None else c[1]
-        return n.Draw(span=self.sp(meta), name=str(c[0]), count=count, cup=str(cup), cup_span=self.ts(cup), cite=_cite(c))
+        return n.Draw(span=self.sp(meta), name=str(c[0]), count=count, cup=str(cup), cup_span=self.ts(cup),
+                      known_by=_known_by(c), cite=_cite(c))
 
     def pick(self, meta, c):
-        exprs = [x for x in c[1:] if not isinstance(x, n.Citation)]
+        exprs = [x for x in c[1:] if not isinstance(x, (n.Citation, n.KnownBy))]
         count, options = (exprs[0], exprs[1]) if len(exprs) == 2 else (None, exprs[0])
-        return n.Pick(span=self.sp(meta), name=str(c[0]), count=count, options=options, cite=_cite(c))
+        return n.Pick(span=self.sp(meta), name=str(c[0]), count=count, options=options, known_by=_known_by(c),
+                      cite=_cite(c))
+
+    def known_by(self, meta, c):
+        return n.KnownBy(span=self.sp(meta), who=c[0])
 
     def put(self, meta, c):
-        return n.Put(span=self.sp(meta), chits=c[0], cup=str(c[1]), cup_span=self.ts(c[1]), cite=_cite(c))
+        return n.Put(span=self.sp(meta), chits=c[0], cup=str(c[1]), cup_span=self.ts(c[1]), known_by=_known_by(c),
+                     cite=_cite(c))
 
     def remove(self, meta, c):
         return n.Remove(span=self.sp(meta), chits=c[0], cup=str(c[1]), cup_span=self.ts(c[1]), cite=_cite(c))

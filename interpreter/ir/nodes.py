@@ -381,6 +381,13 @@ class ChangeSide(Cited):
     side: Expr
 
 
+class KnownBy(Node):
+    """``known to WHO`` after a draw or a pick: what it gives is face down, shown only to the side(s) WHO
+    names when the line is written (a side, a list of sides, or none: nobody)."""
+
+    who: Expr
+
+
 class Draw(Cited):
     """``draw VAR from CUP`` (one chit, or none from an empty cup) or ``draw VAR = N from CUP`` (a list of
     chits): through the dice interface; the chits leave the cup unless it is drawn with replacement."""
@@ -390,6 +397,7 @@ class Draw(Cited):
     count: Expr | None = None  # None: one chit, the chit itself; else a list of this many
     cup: str
     cup_span: Span
+    known_by: KnownBy | None = None  # face down: only these sides see what is drawn
 
 
 class Pick(Cited):
@@ -400,6 +408,7 @@ class Pick(Cited):
     name: str
     count: Expr | None = None
     options: Expr
+    known_by: KnownBy | None = None
 
 
 class Put(Cited):
@@ -409,6 +418,7 @@ class Put(Cited):
     chits: Expr
     cup: str
     cup_span: Span
+    known_by: KnownBy | None = None  # face down: only these sides see which chits go back
 
 
 class Remove(Cited):
@@ -431,6 +441,7 @@ class Refill(Cited):
 class Say(Cited):
     kind: Literal["say"] = "say"
     text: StrLit
+    known_by: KnownBy | None = None  # a line only these sides read (what a spy is shown)
 
 
 class CallStmt(Cited):

@@ -16,7 +16,7 @@ from typing import Any
 from ..ir import nodes as n
 from ..lang import FUNCTION_ARGUMENTS
 from ..limits import MAX_INT, MAX_LIST, MAX_STRING
-from . import cups, records, source
+from . import cups, fog, records, source
 from .guards import check_int, check_list, check_string, over_budget
 from .requests import ChoiceRequest, DrawRequest, RollRequest, RuleError
 from .values import MISSING, ORDER_WATCH, Die, OrderedRead, Place, Pool, Record, Unit, X, show, shown_at_most
@@ -601,8 +601,10 @@ class Compiler:
         engine, name, cup, span = self.engine, s.name, s.cup, s.span
         replace = self.sym.cups[cup].replaced
         label = f"{name} from {cup}"
+        face_down = self.face_down(s.known_by)
 
         def ask(env) -> DrawRequest:
+            face_down(env)  # who 'known to' names is checked before anything is drawn
             k = 1 if count is None else cups.size_check(as_number(count(env)), "draw", span)
             chits = engine.state.cups[cup]
             return cups.request(list(chits), list(chits.values()), k, replace, label, cite, span, cup)
@@ -615,7 +617,7 @@ class Compiler:
                     chits[chit] -= 1
             if engine.narrate:
                 left = f" ({sum(chits.values())} left)" if req.weights else ""  # an empty cup says so itself
-                engine.trace(cite, cups.drawn_text(req, drawn) + left)
+                engine.trace(cite, cups.drawn_text(req, drawn) + left, secret=face_down(env))
             env[name] = drawn if count is not None else (drawn[0] if drawn else None)
 
         return ask, receive
@@ -624,8 +626,10 @@ class Compiler:
         """``pick … at random``: a draw without replacement from the list's elements, one of each."""
         count = self.expr(s.count) if s.count is not None else None
         options, engine, name, span = self.expr(s.options), self.engine, s.name, s.span
+        face_down = self.face_down(s.known_by)
 
         def ask(env) -> DrawRequest:
+            face_down(env)  # who 'known to' names is checked before anything is picked
             k = 1 if count is None else cups.size_check(as_number(count(env)), "pick", span)
             items = as_list(options(env), f"the list '{name}' is picked from", span)
             return cups.request(items, [1] * len(items), k, False, name, cite, span, None)
@@ -633,14 +637,28 @@ class Compiler:
         def receive(env, req: DrawRequest, indexes: list) -> None:
             picked = [req.values[i] for i in indexes]
             if engine.narrate:
-                engine.trace(cite, cups.drawn_text(req, picked))
+                engine.trace(cite, cups.drawn_text(req, picked), secret=face_down(env))
             env[name] = picked if count is not None else (picked[0] if picked else None)
 
         return ask, receive
 
+    def face_down(self, known_by: n.KnownBy | None) -> Callable[[Env], bool]:
+        """``known to WHO`` on a draw or a pick: whether the line naming what it gives is hidden from the
+        side whose trace is written (none is: every side's whole truth is the umpire's)."""
+        if known_by is None:
+            return lambda env: False
+        who, engine, span = self.expr(known_by.who), self.engine, known_by.span
+
+        def hidden(env) -> bool:
+            sides = fog.sides_named(who(env), self.sym.sides, span)
+            return engine.viewer is not None and engine.viewer.side not in sides
+
+        return hidden
+
     def s_put(self, s: n.Put, cite: str) -> StmtFn:
         chits, engine, cup, span = self.expr(s.chits), self.engine, s.cup, s.span
-        return lambda env: cups.put(engine, cup, chits(env), cite, span)
+        face_down = self.face_down(s.known_by)
+        return lambda env: cups.put(engine, cup, chits(env), cite, span, face_down(env))
 
     def s_remove(self, s: n.Remove, cite: str) -> StmtFn:
         chits, engine, cup, span = self.expr(s.chits), self.engine, s.cup, s.span
@@ -790,10 +808,11 @@ class Compiler:
     def s_say(self, s: n.Say, cite: str) -> StmtFn:
         text, engine = self.expr(s.text), self.engine
         quiet = self.unread_text(s.text)
+        face_down = self.face_down(s.known_by)
 
         def say(env):
             if engine.narrate:
-                engine.trace(cite, text(env))
+                engine.trace(cite, text(env), secret=face_down(env))
             else:
                 quiet(env)
 

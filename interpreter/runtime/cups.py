@@ -121,11 +121,11 @@ def drawn_text(req: DrawRequest, drawn: list) -> str:
     return f"{head} -> {got}"
 
 
-def put(engine, cup: str, value: Any, cite, span) -> None:
+def put(engine, cup: str, value: Any, cite, span, secret: bool = False) -> None:
     chits = engine.state.cups[cup]
     for chit in chit_names(value, cup, chits, span):
         chits[chit] += 1
-    engine.trace(cite, f"put {show(value)} into {cup} ({sum(chits.values())} in it)")
+    engine.trace(cite, f"put {show(value)} into {cup} ({sum(chits.values())} in it)", secret=secret)
 
 
 def remove(engine, cup: str, value: Any, cite, span) -> None:

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import re
 
+from .requests import RuleError
+from .values import show
+
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -41,3 +44,14 @@ def unknown_to(decl, side: str) -> bool:
     """Whether a game or place state's declaration says it is `known to` a side other than ``side``."""
     known = getattr(decl, "known_to", None)
     return known is not None and known.side != side
+
+
+def sides_named(who, sides, span) -> set[str]:
+    """The sides a draw's or a pick's ``known to WHO`` shows what it gives: a side, a list of sides, or
+    none (nobody: face down to all)."""
+    named = [] if who is None else who if isinstance(who, list) else [who]
+    for side in named:
+        if side not in sides:
+            raise RuleError(f"'known to' names the sides that see what is drawn: {show(who)} is not a side, "
+                            "a list of sides or none", span)
+    return set(named)
