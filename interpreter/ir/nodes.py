@@ -382,8 +382,8 @@ class ChangeSide(Cited):
 
 
 class KnownBy(Node):
-    """``known to WHO`` after a draw or a pick: what it gives is face down, shown only to the side(s) WHO
-    names when the line is written (a side, a list of sides, or none: nobody)."""
+    """``known to WHO`` after a draw, a pick, a put or a say: its line is face down, shown only to the
+    side(s) WHO names when it is written (a side, a list of sides, or none: nobody)."""
 
     who: Expr
 
