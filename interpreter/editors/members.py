@@ -2,7 +2,7 @@
 
 A unit has its stats, flags and unit states and the attributes every unit has (lang.UNIT_ATTRS); a
 place its properties and place states and `id`; a record its fields; an enumeration's name its
-values (`theatre.west_indies`). What NAME is comes from the names declared (a unit or place of a
+values (`kind.harbour`). What NAME is comes from the names declared (a unit or place of a
 scenario, a counter, a game state's type) or, for a local, from where it is bound in the procedure,
 function, hook or step around the cursor: a parameter's type, a `let`, a `for each`, a `choose` or a
 `pick` from a list whose elements are known (`units_at(p)`, `b.cargo`, `[u for u in all_units() …]`,
