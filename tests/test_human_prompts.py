@@ -15,25 +15,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_play import type_at_the_terminal as typed
 from test_terminal import _read_until
 
 from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 TOY = "tests/lang/muster.scenario"
-
-
-def typed(monkeypatch, *lines: str) -> None:
-    """What a person types, line by line; after the last line the input ends (Ctrl-D)."""
-    answers = iter(lines)
-
-    def read(prompt=""):
-        try:
-            return next(answers)
-        except StopIteration:
-            raise EOFError from None
-
-    monkeypatch.setattr("builtins.input", read)
 
 
 def prompts(monkeypatch, capsys, *lines: str, path: str = TOY, agents: str = "human,first") -> list[str]:
