@@ -62,10 +62,11 @@ class HumanAgent(Agent):
         if req.mode == "reroll":
             return f"answer: a die number, then the unit to spend ({', '.join(map(str, req.spend[req.chooser]))}); 0 to pass"
         numbers = f"from 1 to {len(req.options)}"
+        amount = f"{req.amount} number" + ("s" if req.amount != 1 else "")
         how = {
             "one": f"one number {numbers}" + (" (0 for none)" if req.optional else ""),
-            "exactly": f"exactly {req.amount} numbers {numbers}" + (" (0 for none)" if req.optional else ""),
-            "up_to": f"up to {req.amount} numbers {numbers} (0 for none)",
+            "exactly": f"exactly {amount} {numbers}" + (" (0 for none)" if req.optional else ""),
+            "up_to": f"up to {amount} {numbers} (0 for none)",
             "split": f"NUMBER:POINTS pairs adding up to {req.amount}, numbers {numbers}" + (" (0 for none)" if req.optional else ""),
         }[req.mode]
         return f"answer: {how}; ? shows the position"
