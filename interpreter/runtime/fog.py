@@ -47,7 +47,7 @@ class SideView:
         return self.hidden_line() if text is None or self.hides(text, False) else text
 
     def seen_moving(self, units: list, origins: list, to) -> str | None:
-        """What the side sees of a move (`a block moves from 0906 to 0907`): each unit it does not see by
+        """What the side sees of a move (`a block moves from home to reach`): each unit it does not see by
         what its class or type is `seen as`, with where it came from, as the side does not know it; None
         when a unit it does not see is not seen at all (its kind declares nothing)."""
         shown = []
@@ -84,7 +84,7 @@ class SideView:
 
 
 def moved(names: list[str], where: str) -> str:
-    """The line of a move: `ORIENTE moves to 3019`, `ES1, ES2 move to 3018`."""
+    """The line of a move: `BLUE1 moves to reach`, `BLUE1, BLUE2 move to cove`."""
     return f"{', '.join(names)} {'moves' if len(names) == 1 else 'move'} {where}"
 
 
