@@ -617,6 +617,10 @@ class Builder(Transformer_NonRecursive):
     def view_decl(self, meta, c):
         return n.ViewDecl(span=self.sp(meta), function=str(c[0]), cite=_cite(c))
 
+    def hidden_decl(self, meta, c):
+        return n.HiddenDecl(span=self.sp(meta), name=str(c[0]), name_span=self.ts(c[0]), seen_as=_unquote(c[1]),
+                            cite=_cite(c))
+
     def place_state_decl(self, meta, c):
         return n.PlaceStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=_cite(c))
 

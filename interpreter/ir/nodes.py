@@ -652,6 +652,16 @@ class ViewDecl(Cited):
     function: str
 
 
+class HiddenDecl(Cited):
+    """``hidden block seen as "a block"``: what a side the view hides a unit of this class or type from
+    is shown of it where the engine names it (a move), instead of nothing."""
+
+    kind: Literal["hidden"] = "hidden"
+    name: str  # a class or a type
+    name_span: Span
+    seen_as: str
+
+
 class ChitCount(Node):
     """``red x3`` in a cup's ``chits`` line (a name alone is one chit)."""
 
@@ -1061,7 +1071,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | SecondaryMap | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
+    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | HiddenDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | SecondaryMap | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
     | Restriction | CupDecl | RecordDecl,
     Field(discriminator="kind"),
 ]
