@@ -1,0 +1,44 @@
+"""`umpire find RULESET NAME`: where a name is declared among the files a ruleset reads, with
+file:line:col, what declares it, its citation and its line; a decision where it is asked."""
+
+from __future__ import annotations
+
+from interpreter.cli import main
+
+TOY = "tests/lang/toy.rules"
+
+
+def found(capsys, name: str) -> list[str]:
+    assert main(["find", TOY, name]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_a_table_in_an_included_part(capsys):
+    assert found(capsys, "morale") == [
+        "tests/lang/parts/morale.rules:2:7: table morale [5.0]",
+        '    table morale(bonus: int) "Morale Table" [5.0] {',
+    ]
+
+
+def test_a_phase_a_step_and_missing_data(capsys):
+    assert found(capsys, "red_turn")[0] == "tests/lang/toy.rules:87:9: phase red_turn [7.1]"
+    assert found(capsys, "fight")[0] == "tests/lang/toy.rules:88:10: step fight [7.2]"
+    assert found(capsys, "weather")[0] == "tests/lang/toy.rules:94:15: missing table weather [8.0]"
+
+
+def test_a_decision_where_it_is_asked(capsys):
+    assert found(capsys, "losses") == [
+        "tests/lang/toy.rules:46:7: decision asked losses [6.4]",
+        '    choose losses by s from mine exactly min(hits[enemy(s)], count(mine)) "choose losses" [6.4]',
+    ]
+
+
+def test_an_unknown_name_gets_the_closest(capsys):
+    assert main(["find", TOY, "moral"]) == 1
+    assert capsys.readouterr().err == (
+        "umpire: 'moral' is declared nowhere in tests/lang/toy.rules or the files it reads; did you mean 'morale'?\n")
+
+
+def test_only_a_rules_file_is_read(capsys):
+    assert main(["find", "tests/lang/battle.scenario", "x"]) == 1
+    assert "umpire find reads a rules file (.rules); 'tests/lang/battle.scenario' is not one" in capsys.readouterr().err
