@@ -229,9 +229,11 @@ def _add_coverage(sub) -> None:
 
 def _add_find(sub) -> None:
     p = sub.add_parser("find", help="where a name (a table, a procedure, a step, a phase, a decision...) is declared "
-                                    "among the files of a ruleset, with file:line")
+                                    "among the files of a ruleset, with file:line; --missing: the unprinted data")
     p.add_argument("ruleset", help="the ruleset's main file (its parts and demo data are searched too)")
-    p.add_argument("name", help="the name, as the rules write it")
+    p.add_argument("name", nargs="?", help="the name, as the rules write it")
+    p.add_argument("--missing", action="store_true",
+                   help="list the data the rulebook does not print (declared 'missing') and the demo table standing in")
     _allow_option(p)
 
 

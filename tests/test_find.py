@@ -42,3 +42,18 @@ def test_an_unknown_name_gets_the_closest(capsys):
 def test_only_a_rules_file_is_read(capsys):
     assert main(["find", "tests/lang/battle.scenario", "x"]) == 1
     assert "umpire find reads a rules file (.rules); 'tests/lang/battle.scenario' is not one" in capsys.readouterr().err
+
+
+def test_the_missing_data_and_what_stands_in(capsys):
+    assert main(["find", TOY, "--missing"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "data the rulebook does not print, declared 'missing' in tests/lang/toy.rules; for a table, the demo table "
+        "that stands in for it in play:",
+        "  table weather  tests/lang/toy.rules:94  no table supplies it",
+        "1 missing: 1 table(s), 0 with a demo table, 1 with none; 0 other (maps, counters, charts, rules)",
+    ]
+
+
+def test_a_name_or_missing_is_asked(capsys):
+    assert main(["find", TOY]) == 2
+    assert capsys.readouterr().err == "umpire find: error: give a NAME to find, or --missing (not both)\n"
