@@ -234,6 +234,7 @@ def _add_find(sub) -> None:
     p.add_argument("name", nargs="?", help="the name, as the rules write it")
     p.add_argument("--missing", action="store_true",
                    help="list the data the rulebook does not print (declared 'missing') and the demo table standing in")
+    _with_option(p)
     _allow_option(p)
 
 

@@ -63,7 +63,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "find":
         from .commands_find import cmd_find
 
-        return cmd_find(args.ruleset, args.name, args.missing)
+        return cmd_find(args.ruleset, args.name, args.missing, args.overlays)
     from .ir import nodes as n
 
     print(json.dumps(n.Ruleset.model_json_schema(), indent=1))

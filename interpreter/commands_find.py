@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from .editors.index import declarations
+from .editors.index import declarations, declarations_in
 from .files import RULES, command_line_file
 from .ir import nodes as n
 from .ir.visit import descendants
@@ -42,24 +42,28 @@ class Found:
         return [f"{self.file}:{self.line}:{self.col}: {self.what} {name}{cite}", f"    {self.text}"]
 
 
-def cmd_find(rules_path: str, name: str | None, missing: bool = False) -> int:
-    """Print where ``name`` is declared in the ruleset and the files it reads (or, with
-    ``missing``, the data the rulebook does not print); exit 1 when the name is declared nowhere
-    (with the closest names) or the ruleset cannot be read, 2 when neither is asked."""
+def cmd_find(rules_path: str, name: str | None, missing: bool = False, overlays: list[str] = ()) -> int:
+    """Print where ``name`` is declared in the ruleset and the files it reads, and in the overlays
+    applied to it (or, with ``missing``, the data the rulebook does not print); exit 1 when the
+    name is declared nowhere (with the closest names) or the ruleset cannot be read, 2 when
+    neither is asked."""
     if (name is None) == (not missing):
         print("umpire find: error: give a NAME to find, or --missing (not both)", file=sys.stderr)
         return 2
     sources = Sources()
     try:
         command_line_file(rules_path, "umpire find reads", (RULES,))
-        loaded = load_rules(rules_path, sources, with_demo=True)
+        loaded = load_rules(rules_path, sources, with_demo=True, overlays=overlays)
     except UmpireError as err:
         print(render_all(err.diagnostics, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
     if missing:
         print("\n".join(_missing_lines(rules_path, loaded)))
         return 0
-    every = _declared(sources, loaded.ruleset) + _decisions(loaded.ruleset, sources)
+    if loaded.errors and overlays:  # an overlay that does not apply: its errors, as check gives them
+        print(render_all(loaded.errors, sources, colour=enabled(sys.stderr)), file=sys.stderr)
+        return 1
+    every = _declared(sources, loaded) + _decisions(loaded.ruleset, sources)
     found = [f for f, declared in every if declared == name]
     if not found:
         close = did_you_mean(name, (declared for _, declared in every))
@@ -71,16 +75,16 @@ def cmd_find(rules_path: str, name: str | None, missing: bool = False) -> int:
     return 0
 
 
-def _declared(sources: Sources, ruleset: n.Ruleset) -> list[tuple[Found, str]]:
-    """Every name the files read declare (the editor index), in the order the files were read; a
-    declaration of data the rulebook does not print says what it is ('missing table')."""
-    missing = {d.name: f"missing {d.what}" for d in ruleset.decls if isinstance(d, n.MissingDecl)}
-    out = []
-    for path in sources.names():
-        for d in declarations(path, sources.text(path) or "") or ():
-            what = missing.get(d.name, d.what) if d.what == "missing" else d.what
-            out.append((Found(path, d.span.line, d.span.col, what, d.cite, d.line), d.name))
-    return out
+def _declared(sources: Sources, loaded) -> list[tuple[Found, str]]:
+    """Every name the files read declare (the editor index), in the order the files were read, then
+    what the overlays add; a declaration of data the rulebook does not print says what it is
+    ('missing table')."""
+    missing = {d.name: f"missing {d.what}" for d in loaded.ruleset.decls if isinstance(d, n.MissingDecl)}
+    amending = {o.file for o in loaded.overlays}
+    found = [d for path in sources.names() for d in declarations(path, sources.text(path) or "") or ()]
+    found += [d for d in declarations_in(loaded.ruleset.decls, sources.text) if d.span.file in amending]
+    return [(Found(d.span.file, d.span.line, d.span.col, missing.get(d.name, d.what) if d.what == "missing" else d.what,
+                   d.cite, d.line), d.name) for d in found]
 
 
 def _decisions(ruleset: n.Ruleset, sources: Sources) -> list[tuple[Found, str]]:

@@ -3,7 +3,12 @@ file:line:col, what declares it, its citation and its line; a decision where it 
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 from interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TOY = "tests/lang/toy.rules"
 
@@ -57,3 +62,26 @@ def test_the_missing_data_and_what_stands_in(capsys):
 def test_a_name_or_missing_is_asked(capsys):
     assert main(["find", TOY]) == 2
     assert capsys.readouterr().err == "umpire find: error: give a NAME to find, or --missing (not both)\n"
+
+
+def test_what_an_overlay_adds_is_found_in_the_overlay(tmp_path, capsys, monkeypatch):
+    shutil.copytree(ROOT / "tests" / "lang" / "parts", tmp_path / "parts")
+    shutil.copy(ROOT / TOY, tmp_path / "toy.rules")
+    (tmp_path / "muster.house").write_text(
+        'overlay muster "House rule: a muster" amends "toy.rules" {\n'
+        '  amend M-1 "Red musters before the fight" [7.2 house rule] {\n'
+        '    add step before fight of phase red_turn with step muster {\n'
+        '      choose mustered by red from [1, 2] "how many to muster"\n'
+        '    }\n'
+        '  }\n'
+        '}\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(["find", "toy.rules", "muster"]) == 1, "not in the ruleset itself"
+    assert "'muster' is declared nowhere in toy.rules" in capsys.readouterr().err
+    assert main(["find", "toy.rules", "muster", "--with", "muster.house"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "muster.house:3:55: step muster [7.2 house rule]",
+        "    add step before fight of phase red_turn with step muster {",
+    ]
+    assert main(["find", "toy.rules", "mustered", "--with", "muster.house"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "muster.house:4:7: decision asked mustered"

@@ -57,6 +57,9 @@ def test_the_finds_and_the_explain(capsys, monkeypatch):
              + said(capsys, "find", "rulesets/yellow_jack.rules", "administrative")
              + said(capsys, "find", "rulesets/yellow_jack.rules", "impulse"))
     assert three == shown_after("umpire find rulesets/yellow_jack.rules impulse")
+    overlay = "rulesets/sea_of_glory_1805/trafalgar.overlay"
+    assert said(capsys, "find", "rulesets/sea_of_glory_1805.rules", "trafalgar_chits", "--with", overlay) == shown_after(
+        f"umpire find rulesets/sea_of_glory_1805.rules trafalgar_chits --with {overlay}")
     case = "scenarios/yellow_jack/case_assault_d6_france_triggered.scenario"
     at = PAGE.index(f"$ umpire explain {case}")  # a block inside a list item: the command, then its output
     shown = [line.removeprefix("  ") for line in PAGE[at:PAGE.index("```", at)].rstrip().splitlines()[1:]]
