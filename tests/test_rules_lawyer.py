@@ -81,3 +81,10 @@ def test_each_games_first_case_runs_as_shown(game, tmp_path, capsys, monkeypatch
     at = PAGE.index(f"`{name}`")
     shown = re.findall(r"```[a-z]*\n(.*?)```", PAGE[at:], re.S)[1]
     assert [line for line in shown.splitlines() if line != "…" and line not in out] == []
+
+
+def test_a_rule_numbers_lines_are_in_coverage(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert 'umpire coverage rulesets/sea_of_glory_1805.rules | grep "^  14.6 "' in PAGE
+    lines = said(capsys, "coverage", "rulesets/sea_of_glory_1805.rules")
+    assert [line for line in lines if line.startswith("  14.6 ")][0].endswith("rulesets/sea_of_glory_1805/search.rules:22, 39")
