@@ -60,6 +60,10 @@ def dispatch(args: argparse.Namespace) -> int:
         from .coverage import cmd_coverage
 
         return cmd_coverage(args.ruleset, args.sections, args.missing)
+    if args.command == "find":
+        from .commands_find import cmd_find
+
+        return cmd_find(args.ruleset, args.name, args.missing, args.overlays)
     from .ir import nodes as n
 
     print(json.dumps(n.Ruleset.model_json_schema(), indent=1))

@@ -100,6 +100,13 @@ def moved(last: Parsed, text: str) -> list[Declaration]:
     return out
 
 
+def declarations_in(decls, text_of) -> list[Declaration]:
+    """The names a list of declarations already built declares (an amended ruleset's, whose
+    nodes come from several files), each found in the text of its own file (``text_of(path)``)."""
+    return [_declaration(node, what, (text_of(node.span.file) or "").splitlines())
+            for node, what in _walk(decls, "declaration")]
+
+
 def _walk(node, field: str) -> Iterator[tuple[BaseModel, str]]:
     """Every declaring node under ``node`` with what it is: its kind, or the field that holds it
     ('sides' -> side); the values of an enumeration as (type, 'value of OWNER'). Statements and
