@@ -698,19 +698,21 @@ class Compiler:
             who = chooser(env)
             engine.require_side(who, span)
             explain = (lambda item: explainer(env, item)) if explainer else None
+            ruled_out: list = []
             if narrow is not None:
-                opts, explain = narrow(env, opts, who, how_many, explain)
+                opts, explain, ruled_out = narrow(env, opts, who, how_many, explain)
             return ChoiceRequest(
                 chooser=who, name=name, mode=mode, options=opts, cite=cite, span=span, amount=how_many,
-                limit=at_most, optional=optional, prompt=prompt(env), explain=explain,
+                limit=at_most, optional=optional, prompt=prompt(env), explain=explain, ruled_out=ruled_out,
             )
 
         return ask
 
-    def narrowing(self, s: n.Choose) -> Callable[..., tuple[list, Any]] | None:
+    def narrowing(self, s: n.Choose) -> Callable[..., tuple[list, Any, list]] | None:
         """The overlays' restrictions of the decision (``restrict decision``, language §19a.1), applied
-        where its options are computed: the options they leave, and an explanation that names the
-        restriction (its amendment, citation and reason) for an option it rules out. None when no
+        where its options are computed: the options they leave, an explanation that names the
+        restriction (its amendment, citation and reason) for an option it rules out, and the options
+        ruled out (an answer may name one of them, whatever kind of value it is). None when no
         overlay restricts the decision."""
         rules = [(r, self.restriction_test(r)) for r in self.sym.restrictions.get(s.name, ())]
         if not rules:
@@ -737,7 +739,7 @@ class Compiler:
                     return f"{show(item)} is ruled out by {r.by} [{r.cite}]: {r.reason}"
                 return explain(item) if explain else None
 
-            return kept, why
+            return kept, why, [o for o, _ in ruled]
 
         return narrow
 

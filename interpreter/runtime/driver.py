@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..ir import nodes as n
-from .agents import PASS, Agent, ScriptedAgent, resolve_answer
+from .agents import PASS, Agent, ScriptedAgent, removed_option, resolve_answer
 from .dice import DiceProvider
 from .engine import Engine, Event
 from .requests import ChoiceRequest, DrawRequest, RollRequest, RuleError, ScriptError
@@ -301,6 +301,13 @@ def _in(x: Any, options: list) -> bool:
 def _not_an_option(req: ChoiceRequest, item: Any, listing: str) -> str:
     why = req.explain(item) if req.explain else None
     return f"{show(item)} is not one of the legal options ({listing})" + (f": {why}" if why else "")
+
+
+def refused_name(req: ChoiceRequest, words: list[str]) -> str | None:
+    """Why the rules refuse an answer that names an option a restriction removed (the restriction,
+    its citation and reason), or None when no word names one."""
+    removed = [o for word in words for o in removed_option(word, req)]
+    return _not_an_option(req, removed[0], _listing(req)) if removed else None
 
 
 def illegal(req: ChoiceRequest, answer: Any) -> str | None:

@@ -1,0 +1,66 @@
+"""A refused answer names the house rule that removed the option, whatever the kind of option
+(language §19a): a number, a text, a place, a side, a yes-or-no, a unit among several answers, in
+a scenario's script and at a person's prompt. The toy is tests/lang/restricted.rules with its
+overlay restricted.overlay; the scenario restricted.scenario holds one refused answer of each kind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter.load import load_scenario, load_scenario_rules
+from interpreter.runtime import scenario as scenario_module
+from interpreter.runtime.driver import Quit
+from interpreter.runtime.human import HumanAgent
+from interpreter.runtime.scenario import run_scenario
+from interpreter.syntax.diagnostics import Sources
+
+ROOT = Path(__file__).resolve().parent.parent
+TOY = "tests/lang/restricted.scenario"
+
+
+def toy(monkeypatch, agents=None):
+    monkeypatch.chdir(ROOT)
+    sources = Sources()
+    sc = load_scenario(TOY, sources)
+    loaded = load_scenario_rules(sc, sources)
+    assert not loaded.errors
+    if agents is not None:
+        monkeypatch.setattr(scenario_module, "_scripted_agents", lambda *args: agents)
+    return run_scenario(sc, loaded.symbols, sources)
+
+
+@pytest.mark.parametrize("line", [
+    "[3.1] red bid: 7 refused: 7 is not one of the legal options (1, 2, 3, 4, 5, 6): "
+    "7 is ruled out by HR-1 [3.1 house rule]: no bid above 6",
+    "[3.2] red word: flee refused: flee is not one of the legal options (parley, fight): "
+    "flee is ruled out by HR-2 [3.2 house rule]: the crews stand",
+    "[3.3] red haven: shoal refused: shoal is not one of the legal options (harbour): "
+    "shoal is ruled out by HR-3 [3.3 house rule]: the shoal is closed to boats",
+    "[3.4] red ally: blue refused: blue is not one of the legal options (red): "
+    "blue is ruled out by HR-4 [3.4 house rule]: red keeps its friends",
+    "[3.5] red signal: no refused: no is not one of the legal options (yes): "
+    "no is ruled out by HR-5 [3.5 house rule]: the signal is always hoisted",
+    "[3.6] red crews: S1, B1 refused: B1 is not one of the legal options (S1): "
+    "B1 is ruled out by HR-6 [3.6 house rule]: a barge never rows out",
+])
+def test_a_scripted_answer_naming_a_restricted_option_is_refused_with_the_house_rule(monkeypatch, line):
+    outcome = toy(monkeypatch)
+    assert outcome.error is None and outcome.ok
+    assert f"  {line}" in outcome.lines
+
+
+def test_a_person_naming_a_restricted_option_is_told_the_house_rule(monkeypatch):
+    typed = iter(["7", "6", "flee"])
+    told: list[str] = []
+    person = HumanAgent(lambda: next(typed, None), told.append, lambda: "")
+    with pytest.raises(Quit, match=r"no more input: red must decide 'word' \[3.2\]"):
+        toy(monkeypatch, {"red": person, "blue": person})
+    refusals = [line for line in told if line.startswith("  not legal")]
+    assert refusals == [
+        "  not legal: 7 is not one of the legal options (1, 2, 3, 4, 5, 6): "
+        "7 is ruled out by HR-1 [3.1 house rule]: no bid above 6 [3.1]",
+        "  not legal: flee is not one of the legal options (parley, fight): "
+        "flee is ruled out by HR-2 [3.2 house rule]: the crews stand [3.2]",
+    ]
