@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from interpreter.cli import main
 from interpreter.load import load_rules, load_scenario, rules_path_for
 from interpreter.runtime.scenario import run_scenario
@@ -91,9 +93,42 @@ def test_why_tells_a_refusal_in_rules(capsys, monkeypatch):
     at = lines.index("  ES1, as the rules moved it:")
     assert "[6.3] ES1 is eliminated (lost with its carrier)" in lines[at + 1]
     assert "because" in lines[at + 2] and "[9.1 step 8] AUGUSTA is eliminated (naval combat)" in lines[at + 2]
-    assert "(a rule that runs on it)" in lines[at + 2]
+    assert "(the rule on eliminated(AUGUSTA) [9.3] runs on it)" in lines[at + 2]
     assert "[9.1 step 8] english losses: [AUGUSTA, EFR3]" in lines[at + 3] and "(the decision it carries out)" in lines[at + 3]
     assert "  ES2: no line before this one changed it (it stands as the scenario set it up)" in lines
+
+
+@pytest.mark.parametrize("scenario,text,story", [
+    # Jenkins' Ear: Waterhouse is lost with the fire ship that carries him, by the 9.3 hook on its loss.
+    (FIRE, "WATERHOUSE is eliminated", [
+        "why #7 [6.3] WATERHOUSE is eliminated (lost with its carrier)",
+        "    because #6 [11.3] EFIRE is eliminated (fire ship used)  (the rule on eliminated(EFIRE) [9.3] runs on it)",
+    ]),
+    # Yellow Jack: the Land Unit goes down with the Squadron whose lost Sail leave no capacity to carry it.
+    ("scenarios/yellow_jack/case_forces_sunk_with_troops.scenario", "R_1 is eliminated", [
+        "why #11 [2.655] R_1 is eliminated (BR_SQ lacks the capacity to carry it)",
+        "    because #10 [2.655] british lost: R_1 (no other choice)  (the decision it carries out)",
+        "      because #8 [2.655] BR_SQ.sail_lost is now 2  (which led the rules to enforce_capacity(BR_SQ) [2.655; E5])",
+        "        because #6 [2.123] BR_SQ.dp is now 11  (which led the rules to squadron_loses_sail(BR_SQ, 2) [2.655])",
+        "          because #3 [2.142 demo] bourbon target: BR_SQ (no other choice)  (the decision it carries out)",
+    ]),
+    # Yellow Jack: the troops lost with a Troop Convoy's damage (D3).
+    ("scenarios/yellow_jack/case_land_troop_convoy_d3.scenario", "U4 is eliminated", [
+        "why #5 [2.637] U4 is eliminated (lost with BR_TC's damage)",
+        "    because #4 [2.637; D3] british dead: [U4, U5]  (the decision it carries out)",
+        "      because #1 [2.614] BR_TC.dp is now 5  (earlier in damage_convoy(BR_TC, 5, a Spanish Squadron) [2.614; 2.616; 2.637])",
+    ]),
+    # Sea of Glory: the admiral leaves play with the fleet whose last ship foundered (7.1).
+    ("scenarios/sea_of_glory_1805/case_weather_storm_founders_fleet.scenario", "ADMIRAL_X moves", [
+        "why #19 [7.1] ADMIRAL_X moves to removed",
+        "    because #14 [6.9.2; A-8] LAST_SHIP moves to vp_box[allied]  (which led the rules to disband(LAST_FLEET) [7.1; 8.4; C-13])",
+    ]),
+])
+def test_why_follows_a_knock_on_loss_to_the_loss_of_its_carrier(capsys, monkeypatch, scenario, text, story):
+    monkeypatch.chdir(ROOT)
+    code, out, _ = explain(capsys, scenario, "--why", text)
+    assert code == 0
+    assert out.splitlines()[1:1 + len(story)] == story
 
 
 def test_why_of_a_value_lists_the_rolls_and_records_before_it(capsys, monkeypatch):

@@ -358,6 +358,8 @@ class Engine:
         if not isinstance(to, Place):
             raise RuleError(f"cannot move to {show(to)}: it is not a place or box", span)
         for u in units:
+            if u.carrier is not None:
+                self.mark(u.carrier)  # the carrier changes too: it has lost what it carried (explain --why)
             self._detach(u)
             u.location = to
             for c in _all_cargo(u):
