@@ -139,3 +139,56 @@ def test_why_of_a_value_lists_the_rolls_and_records_before_it(capsys, monkeypatc
     assert "roll pool[spanish]: 2d6 -> [1, 5]" in out and "record 3018 land hits scored by spanish = 1" in out
     code, _, err = explain(capsys, "scenarios/jenkins_ear/eop_land_3018.scenario", "--why", "no such line")
     assert code == 1 and "no event matches 'no such line'" in err
+
+
+BARRED = "tests/lang/barred.scenario"
+DIAGONAL = "scenarios/when_lions_sailed/case_ops_diagonal.scenario"
+
+
+def test_why_of_a_refusal_names_the_rule_that_removed_the_option(capsys, monkeypatch):
+    """The refusal says only that bay is not among the options; --why names the bar that holds (4.2)."""
+    monkeypatch.chdir(ROOT)
+    code, out, _ = explain(capsys, BARRED, "--why", "bay refused")
+    assert code == 0
+    assert out.splitlines()[1:] == [
+        "why #2 [4.2] red water: bay refused: bay is not one of the legal options (roads): for bay, 'open_to(q, u)' does not hold",
+        "  bay is forbidden by enemy_there(bay, C1) [4.2], which holds",
+        "    for bay, 'open_to(q, u)' does not hold",
+        "    open_to(bay, C1) [4.0; 4.1; 4.2]: 'enemy_there(q, u)' holds",
+        "    enemy_there(bay, C1) [4.2]: 'any([v.side != u.side for v in units_at(q)])' holds",
+        "    for B1, 'v.side != u.side' holds",
+    ]
+
+
+def test_why_not_names_the_requirement_unmet_at_a_decision_that_left_the_option_out(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, _ = explain(capsys, BARRED, "--why-not", "shallows", "--at", "3")
+    assert code == 0
+    assert out.splitlines()[1:3] == [
+        "why not shallows at #3 [4.0] red water: roads (no other choice)",
+        "  shallows is forbidden by deep_enough(shallows, C1) [4.1]: 'q.depth > u.draught' does not hold",
+    ]
+    code, _, err = explain(capsys, BARRED, "--why-not", "nowhere")
+    assert code == 1
+    assert "umpire: error: no decision leaves out 'nowhere' among options of its kind (the trace has 4 events)" in err
+
+
+def test_why_not_names_a_restriction(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, _ = explain(capsys, "tests/lang/restricted.scenario", "--why-not", "8")
+    assert code == 0
+    assert out.splitlines()[1:] == ["why not 8 at #2 [3.1] red bid: 6", "  8 is ruled out by HR-1 [3.1 house rule]: no bid above 6"]
+
+
+def test_a_when_lions_sailed_diagonal_is_barred_by_16_5_not_16_4(capsys, monkeypatch):
+    """The move's refusal cites the decision's rule (16.4, 'the next square'); the rule that removed
+    F9 is 16.5: both squares beside the diagonal are impassable (E9 off the map, F8 a Dutch ship)."""
+    monkeypatch.chdir(ROOT)
+    for args in (("--why", "refused"), ("--why-not", "F9", "--at", "2")):
+        code, out, _ = explain(capsys, DIAGONAL, *args)
+        assert code == 0
+        lines = out.splitlines()
+        assert lines[2] == "  F9 is forbidden by diagonal_barred(E8, F9, england) [16.5], which holds"
+        assert "    for F8, 'blocks_diagonal(q, s)' holds" in lines
+        assert "    blocks_diagonal(F8, england) [16.5]: 'enemy_occupied(q, s)' holds" in lines
+    assert lines[1] == "why not F9 at #2 [16.4] england heading: D9"

@@ -18,6 +18,7 @@ from ..lang import FUNCTION_ARGUMENTS
 from ..limits import MAX_INT, MAX_LIST, MAX_STRING
 from . import cups, fog, records, source
 from .guards import check_int, check_list, check_string, over_budget
+from .removal import Removal
 from .requests import ChoiceRequest, DrawRequest, RollRequest, RuleError
 from .values import MISSING, ORDER_WATCH, Die, OrderedRead, Place, Pool, Record, Unit, X, show, shown_at_most
 
@@ -685,6 +686,7 @@ class Compiler:
         prompt = self.expr(s.prompt) if s.prompt else (lambda env: "")
         explainer = self.explainer(s.options)
         narrow = self.narrowing(s)
+        remover = Removal(self, s.options, dict(self._lets)) if self.engine.explain else None
         name, mode, optional, span = s.name, s.mode, s.optional, s.span
         engine = self.engine
 
@@ -704,6 +706,7 @@ class Compiler:
             return ChoiceRequest(
                 chooser=who, name=name, mode=mode, options=opts, cite=cite, span=span, amount=how_many,
                 limit=at_most, optional=optional, prompt=prompt(env), explain=explain, ruled_out=ruled_out,
+                removal=(lambda item: remover.of(env, item)) if remover is not None else None,
             )
 
         return ask

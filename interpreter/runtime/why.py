@@ -6,12 +6,16 @@ changed (`Event.touched`) and, for a line written by a rule that ran because of 
 that line (`Event.trigger`: an `on eliminated` hook runs because of the elimination, a table
 row's effect because of the roll that chose the row). From these the story is told:
 
-- the line asked about, with its rule;
+- the line asked about, with its rule; for a refusal, the rule that removed the option
+  (`Event.removed`, worked out by removal.py when the answer was refused);
+- the line's own causes: the line that triggered its rule (a knock-on loss: its carrier's), or
+  else the decision it carries out or the change of a unit one of its calls is about;
 - for each unit named in it, every earlier line that changed it, oldest first, each with its
-  cause: the line that triggered its rule, or else the decision (in the same procedure call)
-  that named the unit — and that cause's cause, a few levels deep;
+  causes found the same way, a few levels deep;
 - for a line that names no unit (a recorded value, say), the rolls, decisions, table reads and
   recorded values of the same procedure call before it.
+
+`--why-not OPTION` tells, at the first decision that left OPTION out, the rule that removed it.
 
 Nothing here knows a game: units are recognised by their ids, causes by the engine's own notes.
 """
@@ -42,6 +46,7 @@ def why_lines(events: list[Event], ids: set[str], text: str, error: str | None =
 def _story(events: list[Event], ids: set[str], head: str, text: str, before: int) -> list[str]:
     lines = [f"why {head}"]
     if before < len(events):
+        lines += _removal(events[before])  # a refusal: the rule that removed the option
         lines += _chain(events, ids, before, 2, DEPTH)[1:]  # the line's own causes (a knock-on loss: its carrier's)
     named = _named(text, ids)
     for uid in named:
@@ -52,9 +57,32 @@ def _story(events: list[Event], ids: set[str], head: str, text: str, before: int
         lines.append(f"  {uid}, as the rules moved it:")
         for j in history[-HISTORY:]:
             lines += _chain(events, ids, j, 4, DEPTH)
-    if not named and before < len(events):
+    if not named and before < len(events) and not events[before].removed:
         lines += _evidence(events, before)
     return lines
+
+
+def why_not_lines(events: list[Event], name: str, at: str | None = None) -> list[str]:
+    """The rule that removed the option ``name`` at the first decision that left it out (after the
+    line ``at`` selects: its number, or the first line holding a text), or [] when none did."""
+    start = 0
+    if at is not None:
+        start = int(at) - 1 if at.isdigit() else next(
+            (i for i, e in enumerate(events) if at.lower() in e.line().lower()), len(events))
+    wanted = f"{name.lower()} is "
+    found = next((i for i in range(max(start, 0), len(events)) if events[i].removed
+                  and events[i].removed[0].lower().startswith(wanted)), None)
+    if found is None:
+        return []
+    return [f"why not {name} at #{found + 1} {events[found].line()}"] + _removal(events[found])
+
+
+def _removal(event: Event) -> list[str]:
+    """The rule that removed an option (its verdict), and the conditions followed to it."""
+    if not event.removed:
+        return []
+    verdict, *steps = event.removed
+    return [f"  {verdict}"] + [f"    {step}" for step in steps]
 
 
 def _named(text: str, ids: set[str]) -> list[str]:
