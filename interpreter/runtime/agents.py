@@ -187,11 +187,12 @@ def removed_option(name: str, req: ChoiceRequest) -> list[Any]:
     """The option a restriction removed that a name names (a list of one, as the option may be any
     value: a number, a text, a place, a side, a list), or none."""
     wanted = name.lower()
-    return [o for o in req.ruled_out if _name(o).lower() == wanted or show(o).lower() == wanted][:1]
+    return [o for o in req.ruled_out if _name(o).lower() == wanted][:1]
 
 
 def _name(value: Any) -> str:
-    return str(value)
+    """An option as a script names it: as the trace shows it (yes and no for the truth values)."""
+    return show(value)
 
 
 def _options_text(req: ChoiceRequest) -> str:

@@ -140,7 +140,8 @@ def _decision(events: list[Event], j: int) -> tuple[int | None, str]:
 
 def _about(events: list[Event], ids: set[str], j: int) -> tuple[int | None, str]:
     """The latest line that changed a unit named in one of the calls line j runs in: before the
-    call, it led the rules to make it; inside it, it came earlier in it (a unit j did not change)."""
+    call, it led the rules to make it; in the same call as j (not one nested in it), it came
+    earlier in it (a unit j did not change)."""
     event = events[j]
     best: tuple[int | None, str] = (None, "")
     for depth in range(len(event.within) - 1, -1, -1):
@@ -149,7 +150,9 @@ def _about(events: list[Event], ids: set[str], j: int) -> tuple[int | None, str]
             other = events[k]
             inside = other.within[:depth + 1] == event.within[:depth + 1]
             changed = set(other.touched) & about
-            if changed and (not inside or changed - set(event.touched)):
+            if changed and inside and (other.within != event.within or not changed - set(event.touched)):
+                continue
+            if changed:
                 best = (k, f"earlier in {call}" if inside else f"which led the rules to {call}")
                 break
     return best
