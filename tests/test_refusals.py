@@ -64,3 +64,18 @@ def test_a_person_naming_a_restricted_option_is_told_the_house_rule(monkeypatch)
         "  not legal: flee is not one of the legal options (parley, fight): "
         "flee is ruled out by HR-2 [3.2 house rule]: the crews stand [3.2]",
     ]
+
+
+def test_a_script_answers_a_yes_or_no_decision_with_yes_or_no(tmp_path, monkeypatch):
+    """Without the house rule, 'signal' offers both truth values, named as the trace shows them."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "restricted.rules").write_text((ROOT / "tests/lang/restricted.rules").read_text())
+    text = (ROOT / TOY).read_text().replace('  with "restricted.overlay"\n', "")
+    script = "red bid: 8\n red word: flee\n red haven: shoal\n red ally: blue\n red signal: no\n red crews: S1, B1"
+    text = text[:text.index("decisions {")] + "decisions {\n " + script + "\n }\n  expect { true }\n}\n"
+    (tmp_path / "case.scenario").write_text(text)
+    sources = Sources()
+    sc = load_scenario("case.scenario", sources)
+    outcome = run_scenario(sc, load_scenario_rules(sc, sources).symbols, sources)
+    assert outcome.error is None
+    assert "  [3.0] red bids 8, says 'flee', sails for shoal, sides with blue, signals no, rows [S1, B1]" in outcome.lines
