@@ -1,19 +1,21 @@
 """Which rule removed an option (`umpire explain --why` of a refusal, `--why-not OPTION`).
 
 A decision's options are computed by the rules: a comprehension's condition, often a function
-of the ruleset calling others (`can_step` calls `diagonal_barred`). A refusal says only that the
-answer "is not one of the legal options"; this module says which condition removed it, followed
-down through the functions it calls, each with its citation and its arguments' values:
+of the ruleset calling others (in the toy tests/lang/barred.rules, `open_to` calls `enemy_there`).
+A refusal says only that the answer "is not one of the legal options"; this module says which
+condition removed it, followed down through the functions it calls, each with its citation and
+its arguments' values:
 
-    for F9, 'can_step(here, q, s, treasure)' does not hold
-    can_step(E8, F9, england, no) [16.4; 16.5; …]: 'not diagonal_barred(a, b, s)' does not hold
-    diagonal_barred(E8, F9, england) [16.5] holds: 'diagonal(a, b) and all(…)'
+    bay is forbidden by enemy_there(bay, C1) [4.2], which holds
+    for bay, 'open_to(q, u)' does not hold
+    open_to(bay, C1) [4.0; 4.1; 4.2]: 'enemy_there(q, u)' holds
+    enemy_there(bay, C1) [4.2]: 'any([v.side != u.side for v in units_at(q)])' holds
 
 The rule that forbids the option is the first function found to hold where the option needs it
-not to (a bar, such as 16.5's), or else the deepest function that does not hold, with its
-condition that is not met (a requirement unmet, such as 16.7's). It is worked out in the position the decision was asked in, only when explaining: the
-conditions are evaluated again, with the option in place of the comprehension's variable.
-Nothing here knows a game.
+not to (a bar), or else the deepest function that does not hold, with its condition that is not
+met (a requirement unmet). It is worked out in the position the decision was asked in, only when
+explaining: the conditions are evaluated again, with the option in place of the comprehension's
+variable. Nothing here knows a game.
 """
 
 from __future__ import annotations
