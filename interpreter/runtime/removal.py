@@ -36,16 +36,17 @@ class Removal:
     def __init__(self, compiler, options: n.Expr, lets: dict[str, Any]):
         self.compiler, self.engine = compiler, compiler.engine
         self.options, self.lets = options, lets
+        self.absent: list[str] = []  # the lists the options are drawn from that do not hold the item
 
     def of(self, env: Env, item: Any) -> list[str]:
         """The steps that removed item, with the rule that forbids it first; [] when none is found."""
         consulted = list(self.engine.consulted)  # evaluating again must not add to what the line consulted
         steps: list[tuple[str, str | None, bool]] = []
-        self.absent: list[str] = []  # the lists the options are drawn from that do not hold the item
+        self.absent = []
         try:
             self.source(self.options, env, item, steps)
         except RuleError:
-            steps = []
+            pass  # a condition that cannot be evaluated for this item: the steps found so far stand
         finally:
             self.engine.consulted[:] = consulted
         if not steps:
@@ -73,6 +74,8 @@ class Removal:
             local[e.var] = item
             self.condition(e.where, local, True, steps, f"for {show(item)}, ")
             return True
+        if item not in self.value(e, env):  # a list computed otherwise (range(…), a function's): it lacks the item
+            self.absent.append(self.text(e))
         return False
 
     # ── why a condition has the value it has ──
@@ -84,8 +87,9 @@ class Removal:
         if isinstance(e, n.BoolOp):
             # One item decides a failing 'and' (a false one) and a holding 'or' (a true one); else every one does.
             if (e.op == "and") == failing:
-                deciding = next(i for i in e.items if bool(self.value(i, env)) != failing)
-                self.condition(deciding, env, failing, steps, lead)
+                deciding = next((i for i in e.items if bool(self.value(i, env)) != failing), None)
+                if deciding is not None:
+                    self.condition(deciding, env, failing, steps, lead)
             else:
                 for item in e.items:
                     if len(steps) < LINES:
