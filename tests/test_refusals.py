@@ -14,6 +14,7 @@ from interpreter.runtime import scenario as scenario_module
 from interpreter.runtime.driver import Quit
 from interpreter.runtime.human import HumanAgent
 from interpreter.runtime.scenario import run_scenario
+from interpreter.runtime.values import show
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,10 +52,20 @@ def test_a_scripted_answer_naming_a_restricted_option_is_refused_with_the_house_
     assert f"  {line}" in outcome.lines
 
 
+class _Listing:
+    """What the person reads of the options and the position: enough for these questions."""
+
+    def options(self, options: list) -> list[str]:
+        return [show(o) for o in options]
+
+    def position(self) -> str:
+        return ""
+
+
 def test_a_person_naming_a_restricted_option_is_told_the_house_rule(monkeypatch):
     typed = iter(["7", "6", "flee"])
     told: list[str] = []
-    person = HumanAgent(lambda: next(typed, None), told.append, lambda: "")
+    person = HumanAgent(lambda: next(typed, None), told.append, _Listing())
     with pytest.raises(Quit, match=r"no more input: red must decide 'word' \[3.2\]"):
         toy(monkeypatch, {"red": person, "blue": person})
     refusals = [line for line in told if line.startswith("  not legal")]

@@ -851,6 +851,8 @@ class Checker(MapChecks, RecordChecks):
 
     def stmt_say(self, s: n.Say, scope: set[str]) -> None:
         self.string(s.text, scope)
+        if s.face_down is not None:
+            self.string(s.face_down, scope)
         if s.known_by is not None:
             self.expr(s.known_by.who, scope)
 

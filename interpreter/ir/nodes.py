@@ -442,6 +442,7 @@ class Say(Cited):
     kind: Literal["say"] = "say"
     text: StrLit
     known_by: KnownBy | None = None  # a line only these sides read (what a spy is shown)
+    face_down: StrLit | None = None  # 'else TEXT': what a side reads when the line is hidden from it
 
 
 class CallStmt(Cited):

@@ -8,7 +8,7 @@ event it emits carries the rule citation of the statement that produced it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,11 +146,14 @@ class Engine:
         st.cups = {c.name: c.start() for c in self.sym.cups.values()}
 
     # ── trace ──
-    def trace(self, cite: n.Citation | str, text: str, kind: str = "event", secret: bool = False) -> None:
+    def trace(self, cite: n.Citation | str, text: str, kind: str = "event", secret: bool = False,
+              face_down: Callable[[], str] | None = None) -> None:
+        """A line of the trace; in a side's trace a line hidden from the side reads `(hidden from SIDE)`,
+        or what ``face_down`` gives (a `say … else TEXT`: what the side sees of it)."""
         if not self.narrate:
             return
         if self.viewer is not None and self.viewer.hides(text, secret):
-            text = self.viewer.hidden_line()
+            text = self.viewer.hidden_line() if face_down is None else self.viewer.seen_face_down(face_down())
         if self.explain:
             where, within = self.process.where() if self.process is not None else (None, ())
             trigger = self.process.trigger() if self.process is not None else None
