@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 
 from .agents import PASS, Agent
-from .driver import Quit, illegal, normalize
+from .driver import Quit, illegal, normalize, refused_name
 from .readout import Readout
 from .requests import ChoiceRequest
 
@@ -48,7 +48,9 @@ class HumanAgent(Agent):
             try:
                 answer = normalize(req, self.parse(req, line))
             except ValueError as err:
-                self.write(f"  not understood [{req.cite}]: {err}; {self.expected(req)}")
+                refused = refused_name(req, line.replace(",", " ").split())
+                self.write(f"  not legal: {refused} [{req.cite}]" if refused else
+                           f"  not understood [{req.cite}]: {err}; {self.expected(req)}")
                 continue
             reason = illegal(req, answer)
             if reason:
