@@ -42,8 +42,9 @@ def test_each_option_shows_its_labels_printed_values_and_states(capsys, monkeypa
     err = prompts(monkeypatch, capsys, "1", "1")
     assert question(err, "bought") == [
         "[6.1] red, decide 'bought': muster a unit from the pool (8 gold, orders: hold)",
-        "  1. GUARD — the Old Guard, Infantry: cost 5, strength 3",
-        "  2. R2 — Field Guns: cost 3",  # strength X: the counter prints no such value
+        # '; 3 gold left': what the decision's 'showing' computes for the unit (8 gold less its cost)
+        "  1. GUARD — the Old Guard, Infantry: cost 5, strength 3; 3 gold left",
+        "  2. R2 — Field Guns: cost 3; 5 gold left",  # strength X: the counter prints no such value
         "  answer: one number from 1 to 2; ? shows the position",
     ]
     assert question(err, "drill") == [
@@ -58,7 +59,7 @@ def test_a_place_shows_its_properties_its_states_and_who_stands_there_not_what_i
     err = prompts(monkeypatch, capsys, "1")
     assert question(err, "site") == [
         "[6.2] red, decide 'site': where GUARD musters",
-        "  1. camp — plain, fort 2, holder red; units: red 1, blue 1",
+        "  1. camp — Camp Hill: plain, fort 2, holder red; units: red 1, blue 1",  # its name, then its facts
         # Blue's mines on the ridge are known to Blue alone: Red is not told.
         "  2. ridge — hills, fort 0, holder red",
         "  answer: one number from 1 to 2; ? shows the position",
@@ -72,7 +73,7 @@ def test_the_position_shows_the_pools_tracks_and_own_states_and_hides_the_rest(c
         "turn 1, muster_phase, muster_step (as red sees it)",
         "  gold: red 8, blue 6",
         "  states: orders hold",  # Red's own orders; Blue's, and Blue's plan (known to Blue), are not shown
-        "  camp: R3 (drilled), B2",
+        "  camp Camp Hill: R3 (drilled), B2",
         "  heights: 1 hidden counter(s)",  # a Blue unit in the hills: counted, not named
         "  muster pool [red]: GUARD, R2",
         "  muster pool [blue]: B3",
@@ -176,3 +177,20 @@ def test_ctrl_c_while_the_rules_run_exits_130_and_offers_no_save(capsys, monkeyp
     err = capsys.readouterr().err
     assert "the game was ended: interrupted (Ctrl-C) while the rules were running" in err
     assert "save the game?" not in err
+
+
+def test_what_a_decision_shows_beside_its_options_is_checked_with_the_option_bound(capsys, monkeypatch, tmp_path):
+    rules = (ROOT / "tests" / "lang" / "muster.rules").read_text(encoding="utf-8")
+    misspelt = tmp_path / "muster.rules"
+    misspelt.write_text(rules.replace("{gold[s] - bought.cost} gold left", "{gold[s] - boght.cost} gold left"), encoding="utf-8")
+    assert main(["check", str(misspelt)]) == 1
+    err = capsys.readouterr()
+    assert "error: unknown name 'boght'" in err.out + err.err
+    assert "did you mean 'bought'?" in err.out + err.err
+
+
+def test_names_and_what_a_decision_shows_are_for_the_person_not_the_narration(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["run", TOY, "--detail"]) == 0
+    out = capsys.readouterr().out
+    assert "gold left" not in out and "Camp Hill" not in out

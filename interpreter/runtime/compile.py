@@ -685,6 +685,7 @@ class Compiler:
         prompt = self.expr(s.prompt) if s.prompt else (lambda env: "")
         explainer = self.explainer(s.options)
         narrow = self.narrowing(s)
+        showing = self.showing(s)
         name, mode, optional, span = s.name, s.mode, s.optional, s.span
         engine = self.engine
 
@@ -703,9 +704,27 @@ class Compiler:
             return ChoiceRequest(
                 chooser=who, name=name, mode=mode, options=opts, cite=cite, span=span, amount=how_many,
                 limit=at_most, optional=optional, prompt=prompt(env), explain=explain,
+                showing=(lambda item: showing(env, item)) if showing else None,
             )
 
         return ask
+
+    def showing(self, s: n.Choose) -> Callable[[Env, Any], str] | None:
+        """``showing EXPR``: the text beside an option, EXPR with the decision's name bound to it. Only a
+        person at the terminal asks for it, so it is computed then, with the narration off: reading it
+        (a table looked up by a function) writes nothing and changes no trace."""
+        if s.showing is None:
+            return None
+        text, name, engine = self.expr(s.showing), s.name, self.engine
+
+        def beside(env, item) -> str:
+            narrate, engine.narrate = engine.narrate, False
+            try:
+                return show(text({**env, name: item}))
+            finally:
+                engine.narrate = narrate
+
+        return beside
 
     def narrowing(self, s: n.Choose) -> Callable[..., tuple[list, Any]] | None:
         """The overlays' restrictions of the decision (``restrict decision``, language §19a.1), applied

@@ -76,7 +76,7 @@ class HumanAgent(Agent):
         if req.mode == "reroll":
             lines += [f"  {i}. {pool.label} die {k + 1} ({int(pool[k])})" for i, (pool, k) in enumerate(req.options, 1)]
         else:
-            lines += [f"  {i}. {text}" for i, text in enumerate(self.readout.options(req.options), 1)]
+            lines += [f"  {i}. {text}" for i, text in enumerate(self.readout.options(req.options, req.showing), 1)]
         lines.append(f"  {self.expected(req)}")
         return "\n".join(lines)
 

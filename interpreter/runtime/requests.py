@@ -57,6 +57,7 @@ class ChoiceRequest:
     spend: dict[str, list[Any]] = field(default_factory=dict)  # reroll: the units this side may spend
     explain: Any = None  # explain(item) -> why the rule's options exclude item, or None
     secret: bool = False  # made inside 'secretly': its announcement waits until the block reveals it
+    showing: Any = None  # showing(option) -> what the person choosing reads beside it ('choose … showing EXPR')
 
 
 class RuleError(Exception):
