@@ -194,3 +194,36 @@ def test_names_and_what_a_decision_shows_are_for_the_person_not_the_narration(ca
     assert main(["run", TOY, "--detail"]) == 0
     out = capsys.readouterr().out
     assert "gold left" not in out and "Camp Hill" not in out
+
+
+def _numbers_asked(*typed_lines: str, options=(14, 15, 16, 17), optional=True):
+    """A bid-like question among different whole numbers, answered by a person typing ``typed_lines``."""
+    from interpreter.runtime.human import HumanAgent
+    from interpreter.runtime.readout import Readout
+    from interpreter.runtime.requests import ChoiceRequest
+    from interpreter.syntax.diagnostics import Span
+
+    lines, written = list(typed_lines), []
+    agent = HumanAgent(lambda: lines.pop(0) if lines else None, written.append, Readout(None, None))
+    req = ChoiceRequest(chooser="red", name="bid", mode="one", options=list(options), cite="9.3", optional=optional,
+                        span=Span(file="x", line=1, col=1, end_line=1, end_col=1), prompt="bid for the marker")
+    return agent.choose(req), "\n".join(written).splitlines()
+
+
+def test_a_number_among_different_numbers_is_typed_as_itself():
+    answer, shown = _numbers_asked("2", "16")
+    assert answer == 16
+    assert shown == [
+        "[9.3] red, decide 'bid': bid for the marker",
+        "  14", "  15", "  16", "  17",
+        "  answer: the number itself, one of 14 to 17 (not its place in the list) (0 for none); ? shows the position",
+        "  not understood [9.3]: '2' is not one of 14 to 17; answer: the number itself, one of 14 to 17 (not its place "
+        "in the list) (0 for none); ? shows the position",
+    ]
+
+
+def test_a_price_of_0_is_typed_as_0_and_a_bid_declined_with_0():
+    assert _numbers_asked("0", options=(0, 1, 2), optional=False)[0] == 0
+    assert _numbers_asked("0")[0] is None  # none: the bid is declined
+    # 0 among the numbers of a question that may be declined: 0 is 'none', so the options keep their numbers
+    assert _numbers_asked("2", options=(0, 5), optional=True)[0] == 5
