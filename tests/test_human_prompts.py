@@ -85,8 +85,8 @@ def test_a_real_games_question_shows_costs_and_values(capsys, monkeypatch):
     err = prompts(monkeypatch, capsys, path="rulesets/jenkins_ear.rules", agents="human,random")
     buy = question(err, "buy")
     assert buy[0] == "[3.3] english, decide 'buy': buy a counter from the english force pool (100 war fund points available)"
-    assert buy[1] == "  1. CORNWALL — HMS Cornwall, named ship of the line: carries 1, gun 8, cannonade 3, cost 7"
-    assert "  7. E_FRIGATE1 — Frigates: carries 1, gun 4, cost 3" in buy
+    assert buy[1] == "  1. CORNWALL — HMS Cornwall, named ship of the line: carries 1, gun 8, cannonade 3, cost 7; 93 war fund points left"
+    assert "  7. E_FRIGATE1 — Frigates: carries 1, gun 4, cost 3; 97 war fund points left" in buy
     assert buy[-1] == "  answer: one number from 1 to 18 (0 for none); ? shows the position"
 
 

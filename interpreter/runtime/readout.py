@@ -171,7 +171,10 @@ class Readout:
 
 
 def _beside(line: str, text: str) -> str:
-    """An option's line with what its decision shows of it: after the states ('; 3 MP'), or after a bare value."""
+    """An option's line with what its decision shows of it: after the states ('; 3 MP'), or after a bare value;
+    an empty text (nothing to say of this option) adds nothing."""
+    if not text:
+        return line
     return f"{line}; {text}" if " — " in line else f"{line} — {text}"
 
 
