@@ -216,9 +216,9 @@ def test_a_number_among_different_numbers_is_typed_as_itself():
     assert shown == [
         "[9.3] red, decide 'bid': bid for the marker",
         "  14", "  15", "  16", "  17",
-        "  answer: the number itself, one of 14 to 17 (not its place in the list) (0 for none); ? shows the position",
-        "  not understood [9.3]: '2' is not one of 14 to 17; answer: the number itself, one of 14 to 17 (not its place "
-        "in the list) (0 for none); ? shows the position",
+        "  answer: one of the numbers 14 to 17, typed as it is (0 for none); ? shows the position",
+        "  not understood [9.3]: '2' is not one of 14 to 17; answer: one of the numbers 14 to 17, typed as it is "
+        "(0 for none); ? shows the position",
     ]
 
 
@@ -227,3 +227,28 @@ def test_a_price_of_0_is_typed_as_0_and_a_bid_declined_with_0():
     assert _numbers_asked("0")[0] is None  # none: the bid is declined
     # 0 among the numbers of a question that may be declined: 0 is 'none', so the options keep their numbers
     assert _numbers_asked("2", options=(0, 5), optional=True)[0] == 5
+
+
+def test_a_move_in_jenkins_ear_shows_each_hex_with_its_name_and_the_count_toward_perilous_seas(capsys, monkeypatch):
+    # No purchases (0, 0), then the first option of every question: a frigate sails out of Savannah and back.
+    err = prompts(monkeypatch, capsys, "0", "0", *["1"] * 14, path="rulesets/jenkins_ear.rules", agents="human,random")
+    moves = [i for i, line in enumerate(err) if "decide 'next_hex'" in line]
+    assert question(err[moves[0]:], "next_hex")[1:3] == [
+        "  1. 2413 — sea; sea or coastal hex 1 of 6 before perilous seas",
+        "  2. turn_record[2] — Turn Record Track [2]; sails for the other ocean",
+    ]
+    assert question(err[moves[1]:], "next_hex")[1:3] == [
+        "  1. 2412 — Savannah: coastal, seaport 3, nation english; units: english 3; "
+        "a friendly seaport: the perilous-seas count starts again",
+        "  2. 2414 — sea; sea or coastal hex 2 of 6 before perilous seas",
+    ]
+    # Back in Savannah, the count starts again.
+    assert question(err[moves[2]:], "next_hex")[1] == "  1. 2413 — sea; sea or coastal hex 1 of 6 before perilous seas"
+
+
+def test_a_bid_in_when_lions_sailed_is_typed_as_its_value_and_shows_the_treasury_left(capsys, monkeypatch):
+    err = prompts(monkeypatch, capsys, "2", path="rulesets/when_lions_sailed.rules", agents="human,random")
+    bid = question(err, "bid")
+    assert bid[1:3] == ["  12 — 18 TP left", "  13 — 17 TP left"]
+    assert bid[-1] == "  answer: one of the numbers 12 to 21, typed as it is (0 for none); ? shows the position"
+    assert "  not understood [9.3; C-45]: '2' is not one of 12 to 21; " + bid[-1].strip() in err

@@ -63,7 +63,7 @@ class HumanAgent(Agent):
         if req.mode == "reroll":
             return f"answer: a die number, then the unit to spend ({', '.join(map(str, req.spend[req.chooser]))}); 0 to pass"
         if _by_value(req):
-            return (f"answer: the number itself, one of {_values(req.options)} (not its place in the list)"
+            return (f"answer: one of the numbers {_values(req.options)}, typed as it is"
                     + (" (0 for none)" if req.optional else "") + "; ? shows the position")
         numbers = f"from 1 to {len(req.options)}"
         amount = f"{req.amount} number" + ("s" if req.amount != 1 else "")
