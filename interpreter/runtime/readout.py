@@ -86,7 +86,7 @@ class Readout:
         return p.name or p.id
 
     def where(self, p: Place) -> str:
-        """A place as a person names it: a box by its label, a map place by its id and its name ('3018 Leogane')."""
+        """A place as a person names it: a box by its label, a map place by its id and its name ('camp Camp Hill')."""
         if p.is_box:
             return self.place_label(p)
         return f"{p.id} {p.name}" if p.name else p.id
