@@ -720,7 +720,8 @@ class Compiler:
         def beside(env, item) -> str:
             narrate, engine.narrate = engine.narrate, False
             try:
-                return show(text({**env, name: item}))
+                value = text({**env, name: item})
+                return "" if value is None else show(value)  # none: nothing to say of this option
             finally:
                 engine.narrate = narrate
 
