@@ -687,6 +687,7 @@ class Compiler:
         explainer = self.explainer(s.options)
         narrow = self.narrowing(s)
         remover = Removal(self, s.options, dict(self._lets)) if self.engine.explain else None
+        showing = self.showing(s)
         name, mode, optional, span = s.name, s.mode, s.optional, s.span
         engine = self.engine
 
@@ -707,9 +708,28 @@ class Compiler:
                 chooser=who, name=name, mode=mode, options=opts, cite=cite, span=span, amount=how_many,
                 limit=at_most, optional=optional, prompt=prompt(env), explain=explain, ruled_out=ruled_out,
                 removal=(lambda item: remover.of(env, item)) if remover is not None else None,
+                showing=(lambda item: showing(env, item)) if showing else None,
             )
 
         return ask
+
+    def showing(self, s: n.Choose) -> Callable[[Env, Any], str] | None:
+        """``showing EXPR``: the text beside an option, EXPR with the decision's name bound to it. Only a
+        person at the terminal asks for it, so it is computed then, with the narration off: reading it
+        (a table looked up by a function) writes nothing and changes no trace."""
+        if s.showing is None:
+            return None
+        text, name, engine = self.expr(s.showing), s.name, self.engine
+
+        def beside(env, item) -> str:
+            narrate, engine.narrate = engine.narrate, False
+            try:
+                value = text({**env, name: item})
+                return "" if value is None else show(value)  # none: nothing to say of this option
+            finally:
+                engine.narrate = narrate
+
+        return beside
 
     def narrowing(self, s: n.Choose) -> Callable[..., tuple[list, Any, list]] | None:
         """The overlays' restrictions of the decision (``restrict decision``, language §19a.1), applied

@@ -59,6 +59,7 @@ class ChoiceRequest:
     ruled_out: list[Any] = field(default_factory=list)  # the options a restriction removed (explain names it)
     removal: Any = None  # when explaining: removal(item) -> the lines that say which rule removed item (removal.py)
     secret: bool = False  # made inside 'secretly': its announcement waits until the block reveals it
+    showing: Any = None  # showing(option) -> what the person choosing reads beside it ('choose … showing EXPR')
 
 
 class RuleError(Exception):
