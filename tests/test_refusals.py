@@ -55,7 +55,7 @@ def test_a_scripted_answer_naming_a_restricted_option_is_refused_with_the_house_
 class _Listing:
     """What the person reads of the options and the position: enough for these questions."""
 
-    def options(self, options: list) -> list[str]:
+    def options(self, options: list, showing=None) -> list[str]:
         return [show(o) for o in options]
 
     def position(self) -> str:
