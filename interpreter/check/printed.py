@@ -4,15 +4,15 @@ A rule that reads a printed value (a modifier, a cost, a turn) in two places and
 number out in both is changed in one place only by an erratum that replaces one of them. This
 pass finds the same number written under the same citation at two or more places of a
 ruleset and warns at each later place, naming the first, so that the author names the value
-once (a function with no parameter, language 9.1) and reads it everywhere.
+once (a function with no parameter, language 9.1a) and reads it everywhere.
 
-What counts, so that the warning stays rare and meaningful (language 9.1a):
+What counts, so that the warning stays rare and meaningful (language 20.1):
 - a whole-number literal in a modifier, a column shift, a row's or result's effect, a
   function's body, a procedure, a hook, an invariant or a step; a literal with its minus
   sign (`-3`) is one number;
 - its citation is the nearest one written around it (the statement's, the modifier's, the
   row's, the function's); two literals are the same printed value when their numbers are
-  equal and their citations are written the same (`[14.6]` and `[14.6]`);
+  equal and their citations are written the same (`[6.4]` and `[6.4]`);
 - a place is one citation as written: literals under the same written citation (one
   statement, one modifier, one function) are one place, however often they occur in it;
 - a function with no parameter whose body is a number is that value's name, the one place it
@@ -40,19 +40,20 @@ _SCALING = ("*", "/")
 
 def repeated_numbers(sym: Symbols) -> list[Diagnostic]:
     """A warning at each later place where a printed number is written again under the same citation."""
-    first: dict[tuple[int, str], tuple[Span, Span]] = {}  # (number, citation) -> the first literal, its citation
+    first: dict[tuple[int, str], Span] = {}  # (number, citation) -> where it is first written
+    places: set[tuple[int, Span]] = set()  # (number, written citation): a place already seen
     out = []
     for value, cite, span in sorted(_literals(sym), key=lambda lit: _reading_order(sym, lit[2])):
-        if abs(value) <= 1 or cite is None or _demo(cite):
+        if abs(value) <= 1 or cite is None or _demo(cite) or (value, cite.span) in places:
             continue
-        seen = first.setdefault((value, cite.text), (span, cite.span))
-        if seen[1] == cite.span:
-            continue  # the first place itself, or the same written citation again: one place
-        where = f"{seen[0].file}:{seen[0].line}:{seen[0].col}"
-        out.append(Diagnostic(
-            "warning", f"the number {value} [{cite.text}] is written again here; it is first written at {where}", span,
-            f"name the printed value once (function NAME() [{cite.text}] = {value}) and read it in every place, "
-            "so that an erratum changes them all"))
+        places.add((value, cite.span))
+        seen = first.setdefault((value, cite.text), span)
+        if seen is not span:
+            out.append(Diagnostic(
+                "warning", f"the number {value} [{cite.text}] is written again here; it is first written at "
+                f"{seen.file}:{seen.line}:{seen.col}", span,
+                f"name the printed value once (function NAME() [{cite.text}] = {value}) and read it in every place, "
+                "so that an erratum changes them all"))
     return out
 
 
@@ -77,7 +78,7 @@ def _literals(sym: Symbols) -> Iterator[tuple[int, n.Citation | None, Span]]:
 
 
 def _named_value(f: n.FunctionDecl) -> bool:
-    """`function inshore_modifier() [14.6] = 3`: the one place a printed value is written, which the
+    """`function works_cost() [6.4] = 2`: the one place a printed value is written, which the
     others read by its name; two such names may hold the same number."""
     return not f.params and _number(f.body) is not None
 
