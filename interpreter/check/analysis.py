@@ -12,7 +12,8 @@ run, and where the rules are probably wrong, without running a game:
   rule draws from;
 - decisions that can have no legal answer, where the options and the count are constants;
 - statements that never run: after `stop`, `return`, `pass` or `end game` in the same block;
-- a `repeat` with no way to end (no `stop`, `return` or `up to` in it).
+- a `repeat` with no way to end (no `stop`, `return` or `up to` in it);
+- a printed number written in two places under the same citation (printed.py).
 
 Warnings are probable defects; notes are information (a table's range, a procedure that
 only scenarios run, a stat no rule reads yet). Every message cites the rule concerned.
@@ -24,6 +25,7 @@ from ..ir import nodes as n
 from ..lang import FUNCTION_ARGUMENTS
 from ..syntax.diagnostics import Diagnostic
 from .bounds import BOOL, FALSE, INF, TRUE, Bounds, Ctx, Site, Values, describe, nodes, show, sites, statements
+from .printed import repeated_numbers
 from .symbols import Symbols
 
 
@@ -90,6 +92,7 @@ class Analysis:
         self.unused()
         self.decisions()
         self.after_ending()
+        self.diags += repeated_numbers(self.sym)
         self.diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
         procedures = len(self.sym.procedures)
         ran = sum(1 for p in self.sym.procedures if ("procedure", p) in reached)
