@@ -91,8 +91,12 @@ def _output_options(parser: argparse.ArgumentParser, json: bool) -> None:
 
 def _add_check(sub) -> None:
     p = sub.add_parser("check", help="check rules and scenario files; exit 1 on any error")
-    p.add_argument("files", nargs="+")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="a rules file, a scenario or an overlay (.errata, .house, .overlay: checked applied to the "
+                        "ruleset it amends, as 'play' reads it)")
     p.add_argument("--quiet", action="store_true", help="print errors only, no warnings or summary of missing data")
+    p.add_argument("--all", action="store_true",
+                   help="with an overlay: list the base ruleset's warnings and notes too (by default counted in one line)")
     _with_option(p)
     _allow_option(p)
 
