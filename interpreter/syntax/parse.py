@@ -588,7 +588,29 @@ def _quote_in_a_string(stop: _Stop) -> str:
             "write \\\" for a quote inside a string")
 
 
+def _is_row_without_result(stop: _Stop) -> bool:
+    """A table row whose '->' is followed by its label or citation, or whose key by its label: the result's
+    name is missing ('6 -> "Gale" [5.2]', '6 "Gale" [5.2]')."""
+    if stop.tok.type not in ("STRING", "CITE") or stop.last is None or stop.tok.start_pos is None:
+        return False
+    before = stop.text[_line_start(stop.text, stop.tok.start_pos):stop.tok.start_pos]
+    after_arrow = literal_of(stop.last, stop.start) == "->" and "NAME" in stop.expected and '"' not in before
+    after_key = stop.tok.type == "STRING" and stop.last.type == "INT" \
+        and any(_literals(stop.start).get(name) == "->" for name in stop.expected)
+    return after_arrow or after_key
+
+
+def _row_result_hint(stop: _Stop) -> str:
+    start = _line_start(stop.text, stop.tok.start_pos)
+    key = stop.text[start:stop.tok.start_pos].strip().removesuffix("->").strip()
+    label = stop.tok.value if stop.tok.type == "STRING" else None
+    name = re.sub(r"\W+", "_", label.strip('"').lower()).strip("_") if label else ""
+    shown = f"{key} -> {name or 'result'}" + (f" {label}" if label else "")
+    return f"a row gives the name of its result after '->', then an optional label: {shown} [cite]"
+
+
 _SPECIAL_CASES: tuple[tuple[Callable[[_Stop], bool], Callable[[_Stop], str | None]], ...] = (
+    (_is_row_without_result, _row_result_hint),
     (_is_after_a_quote_in_a_string, _quote_in_a_string),
     (_is_outer_line_in_a_block, _unclosed_brace),
     (_is_end_game_without_reason, lambda stop: "'end game' says why the game ends, as the trace will print it: "
