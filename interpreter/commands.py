@@ -169,19 +169,23 @@ def _rules_verdict(path: str, sources: Sources, overlays: list[str] = ()):
 
     loaded = load_rules(path, sources, overlays=overlays)
     game = loaded.symbols.game
-    if loaded.errors or game is None or not (game.demo_data or game.errata or game.scenarios):
+    played = game is not None and bool(game.demo_data or game.errata or game.scenarios)
+    if not played or (loaded.errors and not overlays):
         found, lines = _analysis(loaded, loaded.diagnostics)
         diags = loaded.diagnostics
-        if loaded.errors and game is not None and game.demo_data:  # the errors are the verdict: no wait is told
+        if loaded.errors and played and game.demo_data:  # the errors are the verdict: no wait is told
             diags = [d for d in diags if not _waits_for_data(d)]
         return loaded, diags + found, _missing_summary(loaded) + summary_lines(loaded.overlays) + lines
     # The ruleset names demo data or errata: check it with them as well (as 'play' reads it), and its demo set-up.
     with_demo = load_rules(path, sources, with_demo=True, with_errata=True, overlays=overlays)
     demo_read = {_where(d) for d in with_demo.diagnostics}
+    # Overlays are judged as 'play' reads them (an overlay may name what only the errata or the demo data
+    # declare): the errors of the reading without them are not theirs.
+    plain = [d for d in loaded.diagnostics if not (overlays and d.severity == "error")]
     # A step or procedure that waits for a table the demo data supplies does not wait as 'play' reads the
     # rules: its warning goes (the summary's 'missing table' line says the demo data supplies the table).
     # When the rules as played have errors, those errors are the verdict, and no wait is told.
-    diags = [d for d in loaded.diagnostics if not _waits_for_data(d) or (_where(d) in demo_read and not with_demo.errors)]
+    diags = [d for d in plain if not _waits_for_data(d) or (_where(d) in demo_read and not with_demo.errors)]
     seen = {_where(d) for d in diags}
     diags += [d for d in with_demo.diagnostics if _where(d) not in seen]
     summary = _missing_summary(with_demo) + summary_lines(with_demo.overlays)
