@@ -31,3 +31,10 @@ def test_an_unclosed_procedure_is_named_at_the_next_declaration():
     text = HEAD + 'procedure go() [6.0] {\n  say "x" [6.1]\n\ntable t() "T" [5.0] {\n  roll 1 d6\n  1..6 -> a [5.1]\n}\n'
     d = diagnose(text)
     assert (d.span.line, d.hint) == (8, "unclosed '{' opened at 5:22: add its '}' before this line")
+
+
+def test_a_quote_inside_a_narration_line():
+    text = HEAD + 'procedure go() [6.0] {\n  say "the admiral cries "Engage!" at once" [6.1]\n}\n'
+    d = diagnose(text)
+    assert (d.span.line, d.span.col) == (6, 27)
+    assert d.hint == "the '\"' at column 26 ends the string \"the admiral cries \": write \\\" for a quote inside a string"

@@ -26,7 +26,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("unused", r"by no rule\b|neither read nor set|is set but no rule reads it|is read but no rule sets it"
                r"|is in no row"),
     ("scenario-only", r"reachable only from scenarios|no sequence of play and no hooks"),
-    ("dead-code", r"this statement never runs|it ends only when the run stops it"),
+    ("dead-code", r"this statement never runs|it ends only when the run stops it|shows nothing: without a 'view'"),
     ("no-option", r"has no option|leaves none of its|starts empty and no"),
     # Checking the rules.
     ("duplicate", r"declared twice|already exists|given twice|defined twice|has two steps named"),
