@@ -54,7 +54,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("ambiguous", r"is ambiguous"),
     # A scenario's script against the rules.
     ("script", r"^script |was never asked|is not legal|^the rules ask |no die left|so its decisions are not scripted"
-               r"|is not in the script|a dummy or a deception"),
+               r"|is not in the script"),
     ("rule-check", r"^rule check failed|^nothing was recorded as"),
 )
 
