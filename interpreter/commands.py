@@ -30,7 +30,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if getattr(args, "as_json", False):
         return _dispatch_json(args)
     if args.command == "check":
-        return cmd_check(args.files, args.quiet, args.overlays)
+        return cmd_check(args.files, args.quiet, args.overlays, args.all)
     if args.command == "run":
         return cmd_run(args.scenario, args.overlays, args.detail, args.side)
     if args.command == "explain":
@@ -75,7 +75,7 @@ def _dispatch_json(args: argparse.Namespace) -> int:
     from . import commands_json as cj
 
     if args.command == "check":
-        return cj.check(args.files, args.quiet, args.overlays)
+        return cj.check(args.files, args.quiet, args.overlays, args.all)
     if args.command == "run":
         return cj.run(args.scenario, args.overlays, args.detail, args.side)
     if args.command == "coverage":
@@ -101,26 +101,50 @@ def cmd_lsp(allowed: list[str]) -> int:
     return serve(allowed)
 
 
-def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -> int:
+def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = (), every: bool = False) -> int:
+    """Each file's diagnostics on standard error, then its summary and counts on standard output.
+    With overlays, the overlays' own diagnostics and every error are listed and the base ruleset's
+    others counted in one line (``every``, --all, lists them too)."""
     failed = False
     for path in paths:
         sources = Sources()
         diags, summary = check_file(path, sources, overlays)
-        shown = [d for d in diags if d.severity == "error" or not quiet]
-        for d in shown:
-            stream = sys.stderr if d.severity == "error" else sys.stdout
-            print(render(d, sources, colour=enabled(stream)), file=stream)
-        errors = sum(1 for d in diags if d.severity == "error")
-        notes = sum(1 for d in diags if d.severity == "note")
-        warnings = len(diags) - errors - notes
-        failed |= errors > 0
+        own, base = split_base(path, overlays, diags)
+        listed = own + [d for d in base if every or d.severity == "error"]
+        for d in listed if not quiet else [d for d in listed if d.severity == "error"]:
+            print(render(d, sources, colour=enabled(sys.stderr)), file=sys.stderr)
+        failed |= any(d.severity == "error" for d in diags)
         if not quiet:
+            on = enabled(sys.stdout)
             for line in summary:
                 print(line)
-            on = enabled(sys.stdout)
-            print(f"{path}: {counted(errors, 'error', 'error', on)}, {counted(warnings, 'warning', 'warning', on)}"
-                  + (f", {counted(notes, 'note', 'note', on)}" if notes else ""))
+            if base:
+                print(f"the base ruleset: {_counts(base, on)}" + ("" if every else " (--all lists them)"))
+            print(f"{path}: {_counts(own + [d for d in base if d.severity == 'error'], on, notes_if_any=True)}")
     return 1 if failed else 0
+
+
+def split_base(path: str, overlays: list[str], diags: list[Diagnostic]) -> tuple[list[Diagnostic], list[Diagnostic]]:
+    """A check's diagnostics in the overlays it was given (and the overlay file it checks), and the base
+    ruleset's (its files, errata, demo data and set-ups), when overlays are checked; all are its own otherwise."""
+    mine = {os.path.normpath(o) for o in overlays}
+    if files.OVERLAY.fits(path):
+        mine.add(os.path.normpath(path))
+    elif not files.RULES.fits(path):
+        mine = set()
+    if not mine:
+        return diags, []
+    own = [d for d in diags if os.path.normpath(d.span.file) in mine]
+    return own, [d for d in diags if os.path.normpath(d.span.file) not in mine]
+
+
+def _counts(diags: list[Diagnostic], colour: bool, notes_if_any: bool = False) -> str:
+    """'E error(s), W warning(s), N note(s)' (the notes only when there are any, with ``notes_if_any``)."""
+    errors = sum(1 for d in diags if d.severity == "error")
+    notes = sum(1 for d in diags if d.severity == "note")
+    warnings = len(diags) - errors - notes
+    return (f"{counted(errors, 'error', 'error', colour)}, {counted(warnings, 'warning', 'warning', colour)}"
+            + (f", {counted(notes, 'note', 'note', colour)}" if notes or not notes_if_any else ""))
 
 
 def check_file(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
@@ -137,18 +161,37 @@ def check_file(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[l
 
 
 def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
+    _, diags, summary = _rules_verdict(path, sources, overlays)
+    return diags, summary
+
+
+def _rules_verdict(path: str, sources: Sources, overlays: list[str] = ()):
+    """A ruleset checked as 'play' reads it (with its demo data and errata when the header names them, its
+    demo set-up and scenarios too): the ruleset so read, every diagnostic, the summary lines."""
     from .check.scenario import check_scenario
     from .overlay.apply import summary_lines
 
     loaded = load_rules(path, sources, overlays=overlays)
     game = loaded.symbols.game
-    if loaded.errors or game is None or not (game.demo_data or game.errata or game.scenarios):
+    played = game is not None and bool(game.demo_data or game.errata or game.scenarios)
+    if not played or (loaded.errors and not overlays):
         found, lines = _analysis(loaded, loaded.diagnostics)
-        return loaded.diagnostics + found, _missing_summary(loaded) + summary_lines(loaded.overlays) + lines
+        diags = loaded.diagnostics
+        if loaded.errors and played and game.demo_data:  # the errors are the verdict: no wait is told
+            diags = [d for d in diags if not _waits_for_data(d)]
+        return loaded, diags + found, _missing_summary(loaded) + summary_lines(loaded.overlays) + lines
     # The ruleset names demo data or errata: check it with them as well (as 'play' reads it), and its demo set-up.
     with_demo = load_rules(path, sources, with_demo=True, with_errata=True, overlays=overlays)
-    seen = {(d.span.file, d.span.line, d.span.col, d.message) for d in loaded.diagnostics}
-    diags = loaded.diagnostics + [d for d in with_demo.diagnostics if (d.span.file, d.span.line, d.span.col, d.message) not in seen]
+    demo_read = {_where(d) for d in with_demo.diagnostics}
+    # Overlays are judged as 'play' reads them (an overlay may name what only the errata or the demo data
+    # declare): the errors of the reading without them are not theirs.
+    plain = [d for d in loaded.diagnostics if not (overlays and d.severity == "error")]
+    # A step or procedure that waits for a table the demo data supplies does not wait as 'play' reads the
+    # rules: its warning goes (the summary's 'missing table' line says the demo data supplies the table).
+    # When the rules as played have errors, those errors are the verdict, and no wait is told.
+    diags = [d for d in plain if not _waits_for_data(d) or (_where(d) in demo_read and not with_demo.errors)]
+    seen = {_where(d) for d in diags}
+    diags += [d for d in with_demo.diagnostics if _where(d) not in seen]
     summary = _missing_summary(with_demo) + summary_lines(with_demo.overlays)
     if game.demo_data:
         summary.append(f"demo data: {demo_path(game.span.file, game.demo_data)} (stands in for what the rulebook does not print)")
@@ -162,7 +205,16 @@ def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple
         diags += check_scenario(load_scenario(setup_path, sources), with_demo.symbols)
         summary.append(f"scenario {listed.name}: {setup_path} (umpire play --scenario {listed.name})")
     found, lines = _analysis(with_demo, diags)
-    return diags + found, summary + lines
+    return with_demo, diags + found, summary + lines
+
+
+def _where(d: Diagnostic) -> tuple:
+    return d.span.file, d.span.line, d.span.col, d.message
+
+
+def _waits_for_data(d: Diagnostic) -> bool:
+    """The checker's warning that a step or procedure needs a missing table (check/resolve.py, waits_for_data)."""
+    return d.severity == "warning" and " needs the missing table(s) " in d.message
 
 
 def _analysis(loaded, diags: list[Diagnostic]) -> tuple[list[Diagnostic], list[str]]:
@@ -238,7 +290,8 @@ def _check_scenario(path: str, sources: Sources, overlays: list[str] = ()) -> tu
 
 def _check_overlay(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
     """An overlay file, applied to the ruleset it amends as 'play' reads it: with the demo data and the
-    game's errata (unless it is the errata), then the other overlays given, then this one."""
+    game's errata (unless it is the errata), then the other overlays given, then this one; the ruleset's
+    demo set-up and scenarios checked with it, and its analysis."""
     from .overlay.apply import summary_lines
 
     overlay = load_overlay(path, sources)
@@ -246,19 +299,30 @@ def _check_overlay(path: str, sources: Sources, overlays: list[str] = ()) -> tup
     if not os.path.exists(rules):
         raise UmpireError([Diagnostic("error", f"the ruleset '{overlay.amends}' does not exist (looked for {rules})",
                                       overlay.amends_span)])
-    loaded = load_rules(rules, sources, with_demo=True, with_errata=True, overlays=[*overlays, path])
+    applied = [*overlays, path]
+    _, diags, _ = _rules_verdict(rules, sources, applied)
+    loaded = load_rules(rules, sources, with_demo=True, with_errata=True, overlays=applied)  # as 'play' reads it
     reading = ""
-    if loaded.errors:
+    errors = [d for d in diags if d.severity == "error"]
+    if errors and all(_defined_twice(d) for d in errors):
         # A scenario's fixture overlay amends the ruleset as scenarios read it, without the demo data
-        # (it may supply a table the demo data also supplies): when the demo data alone is what it
-        # clashes with, it is checked without it and reported so. A clash with the errata stays an error.
-        plain = load_rules(rules, sources, with_errata=True, overlays=[*overlays, path])
+        # (it may supply a table the demo data also supplies): when a second definition of a name is
+        # all it clashes on, it is checked without the demo data and reported so. Any other error
+        # (a name the overlay cannot see, a clash with the errata) is an error, as 'play' would refuse it.
+        plain = load_rules(rules, sources, with_errata=True, overlays=applied)
         if not plain.errors:
-            clash = "; ".join(d.message for d in loaded.errors)
-            loaded, reading = plain, f" as scenarios read it (not with the demo data, as 'play' would: {clash})"
+            clash = "; ".join(d.message for d in errors)
+            found, _ = _analysis(plain, plain.diagnostics)
+            loaded, diags = plain, plain.diagnostics + found
+            reading = f" as scenarios read it (not with the demo data, as 'play' would: {clash})"
     mine = [o for o in loaded.overlays if os.path.normpath(o.file) == os.path.normpath(path)]
-    return loaded.diagnostics, summary_lines(mine) + [f"applied to {rules}{reading}" + (
+    return diags, summary_lines(mine) + [f"applied to {rules}{reading}" + (
         f" with {', '.join(o.name for o in loaded.overlays if o not in mine)}" if len(loaded.overlays) > len(mine) else "")]
+
+
+def _defined_twice(d: Diagnostic) -> bool:
+    """An overlay's declaration of a name the ruleset, as read, already declares (overlay/amender.py)."""
+    return d.message.endswith("' already exists")
 
 
 def _stop_on_errors(diags: list[Diagnostic]) -> None:

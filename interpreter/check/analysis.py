@@ -67,6 +67,12 @@ def _ends_loop(body: tuple, kind: str) -> bool:
     return False
 
 
+def _written(r: n.Row, reach: Values) -> Values:
+    """The values a row names, its open ends ('..2', '12..') taken as far as the table reads and no further."""
+    return Values.range(max(r.first, reach.low) if r.low is None else r.first,
+                        min(r.last, reach.high) if r.high is None else r.last)
+
+
 def _are(values: Values) -> str:
     return "is" if values.size() == 1 else "are"
 
@@ -246,14 +252,23 @@ class Analysis:
     def unreachable_rows(self, t: n.TableDecl, reach: Values, rows: Values) -> None:
         below = reach & Values.range(-INF, rows.low - 1)
         above = reach & Values.range(rows.high + 1, INF)
+        rolled = t.read_at is None
         for r in t.rows:
             hit = not (reach & Values.range(r.first, r.last)).empty()
             clamped = t.beyond == "clamp" and ((r.first == rows.low and not below.empty()) or (r.last == rows.high and not above.empty()))
+            read = f"the {'modified ' if t.modifiers else ''}{'value' if t.read_at is not None else 'roll'} ranges over {reach}"
             if not (hit or clamped):
-                which = r.shown()
-                self.warning(f"row {which} -> {r.result}{_cite(r.cite or t.cite)} of table {t.name} can never be read: "
-                             f"the {'modified ' if t.modifiers else ''}{'value' if t.read_at is not None else 'roll'} ranges over {reach}",
-                             r.span)
+                self.warning(f"row {r.shown()} -> {r.result}{_cite(r.cite or t.cite)} of table {t.name} can never be read: "
+                             f"{read}", r.span)
+            elif rolled and reach.bounded() and not r.more and not (never := _written(r, reach) - reach).empty():
+                # A row of a rolled table written wider than any roll (6..7 on a d6) is most often a misread
+                # key or a forgotten modifier: a warning, like a row never read at all. Open-ended rows ('..2',
+                # '12..') are the rulebook's way of saying 'or less', 'or more' and are never flagged; a chart
+                # read at a value keeps the keys it prints, which the calls need not all reach.
+                self.warning(f"row {r.shown()} -> {r.result}{_cite(r.cite or t.cite)} of table {t.name} names "
+                             f"{never}, which can never be read: {read}", r.span,
+                             f"write the row as the rulebook prints it (the values it can read: {_written(r, reach) & reach}), "
+                             "or add the modifier that reaches the rest")
 
     # ── reachability ──
     def reachability(self) -> set[tuple[str, str]]:
