@@ -32,7 +32,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "check":
         return cmd_check(args.files, args.quiet, args.overlays)
     if args.command == "run":
-        return cmd_run(args.scenario, args.overlays, args.detail, args.side)
+        return cmd_run(args.scenario, args.overlays, args.detail, args.side, args.fixtures)
     if args.command == "explain":
         return cmd_explain(args.scenario, args.at, args.overlays, args.why, args.draw, args.force)
     if args.command == "draw":
@@ -292,7 +292,8 @@ def _finish(outcome, sources: Sources) -> int:
     return 0
 
 
-def cmd_run(path: str, overlays: list[str] = (), detail: bool = False, side: str | None = None) -> int:
+def cmd_run(path: str, overlays: list[str] = (), detail: bool = False, side: str | None = None,
+            fixtures: bool = False) -> int:
     from .runtime.scenario import run_scenario
 
     sources = Sources()
@@ -304,7 +305,7 @@ def cmd_run(path: str, overlays: list[str] = (), detail: bool = False, side: str
     if problem:
         print(f"umpire: error: {problem}", file=sys.stderr)
         return 2
-    outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail, side=side)
+    outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail, side=side, fixtures=fixtures)
     print(report_lines(outcome.lines, sys.stdout))
     return _finish(outcome, sources) or (0 if outcome.ok else 1)
 
