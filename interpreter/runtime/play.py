@@ -170,8 +170,9 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
     """Play from the set-up to the end; ``stop_after`` suspends before that many decisions,
     ``resume`` (a loaded save) replays silently to the save point and goes on from there.
     A person who ends the game at a prompt (end of input, Ctrl-C) suspends it there too.
-    ``watch(engine, label)`` is called as each segment of the game begins (its label: a turn's
-    start is `("turn_start", N)`) and with `("game_over",)` once it has ended (`play --draw`)."""
+    ``watch(engine, label)`` is called as each segment of the game begins, its clock set and none of
+    its rules run yet (its label: a turn's start is `("turn_start", N)`), and with `("game_over",)`
+    once the game has ended (`play --draw`)."""
     session = _Session(sym, sources, setup, seed, kinds, terminal, resume, detail)
     session.watch = watch
     session.engine.narrate = narrate  # a study reads only where the game ends
@@ -269,9 +270,9 @@ class _Session:
                     continue  # before the save: the position holds what it did
                 self.segment, work, loaded = label, _answered(*loaded[1:]), None
             else:
-                if self.watch is not None:
-                    self.watch(self.engine, label)
                 self.segment, work = label, begin()
+                if self.watch is not None:  # the segment's clock is set; its rules have not run
+                    self.watch(self.engine, label)
             if work is not None:
                 try:
                     self.runner.run(work)
