@@ -474,9 +474,11 @@ def _play(args: _PlayArgs) -> int:
     resume = args.resume
     human = "human" in args.kinds
     pictures = _turn_pictures(args.draw, scenario, loaded.symbols) if args.draw else None
-    # A bar of the turns played on a terminal, unless a person plays (the narration is shown as it happens).
-    with progress.counting(None, "turn", " turns") as update:
-        terminal = _terminal(human, None if human else lambda turn, last: update(turn - 1, total=last))
+    # The narration is shown as it is played; on a terminal, below it a bar of the turns played, unless a
+    # person plays (the prompts are theirs to read).
+    turns = contextlib.nullcontext(None) if human else progress.counting(None, "turn", " turns")
+    with turns as update:
+        terminal = _terminal(update and (lambda turn, last: update(turn - 1, total=last)))
         game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=terminal,
                     stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail,
                     watch=pictures.watch if pictures else None)
@@ -520,12 +522,13 @@ def _ready_game(args: _PlayArgs, sources: Sources):
     return scenario, loaded, applied
 
 
-def _terminal(human: bool, turn_begins=None):
-    """Prompts on stderr; with a person playing, the narration shown as it happens."""
+def _terminal(turn_begins=None):
+    """Prompts on stderr; the narration on stdout as it happens (a pipe reads each line at once, and
+    on a terminal the bar of the turns is drawn below it, never on its lines)."""
     from .runtime.play import Terminal
 
-    return Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr),
-                    narrate=(lambda line: print(line, flush=True)) if human else None, turn_begins=turn_begins)
+    return Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr), narrate=progress.say,
+                    turn_begins=turn_begins)
 
 
 def _tell_the_rest(game, detail: bool) -> None:
