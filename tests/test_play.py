@@ -252,3 +252,18 @@ def test_the_narration_of_computer_agents_is_written_as_the_game_is_played(capsy
     assert len(batches) > 10 and batches[0][0].startswith("game: ")
     assert [line for batch in batches for line in batch] == whole, "the same narration, in the same order"
     assert whole[-1].startswith("[5.0] the game is over: the ")
+
+
+def test_the_readme_showcase_game_has_combat(capsys, monkeypatch):
+    """The first game the README plays shows the rules at work: fleets meet and fight."""
+    import shlex
+
+    monkeypatch.chdir(ROOT)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = readme.split("## Play it", 1)[1].split("```sh\n", 1)[1].split("\n", 1)[0]
+    args = shlex.split(command)
+    assert args[:2] == ["umpire", "play"], command
+    told = play(capsys, *args[2:]).splitlines()
+    combats = [line for line in told if re.search(r"\] (naval|land) combat in ", line)]
+    assert combats and any(re.search(r"\] \w+ hits: ", line) for line in told), "a combat, with a hit scored"
+    assert told[-1].startswith("[5.0] the game is over: the ")

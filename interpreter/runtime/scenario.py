@@ -228,7 +228,7 @@ def _departures(out: Outcome, sc: n.Scenario, events: list[Event], comp, sources
     out.departures = [e.line() for e in traced] + printed
     if not out.departures:
         return
-    head = "departures of the example from the rules (the engine follows the rules):"
+    head = "departures from the rules (the engine follows the rules):"
     named = list(dict.fromkeys(f"{e.text.split(':', 1)[0].removeprefix('departure ')} [{e.cite}]" for e in traced))
     out.lines.append(head + (f" {_and(named)}, told in the trace above" if named else ""))
     out.lines.extend(f"  {line}" for line in printed)
