@@ -1,4 +1,4 @@
-"""The ``umpire`` command line: check, run, play, explain, draw, odds, coverage, schema.
+"""The ``umpire`` command line: check, run, play, explain, draw, odds, coverage, find, schema.
 
 Every failure reaches the user as a diagnostic (file:line:col, the source line, a
 caret, a hint) and an exit code, never as a Python traceback.
@@ -66,7 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="umpire", description="A rules interpreter for historical board wargames.")
     sub = parser.add_subparsers(dest="command", required=True)
     for add in (_add_check, _add_run, _add_play, _add_explain, _add_draw, _add_odds, _add_study, _add_schema,
-                _add_coverage, _add_lsp):
+                _add_coverage, _add_find, _add_lsp):
         add(sub)
     for name, command in sub.choices.items():
         _output_options(command, json=name in _JSON_COMMANDS)
@@ -226,6 +226,17 @@ def _add_coverage(sub) -> None:
     p.add_argument("ruleset")
     p.add_argument("--sections", metavar="FILE", help="the rulebook's list of sections (default: the ruleset's .sections file)")
     p.add_argument("--missing", action="store_true", help="list only the sections not fully encoded, each with what is left out and why")
+    _allow_option(p)
+
+
+def _add_find(sub) -> None:
+    p = sub.add_parser("find", help="where a name (a table, a procedure, a step, a phase, a decision...) is declared "
+                                    "among the files of a ruleset, with file:line; --missing: the unprinted data")
+    p.add_argument("ruleset", help="the ruleset's main file (its parts and demo data are searched too)")
+    p.add_argument("name", nargs="?", help="the name, as the rules write it")
+    p.add_argument("--missing", action="store_true",
+                   help="list the data the rulebook does not print (declared 'missing') and the demo table standing in")
+    _with_option(p)
     _allow_option(p)
 
 

@@ -60,6 +60,10 @@ def dispatch(args: argparse.Namespace) -> int:
         from .coverage import cmd_coverage
 
         return cmd_coverage(args.ruleset, args.sections, args.missing)
+    if args.command == "find":
+        from .commands_find import cmd_find
+
+        return cmd_find(args.ruleset, args.name, args.missing, args.overlays)
     from .ir import nodes as n
 
     print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
@@ -542,10 +546,17 @@ def _tell_the_rest(game, detail: bool) -> None:
 
 
 def _after_the_game(game, args: _PlayArgs, applied: list[str]) -> int:
-    """Save the game where it stopped, if it is to be saved: suspended, or ended by a person who names a file."""
+    """Save the game where it stopped, if it is to be saved: suspended, or ended by a person who names a file.
+
+    The exit code (docs/safety.md §3): 0 when the game ran to its end, and when a person ended it at a
+    decision (Ctrl-C or Ctrl-D, whether they saved it or not: stopping is their choice, not a failure);
+    130 when Ctrl-C stopped the rules between two decisions (no position a save can hold); 1 on an error,
+    a save that cannot be written included."""
     save = args.save
     if game.quit is not None:
         print(f"umpire: the game was ended: {game.quit}", file=sys.stderr)
+        if game.save is None:
+            return 130
         save = save or _ask_where_to_save(args.force)
     elif args.stop_after is not None and game.save is None:
         print(f"umpire: error: the game ended before decision {args.stop_after + 1}: there was nothing to save", file=sys.stderr)
@@ -553,7 +564,7 @@ def _after_the_game(game, args: _PlayArgs, applied: list[str]) -> int:
     if game.save is None or save is None:
         if game.quit is None and save is not None:
             print(f"umpire: the game ran to its end: nothing was saved in {save}", file=sys.stderr)
-        return 0 if game.quit is None else 1
+        return 0
     return _write_save(game.save, save, args, applied)
 
 
@@ -600,12 +611,17 @@ def _game_to_play(path: str, sources: Sources, overlays, errata: bool, choice: s
 
 
 def _ask_where_to_save(force: bool) -> str | None:
-    """After a person ends the game: where to save it, asked until a usable name or an empty answer."""
+    """After a person ends the game: where to save it, asked until a usable name or an empty answer
+    (Ctrl-D and Ctrl-C here decline too)."""
     from . import saves
 
     while True:
         print("save the game? type a file name (.toml), or press Enter not to save", file=sys.stderr)
-        answer = _read_line()
+        try:
+            answer = _read_line()
+        except KeyboardInterrupt:
+            print(file=sys.stderr)  # the '^C' the terminal echoed ends its line
+            answer = None
         if not answer or not answer.strip():
             print("umpire: not saved", file=sys.stderr)
             return None

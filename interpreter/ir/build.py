@@ -427,7 +427,12 @@ class Builder(Transformer_NonRecursive):
         return n.Move(span=self.sp(meta), units=c[0], to=c[1], cite=_cite(c))
 
     def say(self, meta, c):
-        return n.Say(span=self.sp(meta), text=self.string(c[0]), known_by=_known_by(c), cite=_cite(c))
+        face_down = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "face_down"), None)
+        return n.Say(span=self.sp(meta), text=self.string(c[0]), known_by=_known_by(c), face_down=face_down,
+                     cite=_cite(c))
+
+    def say_else(self, meta, c):
+        return ("face_down", self.string(c[0]))
 
     def call(self, meta, c):
         return n.CallStmt(span=self.sp(meta), proc=str(c[0]), proc_span=self.ts(c[0]), args=c[1], cite=_cite(c))
@@ -611,6 +616,10 @@ class Builder(Transformer_NonRecursive):
 
     def view_decl(self, meta, c):
         return n.ViewDecl(span=self.sp(meta), function=str(c[0]), cite=_cite(c))
+
+    def hidden_decl(self, meta, c):
+        return n.HiddenDecl(span=self.sp(meta), name=str(c[0]), name_span=self.ts(c[0]), seen_as=_unquote(c[1]),
+                            cite=_cite(c))
 
     def place_state_decl(self, meta, c):
         return n.PlaceStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=_cite(c))

@@ -809,10 +809,11 @@ class Compiler:
         text, engine = self.expr(s.text), self.engine
         quiet = self.unread_text(s.text)
         face_down = self.face_down(s.known_by)
+        seen = self.expr(s.face_down) if s.face_down is not None else None
 
         def say(env):
             if engine.narrate:
-                engine.trace(cite, text(env), secret=face_down(env))
+                engine.trace(cite, text(env), secret=face_down(env), face_down=None if seen is None else lambda: seen(env))
             else:
                 quiet(env)
 

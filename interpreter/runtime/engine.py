@@ -8,7 +8,7 @@ event it emits carries the rule citation of the statement that produced it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,7 @@ from .builtins import implementations
 from .calendar import turn_label
 from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
+from .fog import moved
 from .guards import function_too_deep, over_budget, python_too_deep
 from .labels import brief as _brief
 from .requests import GameEnded, RuleError, Unprinted
@@ -147,11 +148,15 @@ class Engine:
         st.cups = {c.name: c.start() for c in self.sym.cups.values()}
 
     # ── trace ──
-    def trace(self, cite: n.Citation | str, text: str, kind: str = "event", secret: bool = False) -> None:
+    def trace(self, cite: n.Citation | str, text: str, kind: str = "event", secret: bool = False,
+              face_down: Callable[[], str | None] | None = None) -> None:
+        """A line of the trace; in a side's trace a line hidden from the side reads `(hidden from SIDE)`,
+        or what ``face_down`` gives (a `say … else TEXT`, a move of a unit `hidden … seen as`: what the side
+        sees of it; None when it sees nothing)."""
         if not self.narrate:
             return
         if self.viewer is not None and self.viewer.hides(text, secret):
-            text = self.viewer.hidden_line()
+            text = self.viewer.hidden_line() if face_down is None else self.viewer.seen_face_down(face_down())
         if self.explain:
             where, within = self.process.where() if self.process is not None else (None, ())
             trigger = self.process.trigger() if self.process is not None else None
@@ -367,6 +372,8 @@ class Engine:
     def move(self, units: list[Unit], to: Any, cite: str, span: Span) -> None:
         if not isinstance(to, Place):
             raise RuleError(f"cannot move to {show(to)}: it is not a place or box", span)
+        viewer = self.viewer
+        origins = [u.location for u in units] if viewer is not None else []
         for u in units:
             self._detach(u)
             u.location = to
@@ -375,7 +382,8 @@ class Engine:
                 self.mark(c)
         self.mark(*units)
         if units:
-            self.trace(cite, f"{', '.join(map(str, units))} {'moves' if len(units) == 1 else 'move'} to {to}", "move")
+            seen = None if viewer is None else (lambda: viewer.seen_moving(units, origins, to))
+            self.trace(cite, moved(list(map(str, units)), f"to {to}"), "move", face_down=seen)
 
     def change_side(self, units: list[Unit], side: Any, cite: str, span: Span) -> None:
         self.require_side(side, span)
