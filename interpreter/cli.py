@@ -138,7 +138,11 @@ def _add_explain(sub) -> None:
     p.add_argument("--at", metavar="N|TEXT", help="only event number N, or the events whose line contains TEXT")
     p.add_argument("--why", metavar="TEXT",
                    help="the story, in rules, of the first line containing TEXT (or of the run's error): what earlier "
-                        "lines, with their rules, changed the units it names, and why")
+                        "lines, with their rules, changed the units it names, and why; of a refusal, the rule "
+                        "that removed the option")
+    p.add_argument("--why-not", metavar="OPTION",
+                   help="the rule (a condition, a function, a restriction, with its citation) that removed OPTION "
+                        "from the first decision that left it out (with --at, the first after that line)")
     p.add_argument("--draw", metavar="FILE.svg", help="with --at N: write the picture of the position after line N")
     p.add_argument("--force", action="store_true", help="let --draw replace an existing file")
     _with_option(p)

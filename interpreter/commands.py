@@ -34,7 +34,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "run":
         return cmd_run(args.scenario, args.overlays, args.detail, args.side, args.fixtures)
     if args.command == "explain":
-        return cmd_explain(args.scenario, args.at, args.overlays, args.why, args.draw, args.force)
+        return cmd_explain(args.scenario, args.at, args.overlays, args.why, args.draw, args.force, args.why_not)
     if args.command == "draw":
         from .commands_draw import DrawArgs, cmd_draw
 
@@ -322,7 +322,7 @@ def unknown_side(side: str | None, sym) -> str | None:
 
 
 def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | None = None, draw: str | None = None,
-                force: bool = False) -> int:
+                force: bool = False, why_not: str | None = None) -> int:
     from .runtime.explain import explain_lines
     from .runtime.scenario import run_scenario
 
@@ -336,10 +336,12 @@ def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | 
     if ready is None:
         return 1
     scenario, loaded = ready
-    outcome = run_scenario(scenario, loaded.symbols, sources, explain=True)
+    outcome = run_scenario(scenario, loaded.symbols, sources, explain=True, why_not=why_not)
     print(f"explain: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""))
     if why is not None:
         return _explain_why(scenario, loaded.symbols, outcome, why)
+    if why_not is not None:
+        return _explain_why_not(outcome, why_not, at)
     lines = explain_lines(outcome.events, sources, at)
     if at is not None and not lines:
         print(f"umpire: error: no event matches '{at}' (the trace has {len(outcome.events)} events)", file=sys.stderr)
@@ -370,6 +372,21 @@ def _explain_why(scenario, sym, outcome, text: str) -> int:
     lines = why_lines(outcome.events, ids, text, error)
     if not lines:
         print(f"umpire: error: no event matches '{text}' (the trace has {len(outcome.events)} events)", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    return 0
+
+
+def _explain_why_not(outcome, name: str, at: str | None) -> int:
+    """`explain --why-not OPTION`: which rule removed the option at the first decision (after line
+    --at) that left it out (runtime/why.py)."""
+    from .runtime.why import why_not_lines
+
+    lines = why_not_lines(outcome.events, name, at)
+    if not lines:
+        where = f" after '{at}'" if at else ""
+        print(f"umpire: error: no decision{where} leaves out '{name}' among options of its kind "
+              f"(the trace has {len(outcome.events)} events)", file=sys.stderr)
         return 1
     print("\n".join(lines))
     return 0

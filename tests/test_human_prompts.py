@@ -42,8 +42,9 @@ def test_each_option_shows_its_labels_printed_values_and_states(capsys, monkeypa
     err = prompts(monkeypatch, capsys, "1", "1")
     assert question(err, "bought") == [
         "[6.1] red, decide 'bought': muster a unit from the pool (8 gold, orders: hold)",
-        "  1. GUARD — the Old Guard, Infantry: cost 5, strength 3",
-        "  2. R2 — Field Guns: cost 3",  # strength X: the counter prints no such value
+        # '; 3 gold left': what the decision's 'showing' computes for the unit (8 gold less its cost)
+        "  1. GUARD — the Old Guard, Infantry: cost 5, strength 3; 3 gold left",
+        "  2. R2 — Field Guns: cost 3; 5 gold left",  # strength X: the counter prints no such value
         "  answer: one number from 1 to 2; ? shows the position",
     ]
     assert question(err, "drill") == [
@@ -58,7 +59,7 @@ def test_a_place_shows_its_properties_its_states_and_who_stands_there_not_what_i
     err = prompts(monkeypatch, capsys, "1")
     assert question(err, "site") == [
         "[6.2] red, decide 'site': where GUARD musters",
-        "  1. camp — plain, fort 2, holder red; units: red 1, blue 1",
+        "  1. camp — Camp Hill: plain, fort 2, holder red; units: red 1, blue 1",  # its name, then its facts
         # Blue's mines on the ridge are known to Blue alone: Red is not told.
         "  2. ridge — hills, fort 0, holder red",
         "  answer: one number from 1 to 2; ? shows the position",
@@ -72,7 +73,7 @@ def test_the_position_shows_the_pools_tracks_and_own_states_and_hides_the_rest(c
         "turn 1, muster_phase, muster_step (as red sees it)",
         "  gold: red 8, blue 6",
         "  states: orders hold",  # Red's own orders; Blue's, and Blue's plan (known to Blue), are not shown
-        "  camp: R3 (drilled), B2",
+        "  camp Camp Hill: R3 (drilled), B2",
         "  heights: 1 hidden counter(s)",  # a Blue unit in the hills: counted, not named
         "  muster pool [red]: GUARD, R2",
         "  muster pool [blue]: B3",
@@ -84,8 +85,8 @@ def test_a_real_games_question_shows_costs_and_values(capsys, monkeypatch):
     err = prompts(monkeypatch, capsys, path="rulesets/jenkins_ear.rules", agents="human,random")
     buy = question(err, "buy")
     assert buy[0] == "[3.3] english, decide 'buy': buy a counter from the english force pool (100 war fund points available)"
-    assert buy[1] == "  1. CORNWALL — HMS Cornwall, named ship of the line: carries 1, gun 8, cannonade 3, cost 7"
-    assert "  7. E_FRIGATE1 — Frigates: carries 1, gun 4, cost 3" in buy
+    assert buy[1] == "  1. CORNWALL — HMS Cornwall, named ship of the line: carries 1, gun 8, cannonade 3, cost 7; 93 war fund points left"
+    assert "  7. E_FRIGATE1 — Frigates: carries 1, gun 4, cost 3; 97 war fund points left" in buy
     assert buy[-1] == "  answer: one number from 1 to 18 (0 for none); ? shows the position"
 
 
@@ -176,3 +177,78 @@ def test_ctrl_c_while_the_rules_run_exits_130_and_offers_no_save(capsys, monkeyp
     err = capsys.readouterr().err
     assert "the game was ended: interrupted (Ctrl-C) while the rules were running" in err
     assert "save the game?" not in err
+
+
+def test_what_a_decision_shows_beside_its_options_is_checked_with_the_option_bound(capsys, monkeypatch, tmp_path):
+    rules = (ROOT / "tests" / "lang" / "muster.rules").read_text(encoding="utf-8")
+    misspelt = tmp_path / "muster.rules"
+    misspelt.write_text(rules.replace("{gold[s] - bought.cost} gold left", "{gold[s] - boght.cost} gold left"), encoding="utf-8")
+    assert main(["check", str(misspelt)]) == 1
+    err = capsys.readouterr()
+    assert "error: unknown name 'boght'" in err.out + err.err
+    assert "did you mean 'bought'?" in err.out + err.err
+
+
+def test_names_and_what_a_decision_shows_are_for_the_person_not_the_narration(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["run", TOY, "--detail"]) == 0
+    out = capsys.readouterr().out
+    assert "gold left" not in out and "Camp Hill" not in out
+
+
+def _numbers_asked(*typed_lines: str, options=(14, 15, 16, 17), optional=True):
+    """A bid-like question among different whole numbers, answered by a person typing ``typed_lines``."""
+    from interpreter.runtime.human import HumanAgent
+    from interpreter.runtime.readout import Readout
+    from interpreter.runtime.requests import ChoiceRequest
+    from interpreter.syntax.diagnostics import Span
+
+    lines, written = list(typed_lines), []
+    agent = HumanAgent(lambda: lines.pop(0) if lines else None, written.append, Readout(None, None))
+    req = ChoiceRequest(chooser="red", name="bid", mode="one", options=list(options), cite="9.3", optional=optional,
+                        span=Span(file="x", line=1, col=1, end_line=1, end_col=1), prompt="bid for the marker")
+    return agent.choose(req), "\n".join(written).splitlines()
+
+
+def test_a_number_among_different_numbers_is_typed_as_itself():
+    answer, shown = _numbers_asked("2", "16")
+    assert answer == 16
+    assert shown == [
+        "[9.3] red, decide 'bid': bid for the marker",
+        "  14", "  15", "  16", "  17",
+        "  answer: one of the numbers 14 to 17, typed as it is (0 for none); ? shows the position",
+        "  not understood [9.3]: '2' is not one of 14 to 17; answer: one of the numbers 14 to 17, typed as it is "
+        "(0 for none); ? shows the position",
+    ]
+
+
+def test_a_price_of_0_is_typed_as_0_and_a_bid_declined_with_0():
+    assert _numbers_asked("0", options=(0, 1, 2), optional=False)[0] == 0
+    assert _numbers_asked("0")[0] is None  # none: the bid is declined
+    # 0 among the numbers of a question that may be declined: 0 is 'none', so the options keep their numbers
+    assert _numbers_asked("2", options=(0, 5), optional=True)[0] == 5
+
+
+def test_a_move_in_jenkins_ear_shows_each_hex_with_its_name_and_the_count_toward_perilous_seas(capsys, monkeypatch):
+    # No purchases (0, 0), then the first option of every question: a frigate sails out of Savannah and back.
+    err = prompts(monkeypatch, capsys, "0", "0", *["1"] * 14, path="rulesets/jenkins_ear.rules", agents="human,random")
+    moves = [i for i, line in enumerate(err) if "decide 'next_hex'" in line]
+    assert question(err[moves[0]:], "next_hex")[1:3] == [
+        "  1. 2413 — sea; sea or coastal hex 1 of 6 before perilous seas",
+        "  2. turn_record[2] — Turn Record Track [2]; sails for the other ocean",
+    ]
+    assert question(err[moves[1]:], "next_hex")[1:3] == [
+        "  1. 2412 — Savannah: coastal, seaport 3, nation english; units: english 3; "
+        "a friendly seaport: the perilous-seas count starts again",
+        "  2. 2414 — sea; sea or coastal hex 2 of 6 before perilous seas",
+    ]
+    # Back in Savannah, the count starts again.
+    assert question(err[moves[2]:], "next_hex")[1] == "  1. 2413 — sea; sea or coastal hex 1 of 6 before perilous seas"
+
+
+def test_a_bid_in_when_lions_sailed_is_typed_as_its_value_and_shows_the_treasury_left(capsys, monkeypatch):
+    err = prompts(monkeypatch, capsys, "2", path="rulesets/when_lions_sailed.rules", agents="human,random")
+    bid = question(err, "bid")
+    assert bid[1:3] == ["  12 — 18 TP left", "  13 — 17 TP left"]
+    assert bid[-1] == "  answer: one of the numbers 12 to 21, typed as it is (0 for none); ? shows the position"
+    assert "  not understood [9.3; C-45]: '2' is not one of 12 to 21; " + bid[-1].strip() in err

@@ -122,7 +122,7 @@ def test_a_person_sees_only_what_the_view_lets_a_side_see(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "(as english sees it)" in err
     # Cartagena's Spanish stack shows its top counter only (4.4): the rest are counted, not named.
-    cartagena = next(line for line in err.splitlines() if line.startswith("  2922: "))
+    cartagena = next(line for line in err.splitlines() if line.startswith("  2922 Cartagena: "))  # its id and its name
     assert "hidden counter(s)" in cartagena and "LEZO" not in cartagena
     # English stacks are fully visible to the English.
     assert "OGLETHORPE" in err

@@ -741,6 +741,8 @@ class Checker(MapChecks, RecordChecks):
                 self.expr(e, scope)
         if s.prompt is not None:
             self.string(s.prompt, scope)
+        if s.showing is not None:
+            self.expr(s.showing, scope | {s.name})  # the decision's name stands for each option in turn
         self.drawn.pop(s.name, None)
         scope.add(s.name)
 

@@ -395,11 +395,15 @@ class Builder(Transformer_NonRecursive):
     def choose(self, meta, c):
         mode, options, amount, limit = c[2]
         prompt = _first(c, "STRING")
+        showing = next((x[1] for x in c[3:] if isinstance(x, tuple) and x[0] == "showing"), None)
         return n.Choose(
             span=self.sp(meta), name=str(c[0]), chooser=c[1], mode=mode, options=options, amount=amount,
             limit=limit, optional=_first(c, "MAY") is not None, prompt=self.string(prompt) if prompt else None,
-            cite=_cite(c),
+            showing=showing, cite=_cite(c),
         )
+
+    def showing(self, meta, c):
+        return ("showing", c[0])
 
     def choose_from(self, meta, c):
         if len(c) > 1:
@@ -932,9 +936,13 @@ class Builder(Transformer_NonRecursive):
     def place_def(self, meta, c):
         values = next((x for x in c[2:] if isinstance(x, tuple)), ())
         note = _first(c[2:], "STRING")
+        name = _first(c[2:], "PLACE_NAME")
         at = next((tuple(x) for x in c[2:] if isinstance(x, list)), None)
-        return n.PlaceDef(span=self.sp(meta), shape=str(c[0]), id=str(c[1]), values=values, note=_unquote(note) if note else None,
-                          at=at)
+        return n.PlaceDef(span=self.sp(meta), shape=str(c[0]), id=str(c[1]), name=str(name) if name else None, values=values,
+                          note=_unquote(note) if note else None, at=at)
+
+    def place_name(self, meta, c):
+        return Token("PLACE_NAME", _unquote(c[0]))  # a token of its own: the place's note is the STRING after it
 
     def place_at(self, meta, c):
         return [c[0], c[1]]  # a list: the place's values are the tuple

@@ -343,6 +343,7 @@ class Choose(Cited):
     limit: Expr | None = None  # split: at most this many recipients
     optional: bool = False
     prompt: StrLit | None = None
+    showing: Expr | None = None  # 'showing EXPR': read beside each option by the person choosing (name bound to it)
 
 
 class Lookup(Cited):
@@ -1091,6 +1092,7 @@ class Ruleset(IRModel):
 class PlaceDef(Node):
     shape: str
     id: str
+    name: str | None = None  # 'named "…"': the rulebook's name of the place, for a person to read
     values: tuple[StatValue, ...] = ()
     note: str | None = None
     at: tuple[int, int] | None = None  # 'at X, Y': where a picture draws it (areas and points; grids compute it)

@@ -53,6 +53,7 @@ class Event:
     touched: tuple[str, ...] = ()        # the units and places it changed (explain --why)
     trigger: int | None = None           # the line whose rule made this one's rule run (a hook, a row)
     clock: tuple[int, str | None, str | None] | None = None  # (turn, phase, step) when it was written (run --json)
+    removed: tuple[str, ...] = ()        # for a refused answer, or an option asked about: the rule that removed it
 
     def __post_init__(self) -> None:
         # The trace is plain data: a citation node is kept as the text it prints.
@@ -82,6 +83,8 @@ class Engine:
         self.narrate = True
         self.consulted: list[str] = []
         self.touched: list[str] = []   # explain: ids changed since the last line
+        self.removed: list[str] = []   # explain: the rule that removed an option, for the next line (removal.py)
+        self.why_not: str | None = None  # explain --why-not: the option asked about at every decision
         self.triggers: dict[int, tuple] = {}  # explain: id(frame) -> (frame, the line that made it run)
         self.state = GameState()
         self.events: list[Event] = []
@@ -161,9 +164,10 @@ class Engine:
             where, within = self.process.where() if self.process is not None else (None, ())
             trigger = self.process.trigger() if self.process is not None else None
             self.events.append(Event(cite, text, kind, where, within, tuple(self.consulted), tuple(self.touched), trigger,
-                                     self.clock()))
+                                     self.clock(), tuple(self.removed)))
             self.consulted.clear()
             self.touched.clear()
+            self.removed.clear()
             return
         self.events.append(Event(cite, text, kind, clock=self.clock()))
 
@@ -375,6 +379,8 @@ class Engine:
         viewer = self.viewer
         origins = [u.location for u in units] if viewer is not None else []
         for u in units:
+            if u.carrier is not None:
+                self.mark(u.carrier)  # the carrier changes too: it has lost what it carried (explain --why)
             self._detach(u)
             u.location = to
             for c in _all_cargo(u):

@@ -1,6 +1,7 @@
 """A person at the terminal as an agent: numbered legal options, the rule that asks, the position.
 
-Every answer is checked against the legal options before it is used; a wrong one is
+When every option is a different whole number (a bid, a price), the answer is the number itself,
+not its place in the list. Every answer is checked against the legal options before it is used; a wrong one is
 explained, with the rule that asks and the form of answer expected, and asked again. Only
 ASCII digits are numbers (a '²' or an Arabic-Indic '٣' is refused, not read as a number), and an
 empty line is never taken for an answer. The end of input and Ctrl-C end the game at this
@@ -14,7 +15,7 @@ import re
 from collections.abc import Callable
 
 from .agents import PASS, Agent
-from .driver import Quit, illegal, normalize
+from .driver import Quit, illegal, normalize, refused_name
 from .readout import Readout
 from .requests import ChoiceRequest
 
@@ -48,7 +49,9 @@ class HumanAgent(Agent):
             try:
                 answer = normalize(req, self.parse(req, line))
             except ValueError as err:
-                self.write(f"  not understood [{req.cite}]: {err}; {self.expected(req)}")
+                refused = refused_name(req, line.replace(",", " ").split())
+                self.write(f"  not legal: {refused} [{req.cite}]" if refused else
+                           f"  not understood [{req.cite}]: {err}; {self.expected(req)}")
                 continue
             reason = illegal(req, answer)
             if reason:
@@ -61,6 +64,9 @@ class HumanAgent(Agent):
         """What a well-formed answer to this decision looks like."""
         if req.mode == "reroll":
             return f"answer: a die number, then the unit to spend ({', '.join(map(str, req.spend[req.chooser]))}); 0 to pass"
+        if _by_value(req):
+            return (f"answer: one of the numbers {_values(req.options)}, typed as it is"
+                    + (" (0 for none)" if req.optional else "") + "; ? shows the position")
         numbers = f"from 1 to {len(req.options)}"
         amount = f"{req.amount} number" + ("s" if req.amount != 1 else "")
         how = {
@@ -75,14 +81,18 @@ class HumanAgent(Agent):
         lines = [f"[{req.cite}] {req.chooser}, decide '{req.name}': {req.prompt}"]
         if req.mode == "reroll":
             lines += [f"  {i}. {pool.label} die {k + 1} ({int(pool[k])})" for i, (pool, k) in enumerate(req.options, 1)]
+        elif _by_value(req):
+            lines += [f"  {text}" for text in self.readout.options(req.options, req.showing)]
         else:
-            lines += [f"  {i}. {text}" for i, text in enumerate(self.readout.options(req.options), 1)]
+            lines += [f"  {i}. {text}" for i, text in enumerate(self.readout.options(req.options, req.showing), 1)]
         lines.append(f"  {self.expected(req)}")
         return "\n".join(lines)
 
     def parse(self, req: ChoiceRequest, line: str):
         """The answer typed, read as the decision's options; a ValueError says, as a player would, what is wrong
         with its form (not a number, out of range, too many or too few); whether it is legal is the rules' part."""
+        if _by_value(req) and not (line == "0" and req.optional):  # 0 declines; it is no option then
+            return _value(line, req.options)
         if line == "0":
             if req.optional or req.mode in ("up_to", "reroll"):
                 return PASS
@@ -137,6 +147,29 @@ def _index(word: str, options: list) -> int:
     if not _DIGITS.fullmatch(word) or not 1 <= int(word) <= len(options):
         raise ValueError(f"'{word}' is not an option number from 1 to {len(options)}")
     return int(word) - 1
+
+
+def _by_value(req: ChoiceRequest) -> bool:
+    """One of several different whole numbers (a bid, a price) is answered by the number itself; not when
+    0 is one of them and the question may be declined, for 0 is then 'none'."""
+    opts = req.options
+    if req.mode != "one" or not opts or any(type(o) is not int for o in opts) or len(set(opts)) != len(opts):
+        return False
+    return not (req.optional and 0 in opts)
+
+
+def _value(word: str, options: list) -> int:
+    if not _DIGITS.fullmatch(word) or int(word) not in options:
+        raise ValueError(f"'{word}' is not one of {_values(options)}")
+    return int(word)
+
+
+def _values(options: list) -> str:
+    """The numbers that may be typed: a run of consecutive numbers as 'FIRST to LAST'."""
+    ordered = sorted(options)
+    if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]} to {ordered[-1]}"
+    return ", ".join(map(str, ordered))
 
 
 def _distinct(picked: list[int]) -> list[int]:

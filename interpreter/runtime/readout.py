@@ -4,7 +4,8 @@ position as their side sees it (`?`).
 Everything shown comes from the ruleset's declarations and the scenario's data, never from a game
 of its own: a unit reads as its counter and type labels, the printed values it shows (its face)
 and its states; a place as its id (a hex or square number, an area's name: what the printed map
-shows; a box by its label), its properties and states and who stands there. What the side may
+shows) with the name the map gives it (`named "…"`), a box by its label, its properties and states
+and who stands there; beside an option, what its decision's `showing` computes (a cost, a value). What the side may
 not see stays hidden: a unit outside the ruleset's `view` is counted, not named or described; a
 state `known to` another side is left out; a game state held per side (a map keyed by the
 sides) shows this side's entry alone.
@@ -31,10 +32,14 @@ class Readout:
 
     # ── options ──
 
-    def options(self, options: list) -> list[str]:
-        """Each option on one line; units say where they are only when the options are not all in one place."""
+    def options(self, options: list, showing=None) -> list[str]:
+        """Each option on one line; units say where they are only when the options are not all in one place;
+        ``showing(option)``, when given, is read after it."""
         where = {u.location for u in options if isinstance(u, Unit)}
-        return [self.option(o, len(where) > 1) for o in options]
+        lines = [self.option(o, len(where) > 1) for o in options]
+        if showing is not None:
+            lines = [_beside(line, showing(o)) for line, o in zip(lines, options)]
+        return lines
 
     def option(self, option: Any, located: bool = False) -> str:
         if isinstance(option, Unit):
@@ -60,7 +65,7 @@ class Readout:
         if u.carrier is not None:
             parts.append(f"aboard {u.carrier}")
         elif located and u.location is not None:
-            parts.append(f"in {self.place_label(u.location)}")
+            parts.append(f"in {self.where(u.location)}")
         return f"{u.id} — " + "; ".join(parts)
 
     def place(self, p: Place) -> str:
@@ -72,12 +77,19 @@ class Readout:
         return f"{p.id} — {text}" if text else p.id
 
     def place_label(self, p: Place) -> str:
+        """A box's label, a place's name, else its id."""
         if p.is_box:
             base, _, key = p.id.partition("[")
             decl = self.engine.sym.boxes.get(base)
             label = decl.label if decl is not None and decl.label else base
             return f"{label} [{key}" if key else label
-        return p.id
+        return p.name or p.id
+
+    def where(self, p: Place) -> str:
+        """A place as a person names it: a box by its label, a map place by its id and its name ('camp Camp Hill')."""
+        if p.is_box:
+            return self.place_label(p)
+        return f"{p.id} {p.name}" if p.name else p.id
 
     def properties(self, p: Place) -> list[str]:
         enums = self.engine.sym.enum_values
@@ -124,7 +136,7 @@ class Readout:
         for place in st.every_place():
             text = self.stack(place)
             if text:
-                lines.append(f"  {self.place_label(place) if place.is_box else place.id}: {text}")
+                lines.append(f"  {self.where(place)}: {text}")
         return "\n".join(lines)
 
     def game_states(self) -> list[str]:
@@ -156,6 +168,14 @@ class Readout:
 
     def unseen_aboard(self, u: Unit) -> int:
         return sum(1 if not self.sees(c) else self.unseen_aboard(c) for c in u.cargo)
+
+
+def _beside(line: str, text: str) -> str:
+    """An option's line with what its decision shows of it: after the states ('; 3 MP'), or after a bare value;
+    an empty text (nothing to say of this option) adds nothing."""
+    if not text:
+        return line
+    return f"{line}; {text}" if " — " in line else f"{line} — {text}"
 
 
 def _fact(name: str, value: Any, enums: dict[str, str]) -> str:

@@ -54,15 +54,18 @@ class Outcome:
 
 def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool = False, detail: bool = True,
                  watch: Callable[[Engine, int], None] | None = None, side: str | None = None,
-                 fixtures: bool = False) -> Outcome:
+                 fixtures: bool = False, why_not: str | None = None) -> Outcome:
     """Run a scenario; its trace is the whole trace, or with ``detail=False`` the narration alone.
     ``watch(engine, N)`` is called once the set-up is built (N = 0) and after each trace line N is
     written, while the engine's state is the position that line leaves (pictures, `umpire draw --at`).
     With ``side``, the trace is written as that side sees it (fog.py: hidden lines keep their rule).
-    The values the set-up supplies are counted in one line before the trace, or with ``fixtures`` listed."""
+    The values the set-up supplies are counted in one line before the trace, or with ``fixtures`` listed.
+    With ``why_not`` (when explaining), each decision that leaves that option out notes the rule that
+    removed it (removal.py)."""
     out = Outcome()
     engine = Engine(sym, sources, explain)
     engine.check_departures = check_departures(sc)
+    engine.why_not = why_not
     if side is not None:
         engine.viewer = SideView(engine, side)
     if watch is not None:

@@ -72,7 +72,7 @@ class Setup:
                               f"the square in column 12 of row 3 is written {squares.form.write(12, 3)}")
         if pd.id in self.engine.state.places:
             raise ScriptError(f"place {pd.id} is defined twice", pd.span)
-        place = Place(pd.id, pd.shape)
+        place = Place(pd.id, pd.shape, name=pd.name)
         given: set[str] = set()
         for v in pd.values:
             if v.name in given:
