@@ -111,6 +111,8 @@ def _add_run(sub) -> None:
     p.add_argument("scenario", help="the scenario to run (.scenario)")
     p.add_argument("--side", metavar="SIDE", help="narrate the run as SIDE sees it: a line naming a unit SIDE does not see "
                                                 "(the ruleset's view) or setting a state known to another side is hidden")
+    p.add_argument("--fixtures", action="store_true", help="list each value the scenario's set-up supplies that the "
+                   "rulebook does not print (by default one line counts them)")
     _detail_option(p)
     _with_option(p)
     _allow_option(p)

@@ -32,7 +32,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "check":
         return cmd_check(args.files, args.quiet, args.overlays, args.all)
     if args.command == "run":
-        return cmd_run(args.scenario, args.overlays, args.detail, args.side)
+        return cmd_run(args.scenario, args.overlays, args.detail, args.side, args.fixtures)
     if args.command == "explain":
         return cmd_explain(args.scenario, args.at, args.overlays, args.why, args.draw, args.force, args.why_not)
     if args.command == "draw":
@@ -360,7 +360,8 @@ def _finish(outcome, sources: Sources) -> int:
     return 0
 
 
-def cmd_run(path: str, overlays: list[str] = (), detail: bool = False, side: str | None = None) -> int:
+def cmd_run(path: str, overlays: list[str] = (), detail: bool = False, side: str | None = None,
+            fixtures: bool = False) -> int:
     from .runtime.scenario import run_scenario
 
     sources = Sources()
@@ -372,7 +373,7 @@ def cmd_run(path: str, overlays: list[str] = (), detail: bool = False, side: str
     if problem:
         print(f"umpire: error: {problem}", file=sys.stderr)
         return 2
-    outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail, side=side)
+    outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail, side=side, fixtures=fixtures)
     print(report_lines(outcome.lines, sys.stdout))
     return _finish(outcome, sources) or (0 if outcome.ok else 1)
 
@@ -558,9 +559,11 @@ def _play(args: _PlayArgs) -> int:
     resume = args.resume
     human = "human" in args.kinds
     pictures = _turn_pictures(args.draw, scenario, loaded.symbols) if args.draw else None
-    # A bar of the turns played on a terminal, unless a person plays (the narration is shown as it happens).
-    with progress.counting(None, "turn", " turns") as update:
-        terminal = _terminal(human, None if human else lambda turn, last: update(turn - 1, total=last))
+    # The narration is shown as it is played; on a terminal, below it a bar of the turns played, unless a
+    # person plays (the prompts are theirs to read).
+    turns = contextlib.nullcontext(None) if human else progress.counting(None, "turn", " turns")
+    with turns as update:
+        terminal = _terminal(update and (lambda turn, last: update(turn - 1, total=last)))
         game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=terminal,
                     stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail,
                     watch=pictures.watch if pictures else None)
@@ -604,12 +607,13 @@ def _ready_game(args: _PlayArgs, sources: Sources):
     return scenario, loaded, applied
 
 
-def _terminal(human: bool, turn_begins=None):
-    """Prompts on stderr; with a person playing, the narration shown as it happens."""
+def _terminal(turn_begins=None):
+    """Prompts on stderr; the narration on stdout as it happens (a pipe reads each line at once, and
+    on a terminal the bar of the turns is drawn below it, never on its lines)."""
     from .runtime.play import Terminal
 
-    return Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr),
-                    narrate=(lambda line: print(line, flush=True)) if human else None, turn_begins=turn_begins)
+    return Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr), narrate=progress.say,
+                    turn_begins=turn_begins)
 
 
 def _tell_the_rest(game, detail: bool) -> None:

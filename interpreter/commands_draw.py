@@ -236,6 +236,9 @@ class TurnPictures:
         return None
 
     def watch(self, engine, label: tuple) -> None:
+        """Told as each segment of the game begins (its clock set, none of its rules run yet): a turn's
+        start, or for a set-up that starts inside a turn its first step, is the position as that turn
+        begins; the game's end is the last picture."""
         from .picture import layout
 
         if self.board is None:
@@ -243,7 +246,7 @@ class TurnPictures:
         if label[0] == "game_over":
             self._write(engine, "end.svg", "the end of the game")
         elif label[0] == "turn_start" or (not self.written and label[0] == "step"):
-            self._write(engine, f"turn-{engine.state.turn:02d}.svg", f"as turn {engine.state.turn} begins")
+            self._write(engine, f"turn-{label[1]:02d}.svg", f"as turn {label[1]} begins")
 
     def _write(self, engine, name: str, moment: str) -> None:
         from .picture import scene, svg

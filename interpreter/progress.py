@@ -48,6 +48,19 @@ class _Silent:
         pass
 
 
+def say(lines: list[str]) -> None:
+    """Lines of a command's result on standard output as they come, flushed (a pipe reads them at
+    once). A bar being drawn on the terminal (tqdm is imported only to draw one) is cleared first
+    and drawn again below them, so no line is written onto it."""
+    text = "\n".join(lines)
+    drawing = sys.modules.get("tqdm")
+    if drawing is not None and on_terminal():
+        drawing.tqdm.write(text, file=sys.stdout)
+    else:
+        print(text)
+    sys.stdout.flush()
+
+
 @contextmanager
 def counting(total: int | None, label: str, unit: str) -> Iterator[Callable[..., None]]:
     """``update(done, total=None, **about)``: the bar at ``done`` steps (of ``total``, once the work knows

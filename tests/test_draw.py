@@ -221,11 +221,13 @@ def test_play_draws_a_picture_as_each_turn_begins(tmp_path, capsys):
     folder = tmp_path / "game"
     assert main(["play", "rulesets/jenkins_ear.rules", "--seed", "3", "--draw", str(folder)]) == 0
     names = sorted(p.name for p in folder.iterdir())
-    turns = [n for n in names if n.startswith("turn-")]
-    assert names == ["end.svg"] + turns and turns[:2] == ["turn-01.svg", "turn-02.svg"]
+    assert names == ["end.svg"] + [f"turn-{t:02d}.svg" for t in range(1, 11)], "one picture a turn, the last turn's too"
+    assert "umpire: 11 picture(s) written to" in capsys.readouterr().err
     first = ET.parse(folder / "turn-01.svg").getroot()
     assert places(first, "polygon") and stacks(first)
-    assert any("turn 1" in t for t in texts(first, "clock"))
+    # Taken before turn 1's first step runs (its clock stands there), not once turn 1 is over.
+    assert texts(first, "clock") == ["turn 1, english_phase, war_fund_purchases"]
+    assert texts(ET.parse(folder / "turn-10.svg").getroot(), "clock") == ["turn 10, english_phase, war_fund_purchases"]
     capsys.readouterr()
     assert main(["play", "rulesets/jenkins_ear.rules", "--seed", "3", "--draw", str(folder)]) == 1
     assert "already holds pictures" in capsys.readouterr().err

@@ -70,7 +70,7 @@ def test_run_gives_the_trace_and_every_expectation_held(capsys):
     code, doc, _ = as_json(capsys, ["run", EOP])
     assert code == 0 and doc["format"] == "umpire-run/1" and doc["ok"] is True and doc["exit"] == 0
     assert doc["title"] == "Example of Play: the English Combat Resolution Step" and doc["cite"] == "EoP"
-    assert doc["total"] == doc["met"] == len(doc["expectations"]) == 12
+    assert doc["total"] == doc["met"] == len(doc["expectations"]) == 13
     assert all(e["held"] for e in doc["expectations"]) and not doc["errors"]
     _, shown = text(capsys, ["run", EOP])
     # The narration is the text's trace line for line, each numbered in the whole trace.
@@ -81,8 +81,10 @@ def test_run_gives_the_trace_and_every_expectation_held(capsys):
     step = next(e for e in doc["trace"] if e["text"] == "turn 1, english_phase, combat_resolution")
     assert (step["rules"], step["turn"], step["phase"], step["step"]) == (["6.4"], 1, "english_phase", "combat_resolution")
     assert step["side"] == "english"  # the phase's active side, from the sequence of play
-    assert len(doc["departures"]) == 1 and doc["departures"][0].startswith("[11.4] departure D1:")
-    assert "result: 12 of 12 expectations met" in shown
+    # Every departure in full, in the order the trace tells them (the text names them by tag after it).
+    assert [d.split(":")[0] for d in doc["departures"]] == ["[7.3] departure D5", "[11.4] departure D1"]
+    assert len(doc["fixtures"]) == 55, "every fixture, though the text counts the set-up's in one line"
+    assert "result: 13 of 13 expectations met" in shown
 
 
 def test_run_with_detail_numbers_every_line(capsys):

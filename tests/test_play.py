@@ -238,3 +238,34 @@ def test_a_guerra_a_muerte_narration_ends_with_the_victory_and_keeps_its_events(
     assert told[-1].endswith(whole[-1].split(" = ")[1]), "the victory, said in words, ends the narration"
     for event in (" activates ", " collects ", "op_left ", " moves to ", "combat_results: ", "guerrilla mode"):
         assert any(event in line for line in told), event
+
+
+def test_the_narration_of_computer_agents_is_written_as_the_game_is_played(capsys, monkeypatch):
+    """A pipe reads the narration as it is played, a batch at each decision and each segment's end,
+    not all of it when the game is over (each batch goes through progress.say, which flushes)."""
+    from interpreter import progress
+
+    monkeypatch.chdir(ROOT)
+    whole = play(capsys, SETUP, "--seed", "3").splitlines()
+    batches: list[list[str]] = []
+    monkeypatch.setattr(progress, "say", lambda lines: batches.append(list(lines)))
+    assert main(["play", SETUP, "--seed", "3"]) == 0
+    assert capsys.readouterr().out == "", "nothing is held back until the game is over"
+    assert len(batches) > 10 and batches[0][0].startswith("game: ")
+    assert [line for batch in batches for line in batch] == whole, "the same narration, in the same order"
+    assert whole[-1].startswith("[5.0] the game is over: the ")
+
+
+def test_the_readme_showcase_game_has_combat(capsys, monkeypatch):
+    """The first game the README plays shows the rules at work: fleets meet and fight."""
+    import shlex
+
+    monkeypatch.chdir(ROOT)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = readme.split("## Play it", 1)[1].split("```sh\n", 1)[1].split("\n", 1)[0]
+    args = shlex.split(command)
+    assert args[:2] == ["umpire", "play"], command
+    told = play(capsys, *args[2:]).splitlines()
+    combats = [line for line in told if re.search(r"\] (naval|land) combat in ", line)]
+    assert combats and any(re.search(r"\] \w+ hits: ", line) for line in told), "a combat, with a hit scored"
+    assert told[-1].startswith("[5.0] the game is over: the ")

@@ -78,3 +78,28 @@ def test_umpire_run_prints_the_narration_and_detail_prints_the_reviewed_trace(ca
     assert "  [4.5] ENS2 is eliminated (overstacked in 2719)" in told
     assert "  [4.0] 2719 holds 5 counted english naval counters; its seaport value is 4" in told
     assert told[-1] == outcome.lines[-1] == "result: 5 of 5 expectations met"
+
+
+def test_umpire_run_puts_the_narration_first_and_tells_each_departure_once(capsys, monkeypatch):
+    """The set-up's fixtures are counted in one line (listed with --fixtures), so the narration
+    follows a short header; a rule check the printed example breaks reads as its declared departure;
+    each departure is told once, where it happens, and named after the trace by its tag."""
+    from interpreter.cli import main
+
+    monkeypatch.chdir(ROOT)
+    path = "scenarios/jenkins_ear/eop_combat_step.scenario"
+    assert main(["run", path]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("trace:"))
+    assert start < 15 and not [line for line in lines if line.startswith("fixture: BOYNE ")]
+    assert ("fixtures: 53 values the rulebook does not print, supplied by the scenario's set-up "
+            "(umpire run --fixtures lists them)") in lines[:start]
+    assert lines[start + 1].startswith("  [7.3] departure D5: the example fails the rule check 'BOYNE carries 3 land "
+                                       "counters; its capacity is 1' (")
+    assert not [line for line in lines if "rule check failed" in line]
+    assert sum("departure D1:" in line for line in lines) == 1
+    assert ("departures from the rules (the engine follows the rules): D5 [7.3] and D1 [11.4], told in the trace above"
+            in lines)
+    assert main(["run", path, "--fixtures"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert sum(line.startswith("fixture: ") for line in listed) == 55 and not [x for x in listed if x.startswith("fixtures:")]

@@ -36,6 +36,7 @@ from .vm import Lowering, Process
 # themselves, whose effects the narration already shows. `umpire run` and `play` print the
 # narration unless asked for the detail; `umpire explain` and the trace snapshots keep it all.
 DETAIL_KINDS = frozenset({"record", "state", "decision"})
+RULE_CHECKS_FAILED = "rule checks failed"  # the fact that counts the failed rule checks (language §9.4)
 
 
 @dataclass
@@ -88,6 +89,9 @@ class Engine:
         self.state = GameState()
         self.events: list[Event] = []
         self.violations: list[Event] = []
+        # A scenario's departures from rule checks (scenario.py): the citation of the check (None: any)
+        # -> (tag, why). A failed check the printed example is known to break is traced as that departure.
+        self.check_departures: dict[str | None, tuple[str, str]] = {}
         self.deferred: list[list] = []
         self.depth = 0  # procedure call depth
         self.calls = 0  # ruleset function call depth
@@ -197,9 +201,15 @@ class Engine:
             self.on_record()
 
     def violation(self, message: str, cite: str) -> None:
-        event = Event(cite, f"rule check failed: {message}", "violation", clock=self.clock())
+        departs = self.check_departures.get(str(cite), self.check_departures.get(None))
+        if departs is None:
+            event = Event(cite, f"rule check failed: {message}", "violation", clock=self.clock())
+        else:  # the example's own departure, reported as such: the run goes on as the example does
+            tag, why = departs
+            event = Event(cite, f"departure {tag}: the example fails the rule check '{message}' ({why}); the run goes on",
+                          "departure", clock=self.clock())
         self.violations.append(event)
-        self.state.facts["rule checks failed"] = len(self.violations)
+        self.state.facts[RULE_CHECKS_FAILED] = len(self.violations)
         self.events.append(event)
 
     def source_text(self, span: Span) -> str:
@@ -598,7 +608,7 @@ class Engine:
 
     def run_invariants(self) -> None:
         """Check the ruleset's invariants against the position; failures are traced, not fatal."""
-        self.state.facts.setdefault("rule checks failed", 0)
+        self.state.facts.setdefault(RULE_CHECKS_FAILED, 0)
         for inv in self.sym.invariants:
             try:
                 for _ in self.vm.invariant(inv):

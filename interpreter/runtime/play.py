@@ -49,12 +49,13 @@ class Game:
 class Terminal:
     """Where human agents read and write: a person, or a test's canned lines.
 
-    ``narrate``, when given, shows the narration as it happens (before each of a person's
-    decisions), so a person sees the opponent's moves and the dice while playing."""
+    ``narrate``, when given, shows the narration as it happens, a few lines at a time: before each
+    decision (a person sees the opponent's moves and the dice before answering) and as each segment
+    of the game ends, so a reader of a game played by computer agents follows it as it is played."""
 
     read: Callable[[], str | None]
     write: Callable[[str], None]
-    narrate: Callable[[str], None] | None = None
+    narrate: Callable[[list[str]], None] | None = None
     turn_begins: Callable[[int, int], None] | None = None  # (turn, last turn): a progress bar's tick
 
 
@@ -154,8 +155,9 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
     """Play from the set-up to the end; ``stop_after`` suspends before that many decisions,
     ``resume`` (a loaded save) replays silently to the save point and goes on from there.
     A person who ends the game at a prompt (end of input, Ctrl-C) suspends it there too.
-    ``watch(engine, label)`` is called as each segment of the game begins (its label: a turn's
-    start is `("turn_start", N)`) and with `("game_over",)` once it has ended (`play --draw`)."""
+    ``watch(engine, label)`` is called as each segment of the game begins, its clock set and none of
+    its rules run yet (its label: a turn's start is `("turn_start", N)`), and with `("game_over",)`
+    once the game has ended (`play --draw`)."""
     session = _Session(sym, sources, setup, seed, kinds, terminal, resume, detail)
     session.watch = watch
     session.engine.narrate = narrate  # a study reads only where the game ends
@@ -208,6 +210,7 @@ class _Session:
         self.links: list[int] = list(resume.get("links", [])) if resume else []
         self.final = 0  # the last turn (play_turns sets it)
         self.secret_save: dict | None = None  # the save at the first decision of the open 'secretly' block
+        self.shown: int | None = None  # the engine's lines already considered for the terminal (None: not started)
         self.watch: Callable | None = None  # told as each segment begins (see play)
 
     def run(self, stop_after: int | None) -> None:
@@ -234,9 +237,15 @@ class _Session:
         self.runner = Runner(self.engine, SeededDice(self.seed), self.agents)
         self.runner.stop_after = stop_after
         self.runner.on_secret = self.hold_secret
-        if by_replay:
-            self.runner.on_asked = _resume_check(self.engine, resume, self.resumed_at)
-        elif resume:
+        check = _resume_check(self.engine, resume, self.resumed_at) if by_replay else None
+
+        def asked(count: int) -> None:  # the real game's position, between the search agents' rollouts
+            if check is not None:
+                check(count)
+            self.stream()
+
+        self.runner.on_asked = asked
+        if resume and not by_replay:
             humans = [a for a in self.agents.values() if isinstance(a, HumanAgent)]
             if humans:
                 humans[0].typed.extend(resume["typed"])  # one log, shared by every human agent
@@ -253,9 +262,10 @@ class _Session:
                     continue  # before the save: the position holds what it did
                 self.segment, work, loaded = label, _answered(*loaded[1:]), None
             else:
-                if self.watch is not None:
-                    self.watch(self.engine, label)
                 self.segment, work = label, begin()
+                if self.watch is not None:  # the segment's clock is set; its rules have not run
+                    self.watch(self.engine, label)
+                self.tick(label)
             if work is not None:
                 try:
                     self.runner.run(work)
@@ -263,6 +273,7 @@ class _Session:
                     self.segment = ("game_end", final)
                     self.runner.run(self.engine.game_over(ended))
                     break
+            self.stream()
         if loaded is not None:
             raise ScriptError(f"field 'goes_on.segment': {list(loaded[0])} is no part of this game's sequence of play")
         self.end_check()
@@ -304,9 +315,13 @@ class _Session:
     def _turn_start(self, turn, phase, step):
         engine = self.engine
         engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
-        if self.terminal is not None and self.terminal.turn_begins is not None:
-            self.terminal.turn_begins(turn, self.final)
         return engine.game_event("turn_start")
+
+    def tick(self, label: tuple) -> None:
+        """A turn of the game played begins: the terminal's bar moves on (not in a search agent's
+        rollouts, which begin the same segments)."""
+        if label[0] == "turn_start" and self.terminal is not None and self.terminal.turn_begins is not None:
+            self.terminal.turn_begins(label[1], self.final)
 
     def _step(self, turn, phase, step):
         engine = self.engine
@@ -393,14 +408,19 @@ class _Session:
         return data
 
     def stream(self) -> None:
-        """Show the narration so far on the terminal (never during the silent replay of a save)."""
-        terminal, game = self.terminal, self.game
+        """Show the narration written since the last call on the terminal (never during the silent
+        replay of a save). Called only where the engine's lines are the game's own: between segments
+        and before a decision is asked, never inside a search agent's rollout."""
+        terminal, game, events = self.terminal, self.game, self.engine.events
         if terminal is None or terminal.narrate is None or (self.resume and not self.resumed_at[1]):
             return
-        lines = _told(game.lines, self.engine, self.resumed_at[0], self.detail)
-        for line in lines[game.streamed:]:
-            terminal.narrate(line)
-        game.streamed = len(lines)
+        new = [] if self.shown is not None else list(game.lines)  # the game's header, told first
+        start = self.resumed_at[0] if self.shown is None else self.shown
+        new += [e.line() for e in events[start:] if self.detail or not e.detail]
+        self.shown = len(events)
+        if new:
+            terminal.narrate(new)
+            game.streamed += len(new)
 
     def tell(self) -> None:
         """The game's whole trace and its narration, from where a loaded game reached its save point."""

@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 
 from ..check.symbols import Symbols
 from ..ir import nodes as n
+from ..ir.visit import descendants
 from ..overlay.apply import header_line
 from ..syntax.diagnostics import Diagnostic, Sources, Span
 from .agents import ScriptedAgent
 from .dice import ScriptedDice
 from .driver import Runner, Tried
-from .engine import Engine, Event
+from .engine import RULE_CHECKS_FAILED, Engine, Event
 from .fog import SideView
 from .requests import RuleError, ScriptError
 from .setup import Setup
@@ -47,21 +48,23 @@ class Outcome:
     checks: list[Held] = field(default_factory=list)  # the expectations, as the lines under 'expectations:' print them
     departures: list[str] = field(default_factory=list)  # the lines under 'departures ...'
     notes: list[str] = field(default_factory=list)  # the notes printed before the trace
-    fixtures: list[str] = field(default_factory=list)  # the values the scenario supplies, printed after the notes
+    fixtures: list[str] = field(default_factory=list)  # the values the scenario supplies (counted after the notes)
     stopped: str | None = None  # the rule error the scenario expects the run to stop on, when it did
 
 
 def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool = False, detail: bool = True,
                  watch: Callable[[Engine, int], None] | None = None, side: str | None = None,
-                 why_not: str | None = None) -> Outcome:
+                 fixtures: bool = False, why_not: str | None = None) -> Outcome:
     """Run a scenario; its trace is the whole trace, or with ``detail=False`` the narration alone.
     ``watch(engine, N)`` is called once the set-up is built (N = 0) and after each trace line N is
     written, while the engine's state is the position that line leaves (pictures, `umpire draw --at`).
     With ``side``, the trace is written as that side sees it (fog.py: hidden lines keep their rule).
+    The values the set-up supplies are counted in one line before the trace, or with ``fixtures`` listed.
     With ``why_not`` (when explaining), each decision that leaves that option out notes the rule that
     removed it (removal.py)."""
     out = Outcome()
     engine = Engine(sym, sources, explain)
+    engine.check_departures = check_departures(sc)
     engine.why_not = why_not
     if side is not None:
         engine.viewer = SideView(engine, side)
@@ -75,7 +78,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
         setup.run()
         if watch is not None:
             watch(engine, 0)
-        out.lines.extend(_preamble(out, sc, setup, engine.viewer))
+        out.lines.extend(_preamble(out, sc, setup, engine.viewer, fixtures))
         engine.state.facts.setdefault("departures", 0)
         engine.run_invariants()
         runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym, engine))
@@ -94,7 +97,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
     if stopped is not None:
         out.stopped = stopped
         out.lines.append(f"stopped: {stopped}")
-    _departures(out, sc, runner.departures if runner is not None else [], engine.compiler, sources)
+    _departures(out, sc, engine.events, engine.compiler, sources)
     out.lines.append("expectations:")
     _expect_stop(out, sc, stopped)
     for exp in sc.expects:
@@ -129,16 +132,31 @@ def _heading(sc: n.Scenario, sym: Symbols) -> list[str]:
     return lines
 
 
-def _preamble(out: Outcome, sc: n.Scenario, setup: Setup, viewer: SideView | None = None) -> list[str]:
-    """What the scenario notes of its position, and the values it supplies that the rulebook does not print
-    (for a side, without the lines that name a unit it does not see)."""
-    for fixture in sc.fixtures:
-        setup.fixtures.append(fixture.text + (f" [{fixture.cite}]" if fixture.cite else ""))
-    out.notes, out.fixtures = list(sc.notes) + setup.notes, list(setup.fixtures)
+def _preamble(out: Outcome, sc: n.Scenario, setup: Setup, viewer: SideView | None = None,
+              listed: bool = False) -> list[str]:
+    """What the scenario notes of its position, the fixtures it writes out with their reasons, and the
+    values its set-up supplies that the rulebook does not print: counted in one line, so the narration
+    comes next (``listed``: one line each). For a side, without the lines that name a unit it does not see."""
+    written = [fixture.text + (f" [{fixture.cite}]" if fixture.cite else "") for fixture in sc.fixtures]
+    out.notes, out.fixtures = list(sc.notes) + setup.notes, list(setup.fixtures) + written
+    values = list(setup.fixtures)
     if viewer is not None:
         out.notes = [x for x in out.notes if not viewer.hides(x, False)]
         out.fixtures = [x for x in out.fixtures if not viewer.hides(x, False)]
-    return [f"note: {note}" for note in out.notes] + [f"fixture: {f}" for f in out.fixtures]
+        values = [x for x in values if not viewer.hides(x, False)]
+        written = [x for x in written if not viewer.hides(x, False)]
+    lines = [f"note: {note}" for note in out.notes]
+    if listed:
+        return lines + [f"fixture: {f}" for f in values + written]
+    return lines + [f"fixture: {f}" for f in written] + _fixture_count(values)
+
+
+def _fixture_count(values: list[str]) -> list[str]:
+    """The one line that stands for the set-up's fixtures (`umpire run --fixtures` lists them)."""
+    if not values:
+        return []
+    return [f"fixtures: {len(values)} value{'s' if len(values) > 1 else ''} the rulebook does not print, supplied by the scenario's set-up "
+            "(umpire run --fixtures lists them)"]
 
 
 def _message(err: RuleError | ScriptError) -> str:
@@ -219,13 +237,43 @@ def _expect_hidden(out: Outcome, kind: str, held: bool, viewer: SideView) -> Non
         out.failures += 1
 
 
-def _departures(out: Outcome, sc: n.Scenario, scripted: list[Event], comp, sources: Sources) -> None:
-    """The script's departures the run reported, then the printed results the rules contradict."""
-    printed = [_printed_line(exp, comp, sources) for exp in sc.expects if exp.departure is not None]
-    out.departures = [e.line() for e in scripted] + printed
-    if out.departures:
-        out.lines.append("departures of the script from the rules (the engine follows the rules):")
-        out.lines.extend(f"  {line}" for line in out.departures)
+def _departures(out: Outcome, sc: n.Scenario, events: list[Event], comp, sources: Sources) -> None:
+    """The departures of the example from the rules, each told once: those the trace told where they
+    happened (the script's, the rule checks the example breaks) are named by their tag and rule; the
+    printed results the rules contradict, found only now, are told in full."""
+    traced = [e for e in events if e.kind == "departure"]
+    tags = {e.text.split(":", 1)[0].removeprefix("departure ") for e in traced}
+    printed = [_printed_line(exp, comp, sources) for exp in sc.expects
+               if exp.departure is not None and not (exp.departure.tag in tags and reads_rule_checks(exp.departure.printed))]
+    out.departures = [e.line() for e in traced] + printed
+    if not out.departures:
+        return
+    head = "departures from the rules (the engine follows the rules):"
+    named = list(dict.fromkeys(f"{e.text.split(':', 1)[0].removeprefix('departure ')} [{e.cite}]" for e in traced))
+    out.lines.append(head + (f" {_and(named)}, told in the trace above" if named else ""))
+    out.lines.extend(f"  {line}" for line in printed)
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def check_departures(sc: n.Scenario) -> dict[str | None, tuple[str, str]]:
+    """The rule checks the printed example is declared to break: an expectation's `departs TAG [rule]
+    "why" printed EXPR` whose claim reads fact("rule checks failed") (the example shows the position as
+    legal), by the departure's rule (None: any check). The engine traces such a failed check as the departure."""
+    found = {}
+    for exp in sc.expects:
+        dep = exp.departure
+        if dep is not None and reads_rule_checks(dep.printed):
+            found[str(dep.cite) if dep.cite else None] = (dep.tag, dep.reason)
+    return found
+
+
+def reads_rule_checks(expr: n.Expr) -> bool:
+    """Whether an expression reads fact("rule checks failed")."""
+    return any(isinstance(x, n.CallExpr) and x.func == "fact" and x.args and isinstance(x.args[0].value, n.StrLit)
+               and x.args[0].value.value == RULE_CHECKS_FAILED for x in descendants([expr]))
 
 
 def _printed_line(exp: n.Expectation, comp, sources: Sources) -> str:
