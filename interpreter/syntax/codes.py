@@ -23,6 +23,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
     # The static analysis (warnings and notes).
     ("table-range", r"^table \S+ \[[^]]*\]: the (modified )?(roll|value) ranges over"),
     ("row-never-read", r"can never be read"),
+    ("printed-twice", r"is written again here; it is first written at"),
     ("unused", r"by no rule\b|neither read nor set|is set but no rule reads it|is read but no rule sets it"
                r"|is in no row"),
     ("scenario-only", r"reachable only from scenarios|no sequence of play and no hooks"),
