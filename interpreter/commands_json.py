@@ -107,7 +107,7 @@ def odds(a) -> int:
     except UmpireError as err:
         return stopped("odds", err.diagnostics, scenario=a.path)
     try:
-        decide = _decide(a.decide)
+        decide = _decide(a.decide, loaded.symbols.sides)
         if a.mc_runs is not None and a.mc_runs < 1:
             raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
     except OddsError as err:
@@ -133,7 +133,7 @@ def odds(a) -> int:
 
 def _odds_answer(a, scenario, sym, sources, facts, policy, decide) -> tuple[dict, int]:
     """The fields of the answer, as `_answer` (commands_odds.py) prints them, and the exit code."""
-    from .commands_odds import _policies, enumerated
+    from .commands_odds import _policies, enumerated, refusal
     from .runtime.odds import OddsError, TooLargeError, estimate, monte_carlo, sample
     from .runtime.odds_report import _largest_deviation, warnings
 
@@ -145,6 +145,9 @@ def _odds_answer(a, scenario, sym, sources, facts, policy, decide) -> tuple[dict
         body["estimate"] = {"paths": guess.paths, "outcomes": guess.outcomes, "probes": guess.probes,
                             "seconds": round(guess.seconds, 3), "limit": a.limit, "over_limit": guess.outcomes > a.limit}
         try:
+            refused = refusal(a, guess)
+            if refused is not None:
+                raise refused
             odds = enumerated(a, scenario, sym, sources, facts, policy, decide)
         except TooLargeError as err:
             if not a.mc_runs:

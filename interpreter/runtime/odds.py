@@ -364,7 +364,10 @@ def _notes(facts: list[str] | None, ordered: list[str] = ()) -> list[str]:
 
 
 def _failed(err: RuleError | ScriptError, path: tuple[int, ...]) -> OddsError:
-    where = f"(on the dice path {'/'.join(map(str, path)) or '(first roll)'})"
+    return _failed_at(err, f"(on the dice path {'/'.join(map(str, path)) or '(first roll)'})")
+
+
+def _failed_at(err: RuleError | ScriptError, where: str) -> OddsError:
     if getattr(err, "missing", ()):
         return OddsError(f"{err.message} {where}: the rulebook does not print {', '.join(err.missing)}, so these odds "
                          f"cannot be had from the published rules",
@@ -440,13 +443,27 @@ class Sampled:
 
 
 def sample(sc: n.Scenario, sym: Symbols, sources: Sources, names: list[str] | None, runs: int, seed: int = 1,
-           policy: str = "first", decide: dict[str, str] | None = None) -> Sampled:
+           policy: str = "first", decide: dict[str, str] | None = None, errors: list[str] | None = None,
+           tick: Callable[[int], None] | None = None) -> Sampled:
     """``runs`` seeded runs of the interpreter: the counts of each joint outcome. With ``names`` None,
-    every fact a run records is measured (sorted by name)."""
+    every fact a run records is measured (sorted by name). A rule that cannot be applied stops the
+    sampling with an OddsError; given ``errors``, the run counts with the facts it recorded before the
+    rule, and the error is added there (`--list-facts` lists what runs record, even runs cut short).
+    ``tick(runs done)`` follows the work."""
     trial = _Trial(sc, sym, sources, names, decide)
     started = time.perf_counter()
     dice = _Watched(SeededDice(seed))
-    recorded = [trial.run(dice, policy)[0] for _ in range(runs)]
+    recorded = []
+    for done in range(1, runs + 1):
+        try:
+            recorded.append(trial.run(dice, policy)[0])
+        except (RuleError, ScriptError) as err:
+            if errors is None:
+                raise _failed_at(err, f"(on seeded run {done} of {runs}, --seed {seed})") from err
+            errors.append(err.message + (f" ({err.span.file}:{err.span.line})" if err.span is not None else ""))
+            recorded.append(dict(trial.engine.state.facts))
+        if tick is not None:
+            tick(done)
     names = names if names is not None else sorted({k for r in recorded for k in r} - _NOT_MEASURED)
     counts: Counter = Counter(outcome(r, names) for r in recorded)
     return Sampled(names, counts, time.perf_counter() - started, trial.seen,
