@@ -47,6 +47,7 @@ from .position import canon
 from .requests import DrawRequest, RollRequest, RuleError, ScriptError, Unprinted
 from .scenario import run_target, target_parts
 from .setup import Setup
+from .stands_in import stands_in
 from .values import ORDER_WATCH, OrderedRead, show
 
 # An enumeration is refused before a roll whose outcomes would take the outcomes sent on past this
@@ -321,9 +322,10 @@ def _tables_read(facts_of_runs) -> set[str]:
 
 
 def rests_on(sc: n.Scenario, sym: Symbols, rolled: set[str]) -> list[str]:
-    """What the answer rests on beyond the published rules: tables the rulebook does not print that a
-    path rolled on (demo or fixture data stands in), and the scenario's fixtures."""
-    lines = []
+    """What the answer rests on beyond the published rules: the demo map and counters of the set-up
+    (runtime/stands_in.py), tables the rulebook does not print that a path rolled on (demo or fixture
+    data stands in), and the scenario's fixtures."""
+    lines = stands_in(sc, sym)
     for label in sorted(rolled):
         missing = sym.missing.get(label)
         if missing is not None and missing.what == "table" and label in sym.tables:

@@ -28,6 +28,7 @@ from .position_data import PositionError, from_data, to_data
 from .requests import GameEnded, RuleError, ScriptError
 from .search import GreedyAgent, Lookahead, SearchAgent, TreeSearchAgent
 from .setup import Setup
+from .stands_in import stands_in_brief
 from .vm import Process, driven_on
 
 AGENT_KINDS = ("random", "eager", "first", "search", "mcts", "greedy", "human")
@@ -232,6 +233,7 @@ class _Session:
         if setup is not None:
             Setup(engine, setup).run()
             self.game.lines.append(f"set-up: {setup.title}")
+            self.game.lines += [line for line in [stands_in_brief(setup)] if line]
             engine.run_invariants()  # the set-up's position is checked as a scenario's is
         self.start(stop_after)
         self.play_turns(last_turn(self.sym, setup))
