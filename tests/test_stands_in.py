@@ -1,4 +1,4 @@
-"""Demo maps and demo counters (language 19.3b, `demo map NAME "…"`) are said wherever demo tables
+"""Demo maps and demo counters (language 19.2a, `demo map NAME "…"`) are said wherever demo tables
 are: an odds answer, a study, a picture and a game that rest on them say so, in exact words. The
 toy game tests/lang/sketch.rules prints neither its map nor its counters; its sketch map is shared
 through `places from`, and its demo set-up adds invented counters."""
