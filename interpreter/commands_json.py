@@ -143,7 +143,7 @@ def _odds_answer(a, scenario, sym, sources, facts, policy, decide) -> tuple[dict
     if not a.no_exact:
         guess = estimate(scenario, sym, sources, facts, policy, decide)
         body["estimate"] = {"paths": guess.paths, "outcomes": guess.outcomes, "probes": guess.probes,
-                            "seconds": round(guess.seconds, 3), "limit": a.limit, "over_limit": guess.outcomes > a.limit}
+                            "seconds": round(guess.seconds, 3), "limit": a.limit, "over_limit": refusal(a, guess) is not None}
         try:
             refused = refusal(a, guess)
             if refused is not None:
