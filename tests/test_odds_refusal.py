@@ -216,3 +216,17 @@ def test_monte_carlo_stopped_by_a_rule_is_an_error_not_a_crash(monkeypatch, caps
     assert main(["odds", path, "--all-facts", "--no-exact", "--monte-carlo", "20"]) == 1
     err = capsys.readouterr().err
     assert "error: cannot read '.seamanship' of none (on seeded run " in err and "of 20, --seed 1)" in err
+
+
+def test_the_refusal_is_json_too(hopeless, no_enumeration, capsys):
+    import json
+
+    assert main(["odds", hopeless, "--json"]) == 1
+    out, err = capsys.readouterr()
+    doc = json.loads(out)
+    assert err == "" and doc["exit"] == 1
+    (error,) = doc["errors"]
+    assert error["message"] == ("refused before any enumeration: the estimate is about 2.1e21 outcomes to send on, "
+                                "more than --limit 2000000")
+    assert "umpire odds hopeless.scenario --monte-carlo 1000" in error["hint"]
+    assert no_enumeration == []
