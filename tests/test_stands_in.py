@@ -31,9 +31,9 @@ def test_a_game_on_the_demo_set_up_says_so_in_its_header(monkeypatch, capsys):
     monkeypatch.chdir(ROOT)
     assert main(["play", "tests/lang/sketch.rules", "--agents", "first,first"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[1:3] == ["set-up: DEMO set-up of the sketch",
-                          "demo data: the set-up's map 'coast' (tests/lang/parts/sketch_map.scenario:3), counters "
-                          "'sheet' (tests/lang/parts/sketch_setup.scenario:3): invented, not the published game"]
+    assert lines[1] == ("set-up: DEMO set-up of the sketch; demo data: the set-up's map 'coast' "
+                        "(tests/lang/parts/sketch_map.scenario:3), counters 'sheet' (tests/lang/parts/sketch_setup.scenario:3): "
+                        "invented, not the published game")
 
 
 def test_a_study_and_a_picture_of_the_demo_set_up_say_so(monkeypatch, capsys, tmp_path):

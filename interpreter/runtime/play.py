@@ -232,8 +232,8 @@ class _Session:
         engine, setup = self.engine, self.setup
         if setup is not None:
             Setup(engine, setup).run()
-            self.game.lines.append(f"set-up: {setup.title}")
-            self.game.lines += [line for line in [stands_in_brief(setup)] if line]
+            demo = stands_in_brief(setup)
+            self.game.lines.append(f"set-up: {setup.title}" + (f"; {demo}" if demo else ""))
             engine.run_invariants()  # the set-up's position is checked as a scenario's is
         self.start(stop_after)
         self.play_turns(last_turn(self.sym, setup))
