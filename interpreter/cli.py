@@ -1,4 +1,4 @@
-"""The ``umpire`` command line: check, run, play, explain, draw, odds, coverage, schema.
+"""The ``umpire`` command line: check, run, play, explain, draw, odds, coverage, find, schema.
 
 Every failure reaches the user as a diagnostic (file:line:col, the source line, a
 caret, a hint) and an exit code, never as a Python traceback.
@@ -63,10 +63,15 @@ def _main(args: argparse.Namespace) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = argparse.ArgumentParser(prog="umpire", description="A rules interpreter for historical board wargames.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"umpire {__version__}",
+                        help="print Umpire's version and exit")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                help="what to do (umpire COMMAND --help tells more)")
     for add in (_add_check, _add_run, _add_play, _add_explain, _add_draw, _add_odds, _add_study, _add_schema,
-                _add_coverage, _add_lsp):
+                _add_coverage, _add_find, _add_lsp):
         add(sub)
     for name, command in sub.choices.items():
         _output_options(command, json=name in _JSON_COMMANDS)
@@ -91,15 +96,19 @@ def _output_options(parser: argparse.ArgumentParser, json: bool) -> None:
 
 def _add_check(sub) -> None:
     p = sub.add_parser("check", help="check rules and scenario files; exit 1 on any error")
-    p.add_argument("files", nargs="+")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="a rules file, a scenario or an overlay (.errata, .house, .overlay: checked applied to the "
+                        "ruleset it amends, as 'play' reads it)")
     p.add_argument("--quiet", action="store_true", help="print errors only, no warnings or summary of missing data")
+    p.add_argument("--all", action="store_true",
+                   help="with an overlay: list the base ruleset's warnings and notes too (by default counted in one line)")
     _with_option(p)
     _allow_option(p)
 
 
 def _add_run(sub) -> None:
     p = sub.add_parser("run", help="run a scenario: narrate it with rule citations and check its expectations")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help="the scenario to run (.scenario)")
     p.add_argument("--side", metavar="SIDE", help="narrate the run as SIDE sees it: a line naming a unit SIDE does not see "
                                                 "(the ruleset's view) or setting a state known to another side is hidden")
     _detail_option(p)
@@ -110,7 +119,8 @@ def _add_run(sub) -> None:
 def _add_play(sub) -> None:
     p = sub.add_parser("play", help="play a whole game with seeded dice and agents")
     p.add_argument("file", nargs="?", help="a rules file (empty position) or a scenario (its set-up)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1,
+                   help="the seed of the dice and of the agents' choices: the same seed plays the same game (default 1)")
     p.add_argument("--agents", default="random,random",
                    help="one per side: random, eager (random, seizing every opportunity), first (the first legal option), search[:N], mcts[:N], greedy[:N] (looking ahead through the rules, N rollouts a decision) or human (you, at the terminal)")
     p.add_argument("--save", metavar="FILE", help="where to save the game (TOML): before decision N + 1 with "
@@ -132,11 +142,15 @@ def _add_play(sub) -> None:
 
 def _add_explain(sub) -> None:
     p = sub.add_parser("explain", help="run a scenario and explain every line of its trace: rule, statement, calls, values")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help="the scenario to run and explain (.scenario)")
     p.add_argument("--at", metavar="N|TEXT", help="only event number N, or the events whose line contains TEXT")
     p.add_argument("--why", metavar="TEXT",
                    help="the story, in rules, of the first line containing TEXT (or of the run's error): what earlier "
-                        "lines, with their rules, changed the units it names, and why")
+                        "lines, with their rules, changed the units it names, and why; of a refusal, the rule "
+                        "that removed the option")
+    p.add_argument("--why-not", metavar="OPTION",
+                   help="the rule (a condition, a function, a restriction, with its citation) that removed OPTION "
+                        "from the first decision that left it out (with --at, the first after that line)")
     p.add_argument("--draw", metavar="FILE.svg", help="with --at N: write the picture of the position after line N")
     p.add_argument("--force", action="store_true", help="let --draw replace an existing file")
     _with_option(p)
@@ -162,7 +176,7 @@ def _add_draw(sub) -> None:
 
 def _add_odds(sub) -> None:
     p = sub.add_parser("odds", help="exact odds: every die of a scenario's run enumerated through the rules")
-    p.add_argument("scenario")
+    p.add_argument("scenario", help="the scenario whose run is measured (.scenario); its dice are enumerated, not read")
     p.add_argument("--fact", action="append", metavar="NAME",
                    help="a recorded fact to measure (repeatable; default: the facts the scenario's expectations name, "
                         "else every fact the run records)")
@@ -223,9 +237,20 @@ def _add_schema(sub) -> None:
 
 def _add_coverage(sub) -> None:
     p = sub.add_parser("coverage", help="which of the rulebook's sections a ruleset encodes, partly encodes or leaves out, with a percentage")
-    p.add_argument("ruleset")
+    p.add_argument("ruleset", help="the rules file whose citations are counted (.rules)")
     p.add_argument("--sections", metavar="FILE", help="the rulebook's list of sections (default: the ruleset's .sections file)")
     p.add_argument("--missing", action="store_true", help="list only the sections not fully encoded, each with what is left out and why")
+    _allow_option(p)
+
+
+def _add_find(sub) -> None:
+    p = sub.add_parser("find", help="where a name (a table, a procedure, a step, a phase, a decision...) is declared "
+                                    "among the files of a ruleset, with file:line; --missing: the unprinted data")
+    p.add_argument("ruleset", help="the ruleset's main file (its parts and demo data are searched too)")
+    p.add_argument("name", nargs="?", help="the name, as the rules write it")
+    p.add_argument("--missing", action="store_true",
+                   help="list the data the rulebook does not print (declared 'missing') and the demo table standing in")
+    _with_option(p)
     _allow_option(p)
 
 

@@ -30,11 +30,11 @@ def dispatch(args: argparse.Namespace) -> int:
     if getattr(args, "as_json", False):
         return _dispatch_json(args)
     if args.command == "check":
-        return cmd_check(args.files, args.quiet, args.overlays)
+        return cmd_check(args.files, args.quiet, args.overlays, args.all)
     if args.command == "run":
         return cmd_run(args.scenario, args.overlays, args.detail, args.side)
     if args.command == "explain":
-        return cmd_explain(args.scenario, args.at, args.overlays, args.why, args.draw, args.force)
+        return cmd_explain(args.scenario, args.at, args.overlays, args.why, args.draw, args.force, args.why_not)
     if args.command == "draw":
         from .commands_draw import DrawArgs, cmd_draw
 
@@ -60,6 +60,10 @@ def dispatch(args: argparse.Namespace) -> int:
         from .coverage import cmd_coverage
 
         return cmd_coverage(args.ruleset, args.sections, args.missing)
+    if args.command == "find":
+        from .commands_find import cmd_find
+
+        return cmd_find(args.ruleset, args.name, args.missing, args.overlays)
     from .ir import nodes as n
 
     print(json.dumps(n.Ruleset.model_json_schema(), indent=1))
@@ -71,7 +75,7 @@ def _dispatch_json(args: argparse.Namespace) -> int:
     from . import commands_json as cj
 
     if args.command == "check":
-        return cj.check(args.files, args.quiet, args.overlays)
+        return cj.check(args.files, args.quiet, args.overlays, args.all)
     if args.command == "run":
         return cj.run(args.scenario, args.overlays, args.detail, args.side)
     if args.command == "coverage":
@@ -98,26 +102,50 @@ def cmd_lsp(allowed: list[str]) -> int:
     return serve(allowed)
 
 
-def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -> int:
+def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = (), every: bool = False) -> int:
+    """Each file's diagnostics on standard error, then its summary and counts on standard output.
+    With overlays, the overlays' own diagnostics and every error are listed and the base ruleset's
+    others counted in one line (``every``, --all, lists them too)."""
     failed = False
     for path in paths:
         sources = Sources()
         diags, summary = check_file(path, sources, overlays)
-        shown = [d for d in diags if d.severity == "error" or not quiet]
-        for d in shown:
-            stream = sys.stderr if d.severity == "error" else sys.stdout
-            print(render(d, sources, colour=enabled(stream)), file=stream)
-        errors = sum(1 for d in diags if d.severity == "error")
-        notes = sum(1 for d in diags if d.severity == "note")
-        warnings = len(diags) - errors - notes
-        failed |= errors > 0
+        own, base = split_base(path, overlays, diags)
+        listed = own + [d for d in base if every or d.severity == "error"]
+        for d in listed if not quiet else [d for d in listed if d.severity == "error"]:
+            print(render(d, sources, colour=enabled(sys.stderr)), file=sys.stderr)
+        failed |= any(d.severity == "error" for d in diags)
         if not quiet:
+            on = enabled(sys.stdout)
             for line in summary:
                 print(line)
-            on = enabled(sys.stdout)
-            print(f"{path}: {counted(errors, 'error', 'error', on)}, {counted(warnings, 'warning', 'warning', on)}"
-                  + (f", {counted(notes, 'note', 'note', on)}" if notes else ""))
+            if base:
+                print(f"the base ruleset: {_counts(base, on)}" + ("" if every else " (--all lists them)"))
+            print(f"{path}: {_counts(own + [d for d in base if d.severity == 'error'], on, notes_if_any=True)}")
     return 1 if failed else 0
+
+
+def split_base(path: str, overlays: list[str], diags: list[Diagnostic]) -> tuple[list[Diagnostic], list[Diagnostic]]:
+    """A check's diagnostics in the overlays it was given (and the overlay file it checks), and the base
+    ruleset's (its files, errata, demo data and set-ups), when overlays are checked; all are its own otherwise."""
+    mine = {os.path.normpath(o) for o in overlays}
+    if files.OVERLAY.fits(path):
+        mine.add(os.path.normpath(path))
+    elif not files.RULES.fits(path):
+        mine = set()
+    if not mine:
+        return diags, []
+    own = [d for d in diags if os.path.normpath(d.span.file) in mine]
+    return own, [d for d in diags if os.path.normpath(d.span.file) not in mine]
+
+
+def _counts(diags: list[Diagnostic], colour: bool, notes_if_any: bool = False) -> str:
+    """'E error(s), W warning(s), N note(s)' (the notes only when there are any, with ``notes_if_any``)."""
+    errors = sum(1 for d in diags if d.severity == "error")
+    notes = sum(1 for d in diags if d.severity == "note")
+    warnings = len(diags) - errors - notes
+    return (f"{counted(errors, 'error', 'error', colour)}, {counted(warnings, 'warning', 'warning', colour)}"
+            + (f", {counted(notes, 'note', 'note', colour)}" if notes or not notes_if_any else ""))
 
 
 def check_file(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
@@ -134,18 +162,37 @@ def check_file(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[l
 
 
 def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
+    _, diags, summary = _rules_verdict(path, sources, overlays)
+    return diags, summary
+
+
+def _rules_verdict(path: str, sources: Sources, overlays: list[str] = ()):
+    """A ruleset checked as 'play' reads it (with its demo data and errata when the header names them, its
+    demo set-up and scenarios too): the ruleset so read, every diagnostic, the summary lines."""
     from .check.scenario import check_scenario
     from .overlay.apply import summary_lines
 
     loaded = load_rules(path, sources, overlays=overlays)
     game = loaded.symbols.game
-    if loaded.errors or game is None or not (game.demo_data or game.errata or game.scenarios):
+    played = game is not None and bool(game.demo_data or game.errata or game.scenarios)
+    if not played or (loaded.errors and not overlays):
         found, lines = _analysis(loaded, loaded.diagnostics)
-        return loaded.diagnostics + found, _missing_summary(loaded) + summary_lines(loaded.overlays) + lines
+        diags = loaded.diagnostics
+        if loaded.errors and played and game.demo_data:  # the errors are the verdict: no wait is told
+            diags = [d for d in diags if not _waits_for_data(d)]
+        return loaded, diags + found, _missing_summary(loaded) + summary_lines(loaded.overlays) + lines
     # The ruleset names demo data or errata: check it with them as well (as 'play' reads it), and its demo set-up.
     with_demo = load_rules(path, sources, with_demo=True, with_errata=True, overlays=overlays)
-    seen = {(d.span.file, d.span.line, d.span.col, d.message) for d in loaded.diagnostics}
-    diags = loaded.diagnostics + [d for d in with_demo.diagnostics if (d.span.file, d.span.line, d.span.col, d.message) not in seen]
+    demo_read = {_where(d) for d in with_demo.diagnostics}
+    # Overlays are judged as 'play' reads them (an overlay may name what only the errata or the demo data
+    # declare): the errors of the reading without them are not theirs.
+    plain = [d for d in loaded.diagnostics if not (overlays and d.severity == "error")]
+    # A step or procedure that waits for a table the demo data supplies does not wait as 'play' reads the
+    # rules: its warning goes (the summary's 'missing table' line says the demo data supplies the table).
+    # When the rules as played have errors, those errors are the verdict, and no wait is told.
+    diags = [d for d in plain if not _waits_for_data(d) or (_where(d) in demo_read and not with_demo.errors)]
+    seen = {_where(d) for d in diags}
+    diags += [d for d in with_demo.diagnostics if _where(d) not in seen]
     summary = _missing_summary(with_demo) + summary_lines(with_demo.overlays)
     if game.demo_data:
         summary.append(f"demo data: {demo_path(game.span.file, game.demo_data)} (stands in for what the rulebook does not print)")
@@ -159,7 +206,16 @@ def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple
         diags += check_scenario(load_scenario(setup_path, sources), with_demo.symbols)
         summary.append(f"scenario {listed.name}: {setup_path} (umpire play --scenario {listed.name})")
     found, lines = _analysis(with_demo, diags)
-    return diags + found, summary + lines
+    return with_demo, diags + found, summary + lines
+
+
+def _where(d: Diagnostic) -> tuple:
+    return d.span.file, d.span.line, d.span.col, d.message
+
+
+def _waits_for_data(d: Diagnostic) -> bool:
+    """The checker's warning that a step or procedure needs a missing table (check/resolve.py, waits_for_data)."""
+    return d.severity == "warning" and " needs the missing table(s) " in d.message
 
 
 def _analysis(loaded, diags: list[Diagnostic]) -> tuple[list[Diagnostic], list[str]]:
@@ -235,7 +291,8 @@ def _check_scenario(path: str, sources: Sources, overlays: list[str] = ()) -> tu
 
 def _check_overlay(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
     """An overlay file, applied to the ruleset it amends as 'play' reads it: with the demo data and the
-    game's errata (unless it is the errata), then the other overlays given, then this one."""
+    game's errata (unless it is the errata), then the other overlays given, then this one; the ruleset's
+    demo set-up and scenarios checked with it, and its analysis."""
     from .overlay.apply import summary_lines
 
     overlay = load_overlay(path, sources)
@@ -243,19 +300,30 @@ def _check_overlay(path: str, sources: Sources, overlays: list[str] = ()) -> tup
     if not os.path.exists(rules):
         raise UmpireError([Diagnostic("error", f"the ruleset '{overlay.amends}' does not exist (looked for {rules})",
                                       overlay.amends_span)])
-    loaded = load_rules(rules, sources, with_demo=True, with_errata=True, overlays=[*overlays, path])
+    applied = [*overlays, path]
+    _, diags, _ = _rules_verdict(rules, sources, applied)
+    loaded = load_rules(rules, sources, with_demo=True, with_errata=True, overlays=applied)  # as 'play' reads it
     reading = ""
-    if loaded.errors:
+    errors = [d for d in diags if d.severity == "error"]
+    if errors and all(_defined_twice(d) for d in errors):
         # A scenario's fixture overlay amends the ruleset as scenarios read it, without the demo data
-        # (it may supply a table the demo data also supplies): when the demo data alone is what it
-        # clashes with, it is checked without it and reported so. A clash with the errata stays an error.
-        plain = load_rules(rules, sources, with_errata=True, overlays=[*overlays, path])
+        # (it may supply a table the demo data also supplies): when a second definition of a name is
+        # all it clashes on, it is checked without the demo data and reported so. Any other error
+        # (a name the overlay cannot see, a clash with the errata) is an error, as 'play' would refuse it.
+        plain = load_rules(rules, sources, with_errata=True, overlays=applied)
         if not plain.errors:
-            clash = "; ".join(d.message for d in loaded.errors)
-            loaded, reading = plain, f" as scenarios read it (not with the demo data, as 'play' would: {clash})"
+            clash = "; ".join(d.message for d in errors)
+            found, _ = _analysis(plain, plain.diagnostics)
+            loaded, diags = plain, plain.diagnostics + found
+            reading = f" as scenarios read it (not with the demo data, as 'play' would: {clash})"
     mine = [o for o in loaded.overlays if os.path.normpath(o.file) == os.path.normpath(path)]
-    return loaded.diagnostics, summary_lines(mine) + [f"applied to {rules}{reading}" + (
+    return diags, summary_lines(mine) + [f"applied to {rules}{reading}" + (
         f" with {', '.join(o.name for o in loaded.overlays if o not in mine)}" if len(loaded.overlays) > len(mine) else "")]
+
+
+def _defined_twice(d: Diagnostic) -> bool:
+    """An overlay's declaration of a name the ruleset, as read, already declares (overlay/amender.py)."""
+    return d.message.endswith("' already exists")
 
 
 def _stop_on_errors(diags: list[Diagnostic]) -> None:
@@ -318,7 +386,7 @@ def unknown_side(side: str | None, sym) -> str | None:
 
 
 def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | None = None, draw: str | None = None,
-                force: bool = False) -> int:
+                force: bool = False, why_not: str | None = None) -> int:
     from .runtime.explain import explain_lines
     from .runtime.scenario import run_scenario
 
@@ -332,10 +400,12 @@ def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | 
     if ready is None:
         return 1
     scenario, loaded = ready
-    outcome = run_scenario(scenario, loaded.symbols, sources, explain=True)
+    outcome = run_scenario(scenario, loaded.symbols, sources, explain=True, why_not=why_not)
     print(f"explain: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""))
     if why is not None:
         return _explain_why(scenario, loaded.symbols, outcome, why)
+    if why_not is not None:
+        return _explain_why_not(outcome, why_not, at)
     lines = explain_lines(outcome.events, sources, at)
     if at is not None and not lines:
         print(f"umpire: error: no event matches '{at}' (the trace has {len(outcome.events)} events)", file=sys.stderr)
@@ -366,6 +436,21 @@ def _explain_why(scenario, sym, outcome, text: str) -> int:
     lines = why_lines(outcome.events, ids, text, error)
     if not lines:
         print(f"umpire: error: no event matches '{text}' (the trace has {len(outcome.events)} events)", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    return 0
+
+
+def _explain_why_not(outcome, name: str, at: str | None) -> int:
+    """`explain --why-not OPTION`: which rule removed the option at the first decision (after line
+    --at) that left it out (runtime/why.py)."""
+    from .runtime.why import why_not_lines
+
+    lines = why_not_lines(outcome.events, name, at)
+    if not lines:
+        where = f" after '{at}'" if at else ""
+        print(f"umpire: error: no decision{where} leaves out '{name}' among options of its kind "
+              f"(the trace has {len(outcome.events)} events)", file=sys.stderr)
         return 1
     print("\n".join(lines))
     return 0
@@ -539,10 +624,17 @@ def _tell_the_rest(game, detail: bool) -> None:
 
 
 def _after_the_game(game, args: _PlayArgs, applied: list[str]) -> int:
-    """Save the game where it stopped, if it is to be saved: suspended, or ended by a person who names a file."""
+    """Save the game where it stopped, if it is to be saved: suspended, or ended by a person who names a file.
+
+    The exit code (docs/safety.md §3): 0 when the game ran to its end, and when a person ended it at a
+    decision (Ctrl-C or Ctrl-D, whether they saved it or not: stopping is their choice, not a failure);
+    130 when Ctrl-C stopped the rules between two decisions (no position a save can hold); 1 on an error,
+    a save that cannot be written included."""
     save = args.save
     if game.quit is not None:
         print(f"umpire: the game was ended: {game.quit}", file=sys.stderr)
+        if game.save is None:
+            return 130
         save = save or _ask_where_to_save(args.force)
     elif args.stop_after is not None and game.save is None:
         print(f"umpire: error: the game ended before decision {args.stop_after + 1}: there was nothing to save", file=sys.stderr)
@@ -550,7 +642,7 @@ def _after_the_game(game, args: _PlayArgs, applied: list[str]) -> int:
     if game.save is None or save is None:
         if game.quit is None and save is not None:
             print(f"umpire: the game ran to its end: nothing was saved in {save}", file=sys.stderr)
-        return 0 if game.quit is None else 1
+        return 0
     return _write_save(game.save, save, args, applied)
 
 
@@ -597,12 +689,17 @@ def _game_to_play(path: str, sources: Sources, overlays, errata: bool, choice: s
 
 
 def _ask_where_to_save(force: bool) -> str | None:
-    """After a person ends the game: where to save it, asked until a usable name or an empty answer."""
+    """After a person ends the game: where to save it, asked until a usable name or an empty answer
+    (Ctrl-D and Ctrl-C here decline too)."""
     from . import saves
 
     while True:
         print("save the game? type a file name (.toml), or press Enter not to save", file=sys.stderr)
-        answer = _read_line()
+        try:
+            answer = _read_line()
+        except KeyboardInterrupt:
+            print(file=sys.stderr)  # the '^C' the terminal echoed ends its line
+            answer = None
         if not answer or not answer.strip():
             print("umpire: not saved", file=sys.stderr)
             return None

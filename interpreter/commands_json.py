@@ -24,17 +24,21 @@ def stopped(command: str, diags: list[Diagnostic], code: int = 1, **fields) -> i
     return code
 
 
-def check(paths: list[str], quiet: bool = False, overlays: list[str] = ()) -> int:
-    """`umpire check --json`: each file's diagnostics (errors alone with --quiet) and counts, and the totals."""
-    from .commands import check_file
+def check(paths: list[str], quiet: bool = False, overlays: list[str] = (), every: bool = False) -> int:
+    """`umpire check --json`: each file's diagnostics (errors alone with --quiet) and counts, and the totals;
+    with overlays, the base ruleset's warnings and notes are counted apart ("base") and listed with --all."""
+    from .commands import check_file, split_base
 
     results, total = [], {"errors": 0, "warnings": 0, "notes": 0}
     for path in paths:
         diags, summary = check_file(path, Sources(), overlays)
         counted = rj.counts(diags)
-        shown = [d for d in diags if d.severity == "error" or not quiet]
+        own, base = split_base(path, overlays, diags)
+        listed = own + [d for d in base if every or d.severity == "error"]
+        shown = [d for d in listed if d.severity == "error" or not quiet]
         results.append({"file": path, "diagnostics": [rj.diagnostic(d) for d in shown],
-                        "summary": [] if quiet else summary, "counts": counted})
+                        "summary": [] if quiet else summary, "counts": counted,
+                        **({"base": rj.counts(base)} if base else {})})
         total = {k: total[k] + counted[k] for k in total}
     code = 1 if total["errors"] else 0
     emit(rj.document("check", files=results, counts=total, exit=code))

@@ -268,7 +268,7 @@ def report(cov: Coverage, missing_only: bool = False) -> list[str]:
     if cov.examples:
         out.append("examples cited (not rule numbers): " + _tally(cov.examples))
     if cov.unknown:
-        out.append(f"rule numbers cited that the list does not hold: {len(cov.unknown)} (warnings below)")
+        out.append(f"rule numbers cited that the list does not hold: {len(cov.unknown)} (each a warning, on standard error)")
     return out
 
 
@@ -364,5 +364,5 @@ def cmd_coverage(rules_path: str, sections_path: str | None = None, missing_only
     print(f"rule coverage of {rules_path} against {sections_path}")
     print("\n".join(report(cov, missing_only)))
     for diag in unknown_diagnostics(cov, sections_path):
-        print(render(diag, sources, colour=enabled(sys.stdout)))
+        print(render(diag, sources, colour=enabled(sys.stderr)), file=sys.stderr)
     return 0

@@ -214,7 +214,7 @@ def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str
             continue
         given = {v.name for v in pd.values}
         values = tuple(v for v in base.values if v.name not in given) + pd.values
-        places[pd.id] = base.model_copy(update={"values": values, "note": pd.note or base.note, "at": pd.at or base.at})
+        places[pd.id] = base.model_copy(update={"values": values, "name": pd.name or base.name, "note": pd.note or base.note, "at": pd.at or base.at})
     return scenario.model_copy(update={"places": tuple(places.values()) + tuple(own),
                                        "adjacency": tuple(adjacency) + scenario.adjacency,
                                        "map_data": tuple(map_data) + scenario.map_data,

@@ -25,11 +25,13 @@ def document(command: str, **fields: Any) -> dict:
 
 
 def diagnostic(d: Diagnostic) -> dict:
-    """A diagnostic: severity, where (1-based line and column, end exclusive; null for the run as a
-    whole), message, hint and notes. Umpire's diagnostics carry no code: the field is there, null."""
+    """A diagnostic: severity, its kind's code (syntax/codes.py, docs/output.md), where (1-based line and
+    column, end exclusive; null for the run as a whole), message, hint and notes."""
+    from .syntax.codes import code_of
+
     span = d.span
     where = span.file != NO_SPAN.file
-    return {"severity": d.severity, "code": None, "file": span.file if where else None,
+    return {"severity": d.severity, "code": code_of(d), "file": span.file if where else None,
             "line": span.line if where and span.line > 0 else None, "col": span.col if where and span.line > 0 else None,
             "end_line": span.end_line if where and span.line > 0 else None,
             "end_col": span.end_col if where and span.line > 0 else None,

@@ -98,7 +98,7 @@ def test_tiny_ruleset_covered_and_uncovered_sections(tmp_path):
 def test_tiny_ruleset_report_and_did_you_mean(tmp_path, capsys):
     rules = _tiny(tmp_path)
     assert main(["coverage", str(rules)]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert "coverage: 7 of 13 sections encoded (53.8%); the percentage counts 'encoded' sections only" in out
     assert ("by status: 7 encoded, 0 partly encoded, 0 missing data, 0 not encoded, 2 via subsections, 4 not cited; "
             "9 of 13 cited at all (69.2%)") in out
@@ -106,8 +106,9 @@ def test_tiny_ruleset_report_and_did_you_mean(tmp_path, capsys):
     assert "covered only through subsections (2): 3.0 Play, 7.0 Movement" in out
     assert re.search(r"^  2\.2 +Counter Types +encoded +2  .*skirmish\.rules:5, 6$", out, re.M)
     assert re.search(r"^3\.0 +Play +via subsections +0$", out, re.M)
-    assert f"{rules}:11:16: warning: rule 11.1 is not a section of the rulebook" in out
-    assert "did you mean '1.1'?" in out
+    # The diagnostics go to standard error, the report to standard output.
+    assert f"{rules}:11:16: warning: rule 11.1 is not a section of the rulebook" in err and ": warning:" not in out
+    assert "did you mean '1.1'?" in err
     assert "rulings cited (not rule numbers): 2, where each applies" in out
     assert re.search(r"^  A-05  \S*skirmish\.rules:7$", out, re.M) and re.search(r"^  A-22  \S*skirmish\.rules:9$", out, re.M)
 

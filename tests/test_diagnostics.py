@@ -9,9 +9,9 @@ with exit 1.
 
     exit: 1
     --- stdout
-    ...what went to standard output...
+    ...what went to standard output: the summary, the trace...
     --- stderr
-    ...what went to standard error...
+    ...what went to standard error: every diagnostic...
 
 After an intended change to a message, regenerate the goldens and review the diff:
 
@@ -82,14 +82,15 @@ def test_diagnostic(path: Path, capsys, monkeypatch):
     text = render_golden(code, out, err)
 
     # Never a traceback, never a bug report: every bad input gets a diagnostic and exit 1,
-    # except warn_* inputs, whose warnings (on standard output) leave the exit code at 0.
+    # except warn_* inputs, whose warnings leave the exit code at 0. Every diagnostic, a warning
+    # as much as an error, goes to standard error; standard output holds the summary and the trace.
     assert "Traceback" not in text, text
     assert "internal error" not in text, text
     if path.stem.startswith("warn_"):
-        assert code == 0 and not err, text
-        assert HEAD.match(out.splitlines()[0]) and ": warning: " in out, text
+        assert code == 0 and ": warning: " in err and ": error: " not in err, text
     else:
         assert code == 1, text
+    assert not [line for line in out.splitlines() if HEAD.match(line)], f"a diagnostic on standard output:\n{out}"
     if err:
         assert HEAD.match(err.splitlines()[0]), f"the first line of stderr is not a diagnostic head:\n{err}"
 

@@ -263,3 +263,12 @@ def test_a_run_that_stops_on_an_error_is_drawn_up_to_it(tmp_path, capsys):
     assert main(["draw", path, "--at", "999", "-o", str(tmp_path / "q.svg")]) == 1
     assert "the run stopped on the error above before the moment asked" in capsys.readouterr().err
     assert not (tmp_path / "q.svg").exists()
+
+
+def test_a_named_place_shows_its_name_under_its_id_and_a_named_hex_as_its_tooltip(tmp_path):
+    root = draw(tmp_path, "rulesets/yellow_jack.rules")
+    assert {"Port Royal (Jamaica)", "Space #9", "Harbour of Savannah"} <= set(texts(root, "place-name"))
+    hexes = draw(tmp_path, "rulesets/jenkins_ear.rules", name="je.svg")
+    assert not texts(hexes, "place-name")  # a hex has no room for it
+    spots = {g.get("data-place"): g for g in hexes.iter(NS + "g") if "spot" in classes(g)}
+    assert spots["3018"].find(NS + "title").text == "3018 Leogane"

@@ -195,3 +195,86 @@ def test_a_buffer_that_is_no_file_still_completes_keywords(session):
                                                             "text": "procedure p() [1.0] { }\n"}})
     items = client.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}})
     assert {"procedure", "let"} <= {item["label"] for item in items["items"]}
+
+
+def _change(client: Client, path: Path, text: str, version: int) -> list[dict]:
+    client.notify("textDocument/didChange", {"textDocument": {"uri": _uri(path), "version": version},
+                                             "contentChanges": [{"text": text}]})
+    return client.diagnostics(_uri(path))
+
+
+def test_a_syntax_error_keeps_definition_and_hover_from_the_last_text_that_parsed(session):
+    client, folder, _ = session
+    path = folder / "recovering.rules"
+    path.write_text(TOY, encoding="utf-8")
+    _open(client, path, TOY)
+    # A line added above and an unfinished statement below: the file no longer parses.
+    broken = "# a note added above\n" + TOY.replace("call warn_if_short(needed)", "call warn_if_short(needed)\n  let x =")
+    (error,) = [d for d in _change(client, path, broken, 2) if d["severity"] == 1]
+    assert error["message"].startswith("unexpected")
+    at = {"textDocument": {"uri": _uri(path)}, "position": _position(broken, "call warn_if_short", len("call w"))}
+    (location,) = client.request("textDocument/definition", at)
+    assert location["range"]["start"] == _position(broken, "warn_if_short(n: int)"), "on the line where it now is"
+    hover = client.request("textDocument/hover", at)["contents"]["value"]
+    assert "procedure warn_if_short(n: int) [3.2] {" in hover and "recovering.rules:" in hover
+
+
+def test_a_scenario_with_a_syntax_error_still_leads_into_its_ruleset(session):
+    client, folder, _ = session
+    rules_text = (ROOT / "tests" / "lang" / "toy.rules").read_text(encoding="utf-8")
+    scenario_text = (ROOT / "tests" / "lang" / "battle.scenario").read_text(encoding="utf-8")
+    (folder / "broken_battle" / "parts").mkdir(parents=True)
+    rules, scenario = folder / "broken_battle" / "toy.rules", folder / "broken_battle" / "battle.scenario"
+    rules.write_text(rules_text, encoding="utf-8")
+    scenario.write_text(scenario_text, encoding="utf-8")
+    shutil.copy(ROOT / "tests" / "lang" / "parts" / "morale.rules", folder / "broken_battle" / "parts")
+    _open(client, scenario, scenario_text)
+    broken = scenario_text + "\n  units {\n"
+    assert any(d["severity"] == 1 for d in _change(client, scenario, broken, 2))
+    at = {"textDocument": {"uri": _uri(scenario)}, "position": _position(broken, "infantry of red", 2)}
+    (location,) = client.request("textDocument/definition", at)
+    assert location["uri"] == _uri(rules) and location["range"]["start"] == _position(rules_text, "infantry \"Infantry\"")
+    assert "**type** `infantry`" in client.request("textDocument/hover", at)["contents"]["value"]
+
+
+FOG = (ROOT / "tests" / "lang" / "fog.rules").read_text(encoding="utf-8")
+UNIT_MEMBERS = {"revealed", "id", "side", "type", "location", "carrier", "cargo", "on_map"}
+PLACE_MEMBERS = {"kind", "supplied", "id"}
+
+
+def _completed(client: Client, path: Path, text: str, fragment: str) -> list[str]:
+    at = {"textDocument": {"uri": _uri(path)}, "position": _position(text, fragment, len(fragment))}
+    return [item["label"] for item in client.request("textDocument/completion", at)["items"]]
+
+
+def test_completion_after_a_dot_offers_what_the_name_has(session):
+    client, folder, _ = session
+    path = folder / "dots.rules"
+    path.write_text(FOG, encoding="utf-8")
+    _open(client, path, FOG)
+    # Typed into procedure sail(u: unit, to: place) and night's loop over Blue's units: the file
+    # does not parse while they are being typed.
+    typed = FOG.replace("  move u to to [6.1]\n", "  let a = u.\n  let b = to.\n  let c = u.location.\n  let d = kind.\n")
+    typed = typed.replace("    move u to port [4.2]\n", "    let e = u.\n")
+    _change(client, path, typed, 2)
+    assert set(_completed(client, path, typed, "let a = u.")) == UNIT_MEMBERS
+    assert set(_completed(client, path, typed, "let b = to.")) == PLACE_MEMBERS
+    assert set(_completed(client, path, typed, "let c = u.location.")) == PLACE_MEMBERS
+    assert _completed(client, path, typed, "let d = kind.") == ["open_sea", "harbour"]
+    assert set(_completed(client, path, typed, "let e = u.")) == UNIT_MEMBERS, "a loop over [u for u in all_units() …]"
+    # Anywhere else, every name and the keywords as before.
+    assert {"sail", "night", "let", "procedure"} <= set(_completed(client, path, typed, "  let a = "))
+
+
+def test_completion_after_a_dot_in_a_scenario(session):
+    client, folder, _ = session
+    (folder / "dots_scenario").mkdir()
+    rules, scenario = folder / "dots_scenario" / "fog.rules", folder / "dots_scenario" / "sighting.scenario"
+    text = (ROOT / "tests" / "lang" / "fog_sighting.scenario").read_text(encoding="utf-8")
+    rules.write_text(FOG, encoding="utf-8")
+    scenario.write_text(text, encoding="utf-8")
+    _open(client, scenario, text)
+    typed = text.replace('    cargo == "gold"\n', '    BLUE1.\n    @reach.\n')
+    _change(client, scenario, typed, 2)
+    assert set(_completed(client, scenario, typed, "    BLUE1.")) == UNIT_MEMBERS
+    assert set(_completed(client, scenario, typed, "    @reach.")) == PLACE_MEMBERS

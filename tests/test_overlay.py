@@ -522,7 +522,7 @@ def test_an_amendment_of_a_missing_table_waits_and_a_note_on_missing_data_is_lis
     ("remove row 1 of table peril", "table 'peril' has no row 1", "its rows are 1..2, 3..6"),
     ("set stat gun of VICTROY to 5", "unknown counter or unit type 'VICTROY'", "did you mean 'VICTORY'?"),
     ("disable step frist of phase main", "unknown step 'frist' in phase 'main'", "did you mean 'first'? phase 'main' has the steps first, second"),
-    ("disable step first of phase mian", "unknown phase 'mian'", "did you mean 'main'?"),
+    ("disable step first of phase mian", "unknown phase 'mian'", "did you mean 'main'? the sequence of play has the phase main"),
     ("disable clause [6.22] of procedure fire", "procedure fire has no clause [6.22]", "did you mean '6.2'?"),
     ("disable clause [6.2] of procedure fier", "unknown procedure 'fier'", "did you mean 'fire'?"),
     ("disable clause iff [6.2] of procedure fire", "unknown statement keyword 'iff'", "did you mean 'if'?"),

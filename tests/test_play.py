@@ -102,13 +102,15 @@ def test_a_person_answers_with_numbered_options_and_can_ask_for_the_position(cap
     type_at_the_terminal(monkeypatch, "?", "9", "1", "2:1")
     code = main(["play", SETUP, "--agents", "human,first", "--seed", "3", "--detail"])
     out = capsys.readouterr()
-    assert code == 1  # the person stopped typing: the game ends, offering a save (declined: the input is over)
+    assert code == 0  # the person stopped typing: the game ends, offering a save (declined: the input is over)
     assert "umpire: the game was ended: no more input: english must decide 'reroll' [11.2]" in out.err
     assert out.err.rstrip().endswith("umpire: not saved")
     assert "[A-17] english, decide 'next': choose the next hex in which to resolve combat" in out.err
-    assert "  1. 3119" in out.err and "  2. 3018" in out.err
+    # Each hex with its properties, its states and who stands there (the counters aboard ships included).
+    assert "  1. 3119 — sea, interceptor spanish; units: english 7, spanish 4" in out.err
+    assert "  2. 3018 — coastal, seaport 2, nation spanish, interceptor english; units: english 9, spanish 5" in out.err
     assert "turn 1, english_phase, combat_resolution" in out.err  # the position, asked with '?'
-    assert "not understood [A-17]: '9' is not an option number from 1 to 2; answer: one number; ? shows the position" in out.err
+    assert "not understood [A-17]: '9' is not an option number from 1 to 2; answer: one number from 1 to 2; ? shows the position" in out.err
     assert "[A-17] english next: 3119" in out.out
     assert "[9.1 step 2a] english bonus: {EFR2: 1}" in out.out
 
@@ -116,11 +118,11 @@ def test_a_person_answers_with_numbered_options_and_can_ask_for_the_position(cap
 def test_a_person_sees_only_what_the_view_lets_a_side_see(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     type_at_the_terminal(monkeypatch, "?")
-    assert main(["play", "rulesets/jenkins_ear.rules", "--agents", "human,random", "--seed", "1"]) == 1
+    assert main(["play", "rulesets/jenkins_ear.rules", "--agents", "human,random", "--seed", "1"]) == 0
     err = capsys.readouterr().err
     assert "(as english sees it)" in err
     # Cartagena's Spanish stack shows its top counter only (4.4): the rest are counted, not named.
-    cartagena = next(line for line in err.splitlines() if line.startswith("  2922: "))
+    cartagena = next(line for line in err.splitlines() if line.startswith("  2922 Cartagena: "))  # its id and its name
     assert "hidden counter(s)" in cartagena and "LEZO" not in cartagena
     # English stacks are fully visible to the English.
     assert "OGLETHORPE" in err

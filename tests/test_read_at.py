@@ -20,7 +20,7 @@ HEAD = '''game skirmish "Skirmish" [1.0] {
 def test_the_toy_charts_check_clean_with_the_range_of_the_value(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     assert main(["check", "tests/lang/charts.rules"]) == 0
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err  # the diagnostics
     assert ("table storm_effect [3.0]: the modified value ranges over 0..12 (read at severity (= 2..12); "
             "harbour -2 when sheltered); rows cover 0..12") in out
     assert "note: severity: 2..12, from severity in procedure storm [3.0]" in out

@@ -25,7 +25,7 @@ def check(tmp_path, body: str, capsys) -> tuple[int, str]:
 def test_the_toy_charts_check_clean_and_name_the_unprinted_keys(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     assert main(["check", "tests/lang/charts2.rules"]) == 0
-    out = capsys.readouterr().out
+    out = "".join(capsys.readouterr())  # the diagnostics (standard error) and the summary
     assert ("table 'storm_losses' is printed only in part [3.0]: the rulebook does not print the result for "
             "(severity, zone) = 12.., 3") in out
     assert ("table 'damage' is printed only in part [4.0]: the rulebook does not print the result for the roll "

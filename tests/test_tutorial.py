@@ -36,7 +36,8 @@ def test_the_tutorial_house_rule_and_case(tmp_path, capsys, monkeypatch):
     assert "did you mean 'storm'?" in err
     house.write_text(house.read_text().replace("strom", "storm"))
     assert main(["check", str(house)]) == 0
-    assert "remove modifier storm of table perilous_sea" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert all(line in out.splitlines() for line in block_after("check\nagain:").splitlines())
 
     # Step 5: the rulebook case as printed, then with the house rule.
     case = "scenarios/jenkins_ear/case_table_perilous_storm.scenario"
@@ -85,3 +86,69 @@ def test_the_tutorial_restriction_and_new_step(tmp_path, capsys, monkeypatch):
     assert main(["play", "rulesets/jenkins_ear.rules", "--with", str(mine), "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert all(line in out for line in block_after("Every turn's story now has the new step").splitlines())
+
+
+# ── sections 13-16: the newer games, with the example files of docs/examples ──
+
+EXAMPLES = ROOT / "docs" / "examples"
+
+
+def said(capsys, *argv: str) -> tuple[int, list[str]]:
+    """Run one command from the repository's root: its exit code and every line it printed."""
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, (out.out + out.err).splitlines()
+
+
+def shown_after(command: str) -> list[str]:
+    """The lines of the output block the page shows after the block ending with ``command``,
+    without the '…' that stand for lines left out."""
+    return [line for line in block_after(command + "\n```").splitlines() if line.strip() != "…"]
+
+
+def test_the_newer_games_overlays_are_the_pages(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    for name in ("sea_of_glory_1805/search_nine.house", "when_lions_sailed/seven_to_five.house",
+                 "yellow_jack/slow_france.house", "yellow_jack/club.errata"):
+        assert block_after(f"`docs/examples/{name}`") == (EXAMPLES / name).read_text(encoding="utf-8"), name
+    # The printed errata the page quotes are the shipped errata files' own lines.
+    assert block_after("the Day of Battle chart's only printed\ncells:") in (ROOT / "rulesets/sea_of_glory_1805.errata").read_text()
+    assert block_after("so each is a note on the missing\ncards:") in (ROOT / "rulesets/when_lions_sailed.errata").read_text()
+
+
+def test_the_newer_games_house_rules_check_and_change_the_cases(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    cases = [
+        ("sea_of_glory_1805/search_nine.house", "scenarios/sea_of_glory_1805/case_search_north_sea_fleet.scenario"),
+        ("when_lions_sailed/seven_to_five.house", "scenarios/when_lions_sailed/case_econ_victory_two_player_draw.scenario"),
+        ("yellow_jack/slow_france.house", "scenarios/yellow_jack/case_assault_d6_france_triggered.scenario"),
+    ]
+    for house, case in cases:
+        house = f"docs/examples/{house}"
+        checked, check_lines = said(capsys, "check", house)
+        assert checked == 0, house
+        ran, run_lines = said(capsys, "run", case, "--with", house)
+        assert ran == 1, "the case, written for the printed rules, fails under the house rule"
+        page = shown_after(f"umpire run {case} --with {house}")
+        assert [line for line in page if line not in check_lines + run_lines] == [], house
+        assert main(["run", case]) == 0, "the same case passes under the printed rules"
+        capsys.readouterr()
+
+
+def test_the_newer_games_errata_and_finds(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    case = "scenarios/sea_of_glory_1805/case_battle_day_of_battle_errata.scenario"
+    code, lines = said(capsys, "run", case)
+    assert code == 0 and not [line for line in shown_after(f"umpire run {case}") if line not in lines]
+    code, lines = said(capsys, "check", "docs/examples/yellow_jack/club.errata")
+    assert code == 0 and not [line for line in shown_after("umpire check docs/examples/yellow_jack/club.errata") if line not in lines]
+    code, lines = said(capsys, "check", "rulesets/when_lions_sailed.rules")
+    assert any("amended by X-1 [3.0 errata]: the French set-up deploys a 4-strength regiment in Calais, not a 2; " in line
+               for line in lines)
+    for ruleset, name in (("sea_of_glory_1805", "search_attempt"), ("when_lions_sailed", "qualifies"),
+                          ("yellow_jack", "port_captured"), ("when_lions_sailed", "qualify")):
+        command = f"umpire find rulesets/{ruleset}.rules {name}"
+        code, lines = said(capsys, "find", f"rulesets/{ruleset}.rules", name)
+        assert lines == shown_after(command), command
+    code, lines = said(capsys, "find", "rulesets/sea_of_glory_1805.rules", "--missing")
+    assert not [line for line in shown_after("umpire find rulesets/sea_of_glory_1805.rules --missing") if line not in lines]

@@ -12,7 +12,8 @@ run, and where the rules are probably wrong, without running a game:
   rule draws from;
 - decisions that can have no legal answer, where the options and the count are constants;
 - statements that never run: after `stop`, `return`, `pass` or `end game` in the same block;
-- a `repeat` with no way to end (no `stop`, `return` or `up to` in it).
+- a `repeat` with no way to end (no `stop`, `return` or `up to` in it);
+- a printed number written in two places under the same citation (printed.py).
 
 Warnings are probable defects; notes are information (a table's range, a procedure that
 only scenarios run, a stat no rule reads yet). Every message cites the rule concerned.
@@ -24,6 +25,7 @@ from ..ir import nodes as n
 from ..lang import FUNCTION_ARGUMENTS
 from ..syntax.diagnostics import Diagnostic
 from .bounds import BOOL, FALSE, INF, TRUE, Bounds, Ctx, Site, Values, describe, nodes, show, sites, statements
+from .printed import repeated_numbers
 from .symbols import Symbols
 
 
@@ -65,6 +67,12 @@ def _ends_loop(body: tuple, kind: str) -> bool:
     return False
 
 
+def _written(r: n.Row, reach: Values) -> Values:
+    """The values a row names, its open ends ('..2', '12..') taken as far as the table reads and no further."""
+    return Values.range(max(r.first, reach.low) if r.low is None else r.first,
+                        min(r.last, reach.high) if r.high is None else r.last)
+
+
 def _are(values: Values) -> str:
     return "is" if values.size() == 1 else "are"
 
@@ -90,6 +98,7 @@ class Analysis:
         self.unused()
         self.decisions()
         self.after_ending()
+        self.diags += repeated_numbers(self.sym)
         self.diags.sort(key=lambda d: (d.span.file, d.span.line, d.span.col))
         procedures = len(self.sym.procedures)
         ran = sum(1 for p in self.sym.procedures if ("procedure", p) in reached)
@@ -243,14 +252,23 @@ class Analysis:
     def unreachable_rows(self, t: n.TableDecl, reach: Values, rows: Values) -> None:
         below = reach & Values.range(-INF, rows.low - 1)
         above = reach & Values.range(rows.high + 1, INF)
+        rolled = t.read_at is None
         for r in t.rows:
             hit = not (reach & Values.range(r.first, r.last)).empty()
             clamped = t.beyond == "clamp" and ((r.first == rows.low and not below.empty()) or (r.last == rows.high and not above.empty()))
+            read = f"the {'modified ' if t.modifiers else ''}{'value' if t.read_at is not None else 'roll'} ranges over {reach}"
             if not (hit or clamped):
-                which = r.shown()
-                self.warning(f"row {which} -> {r.result}{_cite(r.cite or t.cite)} of table {t.name} can never be read: "
-                             f"the {'modified ' if t.modifiers else ''}{'value' if t.read_at is not None else 'roll'} ranges over {reach}",
-                             r.span)
+                self.warning(f"row {r.shown()} -> {r.result}{_cite(r.cite or t.cite)} of table {t.name} can never be read: "
+                             f"{read}", r.span)
+            elif rolled and reach.bounded() and not r.more and not (never := _written(r, reach) - reach).empty():
+                # A row of a rolled table written wider than any roll (6..7 on a d6) is most often a misread
+                # key or a forgotten modifier: a warning, like a row never read at all. Open-ended rows ('..2',
+                # '12..') are the rulebook's way of saying 'or less', 'or more' and are never flagged; a chart
+                # read at a value keeps the keys it prints, which the calls need not all reach.
+                self.warning(f"row {r.shown()} -> {r.result}{_cite(r.cite or t.cite)} of table {t.name} names "
+                             f"{never}, which can never be read: {read}", r.span,
+                             f"write the row as the rulebook prints it (the values it can read: {_written(r, reach) & reach}), "
+                             "or add the modifier that reaches the rest")
 
     # ── reachability ──
     def reachability(self) -> set[tuple[str, str]]:

@@ -85,6 +85,7 @@ class Checker(MapChecks, RecordChecks):
         for table in self.sym.tables.values():
             self.check_table(table)
         self.check_view()
+        self.check_hidden()
         self.check_known_to()
         self.check_cups()
         self.check_functions()
@@ -272,6 +273,17 @@ class Checker(MapChecks, RecordChecks):
             self.unknown("function", view.function, view.span, self.sym.functions)
         elif [p.type for p in fn.params] != ["unit", "side"]:
             self.error(f"the view function '{fn.name}' must take (u: unit, s: side)", view.span)
+
+    def check_hidden(self) -> None:
+        """`hidden KIND seen as TEXT` names a class or a type, and shows something only where a view hides."""
+        kinds = set(self.sym.classes) | set(self.sym.types)
+        for decl in self.sym.hidden.values():
+            self.need_cite(decl, f"'hidden {decl.name} seen as'")
+            if decl.name not in kinds:
+                self.unknown("class or type", decl.name, decl.name_span, kinds)
+            elif self.sym.view is None:
+                self.warning(f"'hidden {decl.name} seen as' shows nothing: without a 'view' every side sees every unit",
+                             decl.span, "declare what a side sees with 'view FUNCTION' (language 6.3b)")
 
     def check_functions(self) -> None:
         for fn in self.sym.functions.values():
@@ -729,6 +741,8 @@ class Checker(MapChecks, RecordChecks):
                 self.expr(e, scope)
         if s.prompt is not None:
             self.string(s.prompt, scope)
+        if s.showing is not None:
+            self.expr(s.showing, scope | {s.name})  # the decision's name stands for each option in turn
         self.drawn.pop(s.name, None)
         scope.add(s.name)
 
@@ -851,6 +865,8 @@ class Checker(MapChecks, RecordChecks):
 
     def stmt_say(self, s: n.Say, scope: set[str]) -> None:
         self.string(s.text, scope)
+        if s.face_down is not None:
+            self.string(s.face_down, scope)
         if s.known_by is not None:
             self.expr(s.known_by.who, scope)
 

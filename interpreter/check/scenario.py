@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..ir import nodes as n
 from ..ir.visit import descendants
 from ..lang import SCENARIO_AGENTS
@@ -32,6 +34,7 @@ def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
         checker.error(err.message, err.span or sc.span, err.hint)
         return checker.diags
     _check_coast_ends(checker, engine, sc, sym)
+    _check_expectation_names(checker, engine, sc, sym)
     return checker.diags
 
 
@@ -46,6 +49,71 @@ def _check_stands_in(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
                                                  f"declare it in the ruleset: 'missing {demo.what} {demo.name} \"…\"'")
         checker.error(f"'demo {demo.what} {demo.name}': the ruleset declares no 'missing {demo.what} {demo.name}' for "
                       f"this file to stand in for", demo.span, hint)
+
+
+def _expectations(sc: n.Scenario) -> list:
+    return [exp.expr for exp in sc.expects] + [exp.departure.printed for exp in sc.expects if exp.departure is not None]
+
+
+def _check_expectation_names(checker: Checker, engine: Engine, sc: n.Scenario, sym: Symbols) -> None:
+    """A place an expectation writes (@0201) is one the set-up has, and `fact("NAME")` names a fact some
+    rule records (or the engine does): else the run would only fail the expectation at its end."""
+    recorded = None  # (finding the records walks the whole ruleset: only when an expectation reads a fact)
+    for node in descendants(_expectations(sc)):
+        if isinstance(node, n.PlaceLit) and node.id not in engine.state.places:
+            checker.error(f"there is no place '{node.id}' in this scenario's set-up", node.span,
+                          did_you_mean(node.id, engine.state.places))
+        elif isinstance(node, n.CallExpr) and node.func == "fact" and len(node.args) == 1 \
+                and isinstance(node.args[0].value, n.StrLit) and not _interpolated(node.args[0].value):
+            recorded = recorded if recorded is not None else recorded_facts(sym)
+            name = node.args[0].value.value
+            if not any(pattern.fullmatch(name) for pattern, _ in recorded):
+                shown = [text for _, text in recorded]
+                checker.error(f"no rule records a fact '{name}'", node.args[0].span,
+                              did_you_mean(name, _spelled_out(shown, sym)) or _listed(shown))
+
+
+def recorded_facts(sym: Symbols) -> list[tuple[re.Pattern, str]]:
+    """Every fact a run of the ruleset can record, as a pattern and as written ('hits {s}': any text where
+    the rule interpolates): the `record` statements, and what the engine records itself."""
+    roots = [*sym.procedures.values(), *sym.functions.values(), *sym.tables.values(), *sym.hooks, *sym.invariants,
+             *([sym.sequence] if sym.sequence else [])]
+    out = [(re.compile(re.escape(name)), name) for name in ENGINE_FACTS]
+    for t in sym.tables.values():
+        out.append((re.compile(re.escape(f"{t.name} result")), f"{t.name} result"))
+        if t.columns is not None:
+            out.append((re.compile(re.escape(f"{t.name} column")), f"{t.name} column"))
+    for node in descendants(roots):
+        if isinstance(node, n.Record):
+            key = node.key
+            parts = key.parts or (n.StrPart(text=key.value),)
+            pattern = "".join(re.escape(p.text) if p.text is not None else ".+" for p in parts)
+            out.append((re.compile(pattern, re.S), key.value))
+    return out
+
+
+# The facts the engine records in every run, whatever the rules: the departures of a scenario's
+# run, the failed rule checks (runtime/scenario.py, runtime/engine.py).
+ENGINE_FACTS = ("departures", "rule checks failed")
+
+
+def _interpolated(s: n.StrLit) -> bool:
+    return any(p.expr is not None for p in s.parts)
+
+
+def _spelled_out(written: list[str], sym: Symbols) -> list[str]:
+    """The facts as written, and each with one interpolation spelt out as each side ('hits {s}': 'hits red')."""
+    out = list(written)
+    for text in written:
+        m = re.fullmatch(r"([^{]*)\{[^}]*\}([^{]*)", text)
+        if m:
+            out.extend(f"{m.group(1)}{side}{m.group(2)}" for side in sym.sides)
+    return out
+
+
+def _listed(written: list[str]) -> str:
+    names = sorted(set(written))
+    return "the facts the rules record: " + ", ".join(f"'{w}'" for w in names[:12]) + (" …" if len(names) > 12 else "")
 
 
 def _check_coast_ends(checker: Checker, engine: Engine, sc: n.Scenario, sym: Symbols) -> None:

@@ -54,6 +54,7 @@ class Symbols:
     sequence: n.SequenceDecl | None = None
     restrictions: dict[str, list[n.Restriction]] = field(default_factory=dict)  # decision name -> its overlays' restrictions
     view: n.ViewDecl | None = None
+    hidden: dict[str, n.HiddenDecl] = field(default_factory=dict)  # a class or type -> how a side it is hidden from sees it
     cups: dict[str, n.CupDecl] = field(default_factory=dict)
     chits: dict[str, str] = field(default_factory=dict)  # chit name -> the first cup that holds it
     overlays: list = field(default_factory=list)  # the overlays applied to the ruleset (interpreter/overlay/apply.py), in order
@@ -220,6 +221,12 @@ class Collector:
         if self.sym.view is not None:
             self.error("a ruleset declares one view", decl)  # reported, yet the later view is the one kept
         self.sym.view = decl
+
+    def decl_hidden(self, decl: n.HiddenDecl) -> None:
+        first = self.sym.hidden.get(decl.name)
+        if first is not None:
+            self.duplicate("hidden", decl.name, decl, first.span)
+        self.sym.hidden[decl.name] = decl
 
     def decl_sequence(self, decl: n.SequenceDecl) -> None:
         if self.sym.sequence is not None:

@@ -9,6 +9,8 @@ declared by the type that lists them. So a new kind of declaration is indexed wi
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import os
 import re
 import typing
@@ -42,21 +44,67 @@ class Declaration:
     label: str | None = None
 
 
-def declarations(path: str, text: str) -> list[Declaration] | None:
-    """The names one rules file or scenario declares: [] for any other file, None for one that
-    does not parse (the editor keeps what it knew)."""
+@dataclass(frozen=True)
+class Parsed:
+    """A file's text that parsed, its tree (None for a file that is no rules file or scenario) and
+    the names it declares."""
+
+    text: str
+    tree: typing.Any
+    declarations: list[Declaration]
+
+
+def parse(path: str, text: str) -> Parsed | None:
+    """One rules file or scenario parsed, with the names it declares; None for one that does not
+    parse (the editor keeps what it knew); any other file declares nothing."""
     from ..load import built
 
     start = _STARTS.get(os.path.splitext(path)[1])
     if start is None:
-        return []
+        return Parsed(text, None, [])
     try:
         tree = built(text, path, start)
     except UmpireError:
         return None
     lines = text.splitlines()
     roots = [(tree.decls, "declaration")] if start == "rules_file" else [(tree.places, "places"), (tree.units, "units")]
-    return [_declaration(node, what, lines) for root, field in roots for node, what in _walk(root, field)]
+    return Parsed(text, tree, [_declaration(node, what, lines) for root, field in roots for node, what in _walk(root, field)])
+
+
+def declarations(path: str, text: str) -> list[Declaration] | None:
+    """The names one rules file or scenario declares: [] for any other file, None for one that does not parse."""
+    parsed = parse(path, text)
+    return None if parsed is None else parsed.declarations
+
+
+def unchanged_lines(before: str, after: str) -> dict[int, int]:
+    """The lines (1-based) an edit left as they were: each line of ``before`` -> its line in ``after``."""
+    old, new = before.splitlines(), after.splitlines()
+    out: dict[int, int] = {}
+    for tag, i1, i2, j1, _ in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out.update({i1 + k + 1: j1 + k + 1 for k in range(i2 - i1)})
+    return out
+
+
+def moved(last: Parsed, text: str) -> list[Declaration]:
+    """The declarations of a file's last text that parsed, on the lines of its text now, for a text that
+    does not parse: those on lines the edit left unchanged, where those lines now are."""
+    lines = unchanged_lines(last.text, text)
+    out = []
+    for d in last.declarations:
+        line = lines.get(d.span.line)
+        if line is not None:
+            shift = line - d.span.line
+            out.append(dataclasses.replace(d, span=d.span.model_copy(update={"line": line, "end_line": d.span.end_line + shift})))
+    return out
+
+
+def declarations_in(decls, text_of) -> list[Declaration]:
+    """The names a list of declarations already built declares (an amended ruleset's, whose
+    nodes come from several files), each found in the text of its own file (``text_of(path)``)."""
+    return [_declaration(node, what, (text_of(node.span.file) or "").splitlines())
+            for node, what in _walk(decls, "declaration")]
 
 
 def _walk(node, field: str) -> Iterator[tuple[BaseModel, str]]:

@@ -1,8 +1,9 @@
 """`umpire lsp`: a language server over stdio (the Language Server Protocol, on pygls).
 
 Diagnostics as you type (the checker's own, with their hints), go to the declaration of a name,
-hover (the declaration's line, label and rule citation), completion of names and keywords. The
-work is in workbench.py and index.py; this module speaks the protocol. Imported only by the
+hover (the declaration's line, label and rule citation), completion of names and keywords, and
+after a dot of what the name before it has. A file with a syntax error answers from its last text
+that parsed. The work is in workbench.py, index.py and members.py; this module speaks the protocol. Imported only by the
 `lsp` command, so no other command needs pygls.
 """
 
@@ -17,6 +18,7 @@ from pygls.lsp.server import LanguageServer
 
 from ..syntax.diagnostics import Diagnostic
 from .index import Declaration, word_at
+from .members import Member, dotted
 from .vocabulary import vocabulary
 from .workbench import Workbench, normal
 
@@ -157,9 +159,19 @@ def hover(ls: UmpireServer, params: t.HoverParams) -> t.Hover | None:
 
 
 def completion(ls: UmpireServer, params: t.CompletionParams) -> t.CompletionList:
-    """Every declared name the file can see, then the keywords (the client filters as you type)."""
-    items: dict[str, t.CompletionItem] = {}
+    """After `NAME.`, what NAME has (members.py); elsewhere every declared name the file can see, then
+    the keywords (the client filters as you type)."""
     path = _path(ls, params.text_document.uri)
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    lines = doc.source.splitlines()
+    at = params.position
+    before = dotted(lines[at.line][: at.character]) if at.line < len(lines) else None
+    if before is not None:
+        offered: dict[str, t.CompletionItem] = {}
+        for m in ls.bench.members(path, doc.source, at.line + 1, *before) if path else ():
+            offered.setdefault(m.name, _member_item(m))
+        return t.CompletionList(is_incomplete=False, items=list(offered.values()))
+    items: dict[str, t.CompletionItem] = {}
     for d in ls.bench.names(path) if path else ():
         detail = d.what + (f" [{d.cite}]" if d.cite else "")
         items.setdefault(d.name, t.CompletionItem(label=d.name, detail=detail, documentation=d.line,
@@ -168,6 +180,11 @@ def completion(ls: UmpireServer, params: t.CompletionParams) -> t.CompletionList
     for word in (*v.keywords, *v.phrases):
         items.setdefault(word, t.CompletionItem(label=word, kind=t.CompletionItemKind.Keyword, detail="keyword"))
     return t.CompletionList(is_incomplete=False, items=list(items.values()))
+
+
+def _member_item(m: Member) -> t.CompletionItem:
+    return t.CompletionItem(label=m.name, kind=t.CompletionItemKind.Field, documentation=m.line,
+                            detail=m.what + (f" [{m.cite}]" if m.cite else ""))
 
 
 _HANDLERS = [

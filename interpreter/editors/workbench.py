@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from .. import files
 from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources
-from .index import Declaration, declarations
+from .index import Declaration, Parsed, declarations, moved, parse
+from .members import Member, members
 
 
 def normal(path: str) -> str:
@@ -36,7 +37,8 @@ class Workbench:
     def __init__(self, allowed: list[str]) -> None:
         self.allowed = allowed
         self.results: dict[str, Result] = {}  # by the open file checked
-        self.declared: dict[str, list[Declaration]] = {}  # by file: its last text that parsed
+        self.declared: dict[str, list[Declaration]] = {}  # by file: its names, on the lines of its text now
+        self.parsed: dict[str, Parsed] = {}  # by file: its last text that parsed
 
     def changed(self, path: str, buffers: dict[str, str]) -> set[str]:
         """Check again what an edit of ``path`` may change; the files whose diagnostics are now different.
@@ -73,9 +75,28 @@ class Workbench:
 
     def names(self, path: str) -> list[Declaration]:
         """The declarations of every file read with ``path`` (by the checks that read it)."""
+        return [d for f in self._read_with(path) for d in self.declared.get(f, [])]
+
+    def members(self, path: str, text: str, line: int, name: str, at_place: bool) -> list[Member]:
+        """What may follow `NAME.` on a line (1-based) of a file whose text is now ``text`` (members.py)."""
+        read = self._read_with(path)
+        parsed = [self.parsed[f] for f in read if f in self.parsed]
+        return members(name, at_place, self.names(path), parsed, self.parsed.get(normal(path)), text, line)
+
+    def _read_with(self, path: str) -> list[str]:
+        """The files read with ``path`` by the checks that read it (itself alone when none has)."""
         path = normal(path)
-        read = set().union(*(found.read for found in list(self.results.values()) if path in found.read)) or {path}
-        return [d for f in sorted(read) for d in self.declared.get(f, [])]
+        return sorted(set().union(*(found.read for found in list(self.results.values()) if path in found.read)) or {path})
+
+    def _index(self, path: str, text: str) -> bool:
+        """Index a file's names; whether its text parsed. One that does not keeps the names of its last
+        text that parsed, on the lines the edit left unchanged."""
+        parsed = parse(path, text)
+        if parsed is not None:
+            self.parsed[path] = parsed
+        last = self.parsed.get(path)
+        self.declared[path] = [] if last is None else last.declarations if parsed is not None else moved(last, text)
+        return parsed is not None
 
     def _whole(self, path: str, text: str | None) -> bool:
         """A file that `umpire check` reads as a whole: a scenario, an overlay, a ruleset with its game."""
@@ -96,10 +117,11 @@ class Workbench:
         for d in diags:
             where = root if d.span.file == NO_SPAN.file else normal(d.span.file)
             found.diagnostics.setdefault(where, []).append(d)
-        for name in sources.names():
-            names = declarations(name, sources.text(name) or "")
-            if names is not None:
-                self.declared[normal(name)] = names
+        parsed = [self._index(normal(name), sources.text(name) or "") for name in sources.names()]
+        if not all(parsed) and root in self.results:
+            # A syntax error stops the check before it reads what the file includes or uses: the
+            # names of the files the last check read still answer until the file parses again.
+            found.read |= self.results[root].read
         self.results[root] = found
         return before | set(found.diagnostics) | {root}
 

@@ -395,11 +395,15 @@ class Builder(Transformer_NonRecursive):
     def choose(self, meta, c):
         mode, options, amount, limit = c[2]
         prompt = _first(c, "STRING")
+        showing = next((x[1] for x in c[3:] if isinstance(x, tuple) and x[0] == "showing"), None)
         return n.Choose(
             span=self.sp(meta), name=str(c[0]), chooser=c[1], mode=mode, options=options, amount=amount,
             limit=limit, optional=_first(c, "MAY") is not None, prompt=self.string(prompt) if prompt else None,
-            cite=_cite(c),
+            showing=showing, cite=_cite(c),
         )
+
+    def showing(self, meta, c):
+        return ("showing", c[0])
 
     def choose_from(self, meta, c):
         if len(c) > 1:
@@ -427,7 +431,12 @@ class Builder(Transformer_NonRecursive):
         return n.Move(span=self.sp(meta), units=c[0], to=c[1], cite=_cite(c))
 
     def say(self, meta, c):
-        return n.Say(span=self.sp(meta), text=self.string(c[0]), known_by=_known_by(c), cite=_cite(c))
+        face_down = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "face_down"), None)
+        return n.Say(span=self.sp(meta), text=self.string(c[0]), known_by=_known_by(c), face_down=face_down,
+                     cite=_cite(c))
+
+    def say_else(self, meta, c):
+        return ("face_down", self.string(c[0]))
 
     def call(self, meta, c):
         return n.CallStmt(span=self.sp(meta), proc=str(c[0]), proc_span=self.ts(c[0]), args=c[1], cite=_cite(c))
@@ -611,6 +620,10 @@ class Builder(Transformer_NonRecursive):
 
     def view_decl(self, meta, c):
         return n.ViewDecl(span=self.sp(meta), function=str(c[0]), cite=_cite(c))
+
+    def hidden_decl(self, meta, c):
+        return n.HiddenDecl(span=self.sp(meta), name=str(c[0]), name_span=self.ts(c[0]), seen_as=_unquote(c[1]),
+                            cite=_cite(c))
 
     def place_state_decl(self, meta, c):
         return n.PlaceStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=_cite(c))
@@ -927,9 +940,13 @@ class Builder(Transformer_NonRecursive):
     def place_def(self, meta, c):
         values = next((x for x in c[2:] if isinstance(x, tuple)), ())
         note = _first(c[2:], "STRING")
+        name = _first(c[2:], "PLACE_NAME")
         at = next((tuple(x) for x in c[2:] if isinstance(x, list)), None)
-        return n.PlaceDef(span=self.sp(meta), shape=str(c[0]), id=str(c[1]), values=values, note=_unquote(note) if note else None,
-                          at=at)
+        return n.PlaceDef(span=self.sp(meta), shape=str(c[0]), id=str(c[1]), name=str(name) if name else None, values=values,
+                          note=_unquote(note) if note else None, at=at)
+
+    def place_name(self, meta, c):
+        return Token("PLACE_NAME", _unquote(c[0]))  # a token of its own: the place's note is the STRING after it
 
     def place_at(self, meta, c):
         return [c[0], c[1]]  # a list: the place's values are the tuple

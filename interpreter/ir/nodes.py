@@ -343,6 +343,7 @@ class Choose(Cited):
     limit: Expr | None = None  # split: at most this many recipients
     optional: bool = False
     prompt: StrLit | None = None
+    showing: Expr | None = None  # 'showing EXPR': read beside each option by the person choosing (name bound to it)
 
 
 class Lookup(Cited):
@@ -442,6 +443,7 @@ class Say(Cited):
     kind: Literal["say"] = "say"
     text: StrLit
     known_by: KnownBy | None = None  # a line only these sides read (what a spy is shown)
+    face_down: StrLit | None = None  # 'else TEXT': what a side reads when the line is hidden from it
 
 
 class CallStmt(Cited):
@@ -649,6 +651,16 @@ class ViewDecl(Cited):
 
     kind: Literal["view"] = "view"
     function: str
+
+
+class HiddenDecl(Cited):
+    """``hidden block seen as "a block"``: what a side the view hides a unit of this class or type from
+    is shown of it where the engine names it (a move), instead of nothing."""
+
+    kind: Literal["hidden"] = "hidden"
+    name: str  # a class or a type
+    name_span: Span
+    seen_as: str
 
 
 class ChitCount(Node):
@@ -1060,7 +1072,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | SecondaryMap | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
+    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | HiddenDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | SecondaryMap | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
     | Restriction | CupDecl | RecordDecl,
     Field(discriminator="kind"),
 ]
@@ -1080,6 +1092,7 @@ class Ruleset(IRModel):
 class PlaceDef(Node):
     shape: str
     id: str
+    name: str | None = None  # 'named "…"': the rulebook's name of the place, for a person to read
     values: tuple[StatValue, ...] = ()
     note: str | None = None
     at: tuple[int, int] | None = None  # 'at X, Y': where a picture draws it (areas and points; grids compute it)

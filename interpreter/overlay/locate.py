@@ -153,12 +153,15 @@ class Finder:
         if seq is None:
             raise error("the ruleset has no sequence of play", phase_span)
         phases = self.decls[seq].phases
-        p = _position([ph.name for ph in phases], phase, "phase", phase_span)
+        names = [ph.name for ph in phases]
+        if phase not in names:
+            raise error(f"unknown phase '{phase}'", phase_span, phases_hint(phase, names))
+        p = names.index(phase)
         if step is None:
             return seq, p, None
         steps = [st.name for st in phases[p].steps]
         if step not in steps:
-            raise error(f"unknown step '{step}' in phase '{phase}'", step_span, _steps_hint(step, phase, steps))
+            raise error(f"unknown step '{step}' in phase '{phase}'", step_span, steps_hint(step, phase, steps))
         return seq, p, steps.index(step)
 
     # ── clauses ──
@@ -177,13 +180,15 @@ class Finder:
         return path, block.key + ancestors + ((s.kind, _text(s.cite)),), s
 
 
-def _position(names: list[str], name: str, what: str, span: Span | None, extra: str = "") -> int:
-    if name not in names:
-        raise unknown(what, name, span, names, extra)
-    return names.index(name)
+def phases_hint(phase: str, phases: list[str]) -> str:
+    """A did-you-mean when a phase's name is close, and always the phases of the sequence of play."""
+    listed = f"the sequence of play has the phase{'s' if len(phases) > 1 else ''} {', '.join(phases)}" if phases \
+        else "the sequence of play has no phases"
+    close = did_you_mean(phase, phases)
+    return f"{close} {listed}" if close else listed
 
 
-def _steps_hint(step: str, phase: str, steps: list[str]) -> str:
+def steps_hint(step: str, phase: str, steps: list[str]) -> str:
     """A did-you-mean when a step's name is close, and always the steps the phase has."""
     if not steps:
         listed = f"phase '{phase}' has no steps"

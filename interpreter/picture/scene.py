@@ -48,6 +48,8 @@ class Spot:
     marks: list[Mark] = field(default_factory=list)
     hidden: int = 0
     side: str | None = None  # a box kept per side: whose it is
+    name: str | None = None  # a map place's name ('named "…"'), drawn under its id
+    shape: str = "box"  # the place's shape: a hex has no room for its name, which is then its tooltip
 
 
 @dataclass
@@ -67,7 +69,7 @@ def take(engine, title: str, moment: str, viewer: str | None = None) -> Scene:
     """The scene of the engine's state now, as ``viewer`` sees it (everything without one)."""
     st, sym = engine.state, engine.sym
     reader = _Reader(engine, viewer)
-    places = {p.id: reader.spot(p, p.id) for p in st.places.values()}
+    places = {p.id: reader.spot(p, p.id, p.name) for p in st.places.values()}
     boxes = [reader.spot(p, _box_label(sym, p)) for p in st.every_place() if p.is_box and st.units_at(p)]
     sides = [(name, side.label or name) for name, side in sym.sides.items()]
     clock = ", ".join(str(x) for x in (f"turn {turn_label(sym.game, st.turn)}", st.phase, st.step) if x)
@@ -85,10 +87,11 @@ class _Reader:
         """A game or place state's value is shown unless it is known to another side (language 6.3b)."""
         return self.viewer is None or not unknown_to(decl, self.viewer)
 
-    def spot(self, place: Place, label: str) -> Spot:
+    def spot(self, place: Place, label: str, name: str | None = None) -> Spot:
         here = [u for u in self.engine.state.units_at(place) if u.carrier is None]
         seen = [u for u in here if self.sees(u)]
-        spot = Spot(place.id, label, [self.counter(u) for u in seen], self.marks(place), side=place.side)
+        spot = Spot(place.id, label, [self.counter(u) for u in seen], self.marks(place), side=place.side, name=name,
+                    shape=place.shape)
         spot.hidden = len(here) - len(seen) + sum(self.unseen_cargo(u) for u in seen)
         return spot
 

@@ -17,6 +17,7 @@ from .scene import Mark, Scene, Spot
 TOP = 72  # the title, the clock and the moment above the map
 PANEL = 280  # the least width of the column beside the map
 FONT = "sans-serif"
+NAMED = 12  # the line of a place's name under its id
 LAND = "#f3eddc"
 
 
@@ -51,10 +52,15 @@ def draw(scene: Scene, board: Board) -> dw.Drawing:
 
 
 def _room(spot: Spot) -> tuple[float, float]:
-    """The room a place's stack and its marks need, below its id."""
+    """The room a place's stack and its marks need, below its id (and its name, where it is drawn)."""
     w, h = block_size(spot.stack)
     marks = len(spot.marks) + (1 if spot.hidden else 0)
-    return max(w, max((len(m.text) * 5.6 + 12 for m in spot.marks), default=0)), h + marks * 16
+    return max(w, max((len(m.text) * 5.6 + 12 for m in spot.marks), default=0)), h + marks * 16 + (NAMED if _name_drawn(spot) else 0)
+
+
+def _name_drawn(spot: Spot) -> bool:
+    """A place's name is drawn under its id; a hex has no room for it (its name is its tooltip)."""
+    return bool(spot.name) and spot.shape != "hex"
 
 
 def _heading(drawing: dw.Drawing, scene: Scene, width: float) -> None:
@@ -125,13 +131,18 @@ def _outline(cell: Cell, **style) -> dw.DrawingElement:
 
 def _place(cell: Cell, spot: Spot, colours: dict[str, str]) -> dw.Group:
     group = dw.Group(class_="spot", data_place=spot.id)
+    if spot.name:
+        group.append(dw.Title(f"{spot.id} {spot.name}"))
     group.append(_outline(cell, fill=LAND, stroke="#555", stroke_width=1.5, class_=f"place {cell.shape}",
                           data_place=spot.id))
     half = cell.extent()[1]
     group.append(dw.Text(spot.id, 12, cell.x, cell.y - half + 14, text_anchor="middle", font_weight="bold",
                          class_="place-id"))
+    name = _cut(spot.name, int((cell.w - 8) / 5.6)) if _name_drawn(spot) else ""  # cut to the place's width
+    if name:
+        group.append(dw.Text(name, 10, cell.x, cell.y - half + 26, text_anchor="middle", fill="#444", class_="place-name"))
     w, h = block_size(spot.stack)
-    top = cell.y - _room(spot)[1] / 2 + 4  # the stack and its marks below it, centred together
+    top = cell.y - _room(spot)[1] / 2 + 4 + (NAMED if name else 0)  # the stack and its marks below it, centred together
     if spot.stack:
         group.append(draw_stack(spot.stack, cell.x - w / 2, top, colours, spot.id))
         top += h + 4

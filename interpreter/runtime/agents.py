@@ -11,6 +11,7 @@ from typing import Any
 
 from ..ir import nodes as n
 from .requests import ChoiceRequest, ScriptError
+from .values import show
 
 PASS = object()  # an agent declines an optional decision
 
@@ -173,14 +174,25 @@ def _find(name: str, req: ChoiceRequest, answer: n.Answer, lookup=None) -> Any:
             return o
     if name.lower() == "yes" and len(req.options) == 1:
         return req.options[0]
+    removed = removed_option(name, req)
+    if removed:
+        return removed[0]  # an option a restriction removed, of whatever kind: validation names the restriction
     known = lookup(name) if lookup else None
     if known is not None:
         return known  # a real unit or place that is not an option: validation says why
     raise ScriptError(f"'{name}' is not among the options: {_options_text(req)} [{req.cite}]", answer.span)
 
 
+def removed_option(name: str, req: ChoiceRequest) -> list[Any]:
+    """The option a restriction removed that a name names (a list of one, as the option may be any
+    value: a number, a text, a place, a side, a list), or none."""
+    wanted = name.lower()
+    return [o for o in req.ruled_out if _name(o).lower() == wanted][:1]
+
+
 def _name(value: Any) -> str:
-    return str(value)
+    """An option as a script names it: as the trace shows it (yes and no for the truth values)."""
+    return show(value)
 
 
 def _options_text(req: ChoiceRequest) -> str:

@@ -18,6 +18,7 @@ from ..lang import FUNCTION_ARGUMENTS
 from ..limits import MAX_INT, MAX_LIST, MAX_STRING
 from . import cups, fog, records, source
 from .guards import check_int, check_list, check_string, over_budget
+from .removal import Removal
 from .requests import ChoiceRequest, DrawRequest, RollRequest, RuleError
 from .values import MISSING, ORDER_WATCH, Die, OrderedRead, Place, Pool, Record, Unit, X, show, shown_at_most
 
@@ -685,6 +686,8 @@ class Compiler:
         prompt = self.expr(s.prompt) if s.prompt else (lambda env: "")
         explainer = self.explainer(s.options)
         narrow = self.narrowing(s)
+        remover = Removal(self, s.options, dict(self._lets)) if self.engine.explain else None
+        showing = self.showing(s)
         name, mode, optional, span = s.name, s.mode, s.optional, s.span
         engine = self.engine
 
@@ -698,19 +701,41 @@ class Compiler:
             who = chooser(env)
             engine.require_side(who, span)
             explain = (lambda item: explainer(env, item)) if explainer else None
+            ruled_out: list = []
             if narrow is not None:
-                opts, explain = narrow(env, opts, who, how_many, explain)
+                opts, explain, ruled_out = narrow(env, opts, who, how_many, explain)
             return ChoiceRequest(
                 chooser=who, name=name, mode=mode, options=opts, cite=cite, span=span, amount=how_many,
-                limit=at_most, optional=optional, prompt=prompt(env), explain=explain,
+                limit=at_most, optional=optional, prompt=prompt(env), explain=explain, ruled_out=ruled_out,
+                removal=(lambda item: remover.of(env, item)) if remover is not None else None,
+                showing=(lambda item: showing(env, item)) if showing else None,
             )
 
         return ask
 
-    def narrowing(self, s: n.Choose) -> Callable[..., tuple[list, Any]] | None:
+    def showing(self, s: n.Choose) -> Callable[[Env, Any], str] | None:
+        """``showing EXPR``: the text beside an option, EXPR with the decision's name bound to it. Only a
+        person at the terminal asks for it, so it is computed then, with the narration off: reading it
+        (a table looked up by a function) writes nothing and changes no trace."""
+        if s.showing is None:
+            return None
+        text, name, engine = self.expr(s.showing), s.name, self.engine
+
+        def beside(env, item) -> str:
+            narrate, engine.narrate = engine.narrate, False
+            try:
+                value = text({**env, name: item})
+                return "" if value is None else show(value)  # none: nothing to say of this option
+            finally:
+                engine.narrate = narrate
+
+        return beside
+
+    def narrowing(self, s: n.Choose) -> Callable[..., tuple[list, Any, list]] | None:
         """The overlays' restrictions of the decision (``restrict decision``, language §19a.1), applied
-        where its options are computed: the options they leave, and an explanation that names the
-        restriction (its amendment, citation and reason) for an option it rules out. None when no
+        where its options are computed: the options they leave, an explanation that names the
+        restriction (its amendment, citation and reason) for an option it rules out, and the options
+        ruled out (an answer may name one of them, whatever kind of value it is). None when no
         overlay restricts the decision."""
         rules = [(r, self.restriction_test(r)) for r in self.sym.restrictions.get(s.name, ())]
         if not rules:
@@ -737,7 +762,7 @@ class Compiler:
                     return f"{show(item)} is ruled out by {r.by} [{r.cite}]: {r.reason}"
                 return explain(item) if explain else None
 
-            return kept, why
+            return kept, why, [o for o, _ in ruled]
 
         return narrow
 
@@ -809,10 +834,11 @@ class Compiler:
         text, engine = self.expr(s.text), self.engine
         quiet = self.unread_text(s.text)
         face_down = self.face_down(s.known_by)
+        seen = self.expr(s.face_down) if s.face_down is not None else None
 
         def say(env):
             if engine.narrate:
-                engine.trace(cite, text(env), secret=face_down(env))
+                engine.trace(cite, text(env), secret=face_down(env), face_down=None if seen is None else lambda: seen(env))
             else:
                 quiet(env)
 

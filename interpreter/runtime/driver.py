@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..ir import nodes as n
-from .agents import PASS, Agent, ScriptedAgent, resolve_answer
+from .agents import PASS, Agent, ScriptedAgent, removed_option, resolve_answer
 from .dice import DiceProvider
 from .engine import Engine, Event
 from .requests import ChoiceRequest, DrawRequest, RollRequest, RuleError, ScriptError
@@ -56,6 +56,7 @@ class Runner:
         self.stop_after: int | None = None  # suspend before asking the decision after this many
         self.on_asked = None  # called with the count before each decision is asked
         self.on_secret = None  # called before the first decision of a 'secretly' block (a save's point)
+        self.why_not_found: list[str] = []  # explain --why-not: the removal noted at this decision, for its line
 
     def lookup(self, name: str) -> Any:
         """A unit, place, box, side, nation or other named value in a script, whether or not it is
@@ -90,6 +91,8 @@ class Runner:
         if self.engine.explain and req.mode != "reroll":
             options = ", ".join(show(o) for o in req.options[:12]) + (" …" if len(req.options) > 12 else "")
             self.engine.consulted.append(f"asked {req.chooser}: {req.prompt or req.name} — options: {options or 'none'}")
+            if self.engine.why_not is not None:
+                self.why_not(req, self.engine.why_not)
         forced = forced_answer(req)
         if forced is not _NOT_FORCED:
             agent = self.agents.get(req.chooser)
@@ -121,6 +124,8 @@ class Runner:
     def announce(self, req: ChoiceRequest, line: str) -> None:
         """The answer's line; a secret decision's waits in its block, and the trace says only that
         the side has decided (language §11.13a)."""
+        if self.why_not_found:
+            self.engine.removed[:], self.why_not_found = self.why_not_found, []
         if not req.secret:  # another side's answer is not read by a side's trace; what it does may be (fog.py)
             viewer = self.engine.viewer
             self.engine.trace(req.cite, line, "decision", viewer is not None and req.chooser != viewer.side)
@@ -169,6 +174,8 @@ class Runner:
                 return
             agent.take(entry)
             reason = self.why_refused(entry, req, forced)
+            if reason:
+                self.note_removal(req, entry.answer)
             self.refusals.append(Tried(entry, reason))
             said = f"refused: {reason}" if reason else "not refused: the rules allow it"
             self.engine.trace(entry.refusal.cite or req.cite,
@@ -184,6 +191,35 @@ class Runner:
         if reason is None and forced is not _NOT_FORCED and not _agrees(answer, forced):
             reason = _only(forced)
         return reason
+
+    def note_removal(self, req: ChoiceRequest, given: n.Answer) -> None:
+        """When explaining: which rule removed the first option a refused answer names that is not among
+        the options, kept for the line that reports the refusal (explain --why)."""
+        if not self.engine.explain:
+            return
+        try:
+            answer = normalize(req, resolve_answer(given, req, self.lookup))
+        except ScriptError:
+            return
+        items = answer if isinstance(answer, list) else list(answer) if isinstance(answer, dict) else [answer]
+        item = next((x for x in items if x is not None and not _in(x, req.options)), None)
+        if item is not None:
+            self.engine.removed[:] = removal_of(req, item)
+
+    def why_not(self, req: ChoiceRequest, name: str) -> None:
+        """explain --why-not NAME: at a decision whose options are of NAME's kind but leave it out, which
+        rule removed it, kept for the decision's line."""
+        self.why_not_found = []
+        if any(show(o).lower() == name.lower() for o in req.options):
+            return
+        item = next(iter(removed_option(name, req)), None)
+        if item is None:
+            item = self.lookup(name)
+        if item is None:
+            item = int(name) if name.isdigit() else name
+        if not any(type(o) is type(item) for o in req.options):
+            return
+        self.why_not_found = removal_of(req, item)
 
     def scripted(self, agent: ScriptedAgent, req: ChoiceRequest) -> Any:
         self.try_refusals(agent, req)
@@ -211,6 +247,7 @@ class Runner:
                 f"the scenario marks '{entry.side} {entry.name}: {entry.answer.text()}' as departure {dep.tag}, but the rules allow it",
                 entry.span,
             )
+        self.note_removal(req, entry.answer)
         self.report(dep, entry, f"the rules refuse it: {reason}", req.cite)
         if dep.instead is not None:
             answer = normalize(req, resolve_answer(dep.instead, req, self.lookup))
@@ -227,7 +264,8 @@ class Runner:
             f"departure {dep.tag}: the script has {entry.side} decide '{entry.name}: {entry.answer.text()}' "
             f"({dep.reason}); {engine_says}"
         )
-        event = Event(dep.cite or cite, text, "departure", clock=self.engine.clock())
+        event = Event(dep.cite or cite, text, "departure", clock=self.engine.clock(), removed=tuple(self.engine.removed))
+        self.engine.removed.clear()
         self.departures.append(event)
         self.engine.state.facts["departures"] = len(self.departures)
         self.engine.events.append(event)
@@ -301,6 +339,21 @@ def _in(x: Any, options: list) -> bool:
 def _not_an_option(req: ChoiceRequest, item: Any, listing: str) -> str:
     why = req.explain(item) if req.explain else None
     return f"{show(item)} is not one of the legal options ({listing})" + (f": {why}" if why else "")
+
+
+def removal_of(req: ChoiceRequest, item: Any) -> list[str]:
+    """When explaining: which rule removed item from the options, a restriction (its line) or the
+    conditions the options are computed with (removal.py); [] when neither says."""
+    if _in(item, req.ruled_out):
+        return [req.explain(item)]
+    return req.removal(item) if req.removal is not None else []
+
+
+def refused_name(req: ChoiceRequest, words: list[str]) -> str | None:
+    """Why the rules refuse an answer that names an option a restriction removed (the restriction,
+    its citation and reason), or None when no word names one."""
+    removed = [o for word in words for o in removed_option(word, req)]
+    return _not_an_option(req, removed[0], _listing(req)) if removed else None
 
 
 def illegal(req: ChoiceRequest, answer: Any) -> str | None:

@@ -8,7 +8,7 @@ event it emits carries the rule citation of the statement that produced it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +22,7 @@ from .builtins import implementations
 from .calendar import turn_label
 from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
+from .fog import moved
 from .guards import function_too_deep, over_budget, python_too_deep
 from .labels import brief as _brief
 from .requests import GameEnded, RuleError, Unprinted
@@ -51,6 +52,7 @@ class Event:
     touched: tuple[str, ...] = ()        # the units and places it changed (explain --why)
     trigger: int | None = None           # the line whose rule made this one's rule run (a hook, a row)
     clock: tuple[int, str | None, str | None] | None = None  # (turn, phase, step) when it was written (run --json)
+    removed: tuple[str, ...] = ()        # for a refused answer, or an option asked about: the rule that removed it
 
     def __post_init__(self) -> None:
         # The trace is plain data: a citation node is kept as the text it prints.
@@ -80,6 +82,8 @@ class Engine:
         self.narrate = True
         self.consulted: list[str] = []
         self.touched: list[str] = []   # explain: ids changed since the last line
+        self.removed: list[str] = []   # explain: the rule that removed an option, for the next line (removal.py)
+        self.why_not: str | None = None  # explain --why-not: the option asked about at every decision
         self.triggers: dict[int, tuple] = {}  # explain: id(frame) -> (frame, the line that made it run)
         self.state = GameState()
         self.events: list[Event] = []
@@ -143,18 +147,23 @@ class Engine:
         st.cups = {c.name: c.start() for c in self.sym.cups.values()}
 
     # ── trace ──
-    def trace(self, cite: n.Citation | str, text: str, kind: str = "event", secret: bool = False) -> None:
+    def trace(self, cite: n.Citation | str, text: str, kind: str = "event", secret: bool = False,
+              face_down: Callable[[], str | None] | None = None) -> None:
+        """A line of the trace; in a side's trace a line hidden from the side reads `(hidden from SIDE)`,
+        or what ``face_down`` gives (a `say … else TEXT`, a move of a unit `hidden … seen as`: what the side
+        sees of it; None when it sees nothing)."""
         if not self.narrate:
             return
         if self.viewer is not None and self.viewer.hides(text, secret):
-            text = self.viewer.hidden_line()
+            text = self.viewer.hidden_line() if face_down is None else self.viewer.seen_face_down(face_down())
         if self.explain:
             where, within = self.process.where() if self.process is not None else (None, ())
             trigger = self.process.trigger() if self.process is not None else None
             self.events.append(Event(cite, text, kind, where, within, tuple(self.consulted), tuple(self.touched), trigger,
-                                     self.clock()))
+                                     self.clock(), tuple(self.removed)))
             self.consulted.clear()
             self.touched.clear()
+            self.removed.clear()
             return
         self.events.append(Event(cite, text, kind, clock=self.clock()))
 
@@ -357,7 +366,11 @@ class Engine:
     def move(self, units: list[Unit], to: Any, cite: str, span: Span) -> None:
         if not isinstance(to, Place):
             raise RuleError(f"cannot move to {show(to)}: it is not a place or box", span)
+        viewer = self.viewer
+        origins = [u.location for u in units] if viewer is not None else []
         for u in units:
+            if u.carrier is not None:
+                self.mark(u.carrier)  # the carrier changes too: it has lost what it carried (explain --why)
             self._detach(u)
             u.location = to
             for c in _all_cargo(u):
@@ -365,7 +378,8 @@ class Engine:
                 self.mark(c)
         self.mark(*units)
         if units:
-            self.trace(cite, f"{', '.join(map(str, units))} {'moves' if len(units) == 1 else 'move'} to {to}", "move")
+            seen = None if viewer is None else (lambda: viewer.seen_moving(units, origins, to))
+            self.trace(cite, moved(list(map(str, units)), f"to {to}"), "move", face_down=seen)
 
     def change_side(self, units: list[Unit], side: Any, cite: str, span: Span) -> None:
         self.require_side(side, span)

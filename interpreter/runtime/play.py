@@ -16,7 +16,6 @@ from ..check.symbols import Symbols
 from ..ir import nodes as n
 from ..overlay.apply import header_line
 from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources
-from . import cups
 from .agents import Agent, EagerAgent, FirstLegalAgent, RandomAgent
 from .calendar import start_turn, turn_label
 from .dice import SeededDice
@@ -25,6 +24,7 @@ from .engine import Engine
 from .human import HumanAgent
 from .position import Position
 from .position_data import PositionError, from_data, to_data
+from .readout import Readout
 from .requests import GameEnded, RuleError, ScriptError
 from .search import GreedyAgent, Lookahead, SearchAgent, TreeSearchAgent
 from .setup import Setup
@@ -94,31 +94,15 @@ def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, termi
                 if terminal and not replaying[0]:  # a loaded game replays its answers silently
                     terminal.write(text)
 
-            human = HumanAgent(read, write, lambda side=side: position(engine, side), before_asking)
+            human = HumanAgent(read, write, Readout(engine, side), before_asking)
             human.typed = log
             agents[side] = human
     return agents
 
 
 def position(engine: Engine, side: str | None = None) -> str:
-    """The position as a person asks for it, seen by ``side``: what the view hides is counted, not named."""
-    st = engine.state
-    lines = [f"turn {turn_label(engine.sym.game, st.turn)}, {st.phase}, {st.step}" + (f" (as {side} sees it)" if side else "")]
-    for track in st.tracks.values():
-        lines.append(f"  {track.name}: " + ", ".join(f"{k or track.name} {v}" for k, v in track.values.items()))
-    for name, chits in st.cups.items():  # what is left in a cup is open knowledge: the drawn chits were seen
-        lines.append(f"  cup {name}: {cups.listing(list(chits), list(chits.values()))}")
-    for place in st.places.values():
-        here = st.units_at(place)
-        if not here:
-            continue
-        seen = [u for u in here if side is None or engine.sees(side, u)]
-        hidden = len(here) - len(seen)
-        text = ", ".join(f"{u}" + (f" (aboard {u.carrier})" if u.carrier else "") for u in seen)
-        if hidden:
-            text += ("; " if text else "") + f"{hidden} hidden counter(s)"
-        lines.append(f"  {place}: {text}")
-    return "\n".join(lines)
+    """The position as a person asks for it, seen by ``side`` (everything without one)."""
+    return Readout(engine, side).position()
 
 
 def snapshot(engine: Engine) -> dict:

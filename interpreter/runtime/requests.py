@@ -56,7 +56,10 @@ class ChoiceRequest:
     prompt: str = ""
     spend: dict[str, list[Any]] = field(default_factory=dict)  # reroll: the units this side may spend
     explain: Any = None  # explain(item) -> why the rule's options exclude item, or None
+    ruled_out: list[Any] = field(default_factory=list)  # the options a restriction removed (explain names it)
+    removal: Any = None  # when explaining: removal(item) -> the lines that say which rule removed item (removal.py)
     secret: bool = False  # made inside 'secretly': its announcement waits until the block reveals it
+    showing: Any = None  # showing(option) -> what the person choosing reads beside it ('choose … showing EXPR')
 
 
 class RuleError(Exception):

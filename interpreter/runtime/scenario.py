@@ -52,13 +52,17 @@ class Outcome:
 
 
 def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool = False, detail: bool = True,
-                 watch: Callable[[Engine, int], None] | None = None, side: str | None = None) -> Outcome:
+                 watch: Callable[[Engine, int], None] | None = None, side: str | None = None,
+                 why_not: str | None = None) -> Outcome:
     """Run a scenario; its trace is the whole trace, or with ``detail=False`` the narration alone.
     ``watch(engine, N)`` is called once the set-up is built (N = 0) and after each trace line N is
     written, while the engine's state is the position that line leaves (pictures, `umpire draw --at`).
-    With ``side``, the trace is written as that side sees it (fog.py: hidden lines keep their rule)."""
+    With ``side``, the trace is written as that side sees it (fog.py: hidden lines keep their rule).
+    With ``why_not`` (when explaining), each decision that leaves that option out notes the rule that
+    removed it (removal.py)."""
     out = Outcome()
     engine = Engine(sym, sources, explain)
+    engine.why_not = why_not
     if side is not None:
         engine.viewer = SideView(engine, side)
     if watch is not None:
@@ -94,9 +98,9 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
     out.lines.append("expectations:")
     _expect_stop(out, sc, stopped)
     for exp in sc.expects:
-        _expect(out, exp, engine.compiler, sources)
+        _expect(out, exp, engine.compiler, sources, engine.viewer)
     refusals = [d for d in sc.decisions if d.refusal is not None]
-    _expect_refusals(out, refusals, runner.refusals if runner is not None else [])
+    _expect_refusals(out, refusals, runner.refusals if runner is not None else [], engine.viewer)
     total = len(sc.expects) + (sc.stops is not None) + len(refusals)
     met = total - out.failures
     out.lines.append(f"result: {met} of {total} expectations met" + ("" if out.ok else " -- FAILED"))
@@ -157,13 +161,17 @@ def _expect_stop(out: Outcome, sc: n.Scenario, stopped: str | None) -> None:
     out.checks.append(Held("stop", sc.stops, stopped is not None, None, None if stopped else "it ran to its end"))
 
 
-def _expect_refusals(out: Outcome, entries: list[n.Decision], tried: list[Tried]) -> None:
-    """Each scripted answer marked ``refused "TEXT"``: the rules refused it with a message holding TEXT."""
+def _expect_refusals(out: Outcome, entries: list[n.Decision], tried: list[Tried], viewer: SideView | None = None) -> None:
+    """Each scripted answer marked ``refused "TEXT"``: the rules refused it with a message holding TEXT.
+    In a side's view another side's answer is not shown (as in its trace), only whether it held."""
     found = {id(t.entry): t for t in tried}
     for entry in entries:
         t = found.get(id(entry))
         cite = f" [{entry.refusal.cite}]" if entry.refusal.cite else ""
         head = f'refused: {entry.side} {entry.name}: {entry.answer.text()} -- "{entry.refusal.text}"{cite}'
+        if viewer is not None and (entry.side != viewer.side or viewer.hides(head, False)):
+            _expect_hidden(out, "refusal", t is not None and t.held(), viewer)
+            continue
         if t is not None and t.held():
             out.lines.append(f"  ok   {head}")
             out.checks.append(Held("refusal", head.removeprefix("refused: "), True))
@@ -176,8 +184,9 @@ def _expect_refusals(out: Outcome, entries: list[n.Decision], tried: list[Tried]
         out.failures += 1
 
 
-def _expect(out: Outcome, exp: n.Expectation, comp, sources: Sources) -> None:
-    """One expectation, evaluated in the final position: ok, or FAIL with what the value was."""
+def _expect(out: Outcome, exp: n.Expectation, comp, sources: Sources, viewer: SideView | None = None) -> None:
+    """One expectation, evaluated in the final position: ok, or FAIL with what the value was (in a side's
+    view, an expectation that reads what the side does not see shows only whether it held)."""
     text = _source_text(sources, exp.expr.span)
     try:
         held = comp.expr(exp.expr)({})
@@ -190,10 +199,22 @@ def _expect(out: Outcome, exp: n.Expectation, comp, sources: Sources) -> None:
         held, status = False, "FAIL"
         detail = (f"  (departure {exp.departure.tag}: the example's claim {_source_text(sources, exp.departure.printed.span)}"
                   f" holds too, so the rules do not depart from it)")
+    if viewer is not None and viewer.hides_expectation(text, exp.expr):
+        _expect_hidden(out, "expect", held is True, viewer)
+        return
     label = f"  -- {exp.label}" if exp.label else ""
     out.lines.append(f"  {status} {text}{label}{detail}")
     out.checks.append(Held("expect", text, held is True, exp.label or None, detail.strip()[1:-1] or None))
     if held is not True:
+        out.ok = False
+        out.failures += 1
+
+
+def _expect_hidden(out: Outcome, kind: str, held: bool, viewer: SideView) -> None:
+    """An expectation the side may not read: whether it held, counted as any other."""
+    out.lines.append(f"  {'ok  ' if held else 'FAIL'} {viewer.hidden_line()}")
+    out.checks.append(Held(kind, viewer.hidden_line(), held))
+    if not held:
         out.ok = False
         out.failures += 1
 

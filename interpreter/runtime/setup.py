@@ -72,7 +72,7 @@ class Setup:
                               f"the square in column 12 of row 3 is written {squares.form.write(12, 3)}")
         if pd.id in self.engine.state.places:
             raise ScriptError(f"place {pd.id} is defined twice", pd.span)
-        place = Place(pd.id, pd.shape)
+        place = Place(pd.id, pd.shape, name=pd.name)
         given: set[str] = set()
         for v in pd.values:
             if v.name in given:
@@ -342,7 +342,7 @@ class Setup:
         if sc.at:
             turn, phase, step = start_turn(sym.game, sc.at), sc.at.phase, sc.at.step
             if phase is not None and (phase, step) not in sym.steps():
-                raise ScriptError(f"the sequence of play has no step '{step}' in phase '{phase}'", sc.at.span)
+                raise _not_in_sequence(sym, phase, step, sc.at.span)
             st.turn, st.phase, st.step = turn, phase, step
         for ts in sc.tracks:
             track = st.tracks.get(ts.track)
@@ -361,3 +361,15 @@ class Setup:
             if v.is_flag or v.value in ("X", "?"):
                 raise ScriptError(f"game state '{v.name}' needs a value, as in 'state {v.name}: …'", v.span)
             st.globals[v.name] = self.typed(v, decl.type, v.span)
+
+
+def _not_in_sequence(sym: Symbols, phase: str, step: str, span: Span) -> ScriptError:
+    """An 'at' line's unknown phase (with a did-you-mean and the phases) or step (and the phase's steps),
+    as an overlay's unknown phase or step is told (overlay/locate.py)."""
+    from ..overlay.locate import phases_hint, steps_hint
+
+    phases = {ph.name: [st.name for st in ph.steps] for ph in sym.sequence.phases} if sym.sequence else {}
+    if phase not in phases:
+        return ScriptError(f"the sequence of play has no phase '{phase}'", span, phases_hint(phase, list(phases)))
+    return ScriptError(f"the sequence of play has no step '{step}' in phase '{phase}'", span,
+                       steps_hint(step, phase, phases[phase]))

@@ -27,11 +27,12 @@ MISSING = _Mark("?")  # not printed in the rulebook; a scenario must supply it
 class Place:
     """A map place (hex, area, square, point) or an off-map box."""
 
-    __slots__ = ("id", "shape", "props", "state", "neighbours", "links", "is_box", "side", "present", "in_order", "borders",
+    __slots__ = ("id", "name", "shape", "props", "state", "neighbours", "links", "is_box", "side", "present", "in_order", "borders",
                  "exits")
 
-    def __init__(self, id: str, shape: str, is_box: bool = False, side: str | None = None):
+    def __init__(self, id: str, shape: str, is_box: bool = False, side: str | None = None, name: str | None = None):
         self.id = id
+        self.name = name  # the rulebook's name, for a person to read; the narration and traces say the id
         self.present: dict[Unit, None] = {}  # the units located here, kept by Unit.location
         self.in_order: tuple[Unit, ...] | None = None  # the same in set-up order, until one comes or goes
         self.shape = shape

@@ -6,12 +6,16 @@ changed (`Event.touched`) and, for a line written by a rule that ran because of 
 that line (`Event.trigger`: an `on eliminated` hook runs because of the elimination, a table
 row's effect because of the roll that chose the row). From these the story is told:
 
-- the line asked about, with its rule;
+- the line asked about, with its rule; for a refusal, the rule that removed the option
+  (`Event.removed`, worked out by removal.py when the answer was refused);
+- the line's own causes: the line that triggered its rule (a knock-on loss: its carrier's), or
+  else the decision it carries out or the change of a unit one of its calls is about;
 - for each unit named in it, every earlier line that changed it, oldest first, each with its
-  cause: the line that triggered its rule, or else the decision (in the same procedure call)
-  that named the unit — and that cause's cause, a few levels deep;
+  causes found the same way, a few levels deep;
 - for a line that names no unit (a recorded value, say), the rolls, decisions, table reads and
   recorded values of the same procedure call before it.
+
+`--why-not OPTION` tells, at the first decision that left OPTION out, the rule that removed it.
 
 Nothing here knows a game: units are recognised by their ids, causes by the engine's own notes.
 """
@@ -22,7 +26,7 @@ import re
 
 from .engine import Event
 
-DEPTH = 3          # causes of causes followed
+DEPTH = 5          # causes of causes followed
 HISTORY = 8        # lines of one unit's history shown (the latest)
 _EVIDENCE = ("decision", "reroll", "record")
 
@@ -41,6 +45,9 @@ def why_lines(events: list[Event], ids: set[str], text: str, error: str | None =
 
 def _story(events: list[Event], ids: set[str], head: str, text: str, before: int) -> list[str]:
     lines = [f"why {head}"]
+    if before < len(events):
+        lines += _removal(events[before])  # a refusal: the rule that removed the option
+        lines += _chain(events, ids, before, 2, DEPTH)[1:]  # the line's own causes (a knock-on loss: its carrier's)
     named = _named(text, ids)
     for uid in named:
         history = [j for j in range(before) if uid in events[j].touched]
@@ -49,10 +56,33 @@ def _story(events: list[Event], ids: set[str], head: str, text: str, before: int
             continue
         lines.append(f"  {uid}, as the rules moved it:")
         for j in history[-HISTORY:]:
-            lines += _chain(events, j, 4, DEPTH)
-    if not named and before < len(events):
+            lines += _chain(events, ids, j, 4, DEPTH)
+    if not named and before < len(events) and not events[before].removed:
         lines += _evidence(events, before)
     return lines
+
+
+def why_not_lines(events: list[Event], name: str, at: str | None = None) -> list[str]:
+    """The rule that removed the option ``name`` at the first decision that left it out (after the
+    line ``at`` selects: its number, or the first line holding a text), or [] when none did."""
+    start = 0
+    if at is not None:
+        start = int(at) - 1 if at.isdigit() else next(
+            (i for i, e in enumerate(events) if at.lower() in e.line().lower()), len(events))
+    wanted = f"{name.lower()} is "
+    found = next((i for i in range(max(start, 0), len(events)) if events[i].removed
+                  and events[i].removed[0].lower().startswith(wanted)), None)
+    if found is None:
+        return []
+    return [f"why not {name} at #{found + 1} {events[found].line()}"] + _removal(events[found])
+
+
+def _removal(event: Event) -> list[str]:
+    """The rule that removed an option (its verdict), and the conditions followed to it."""
+    if not event.removed:
+        return []
+    verdict, *steps = event.removed
+    return [f"  {verdict}"] + [f"    {step}" for step in steps]
 
 
 def _named(text: str, ids: set[str]) -> list[str]:
@@ -64,12 +94,12 @@ def _named(text: str, ids: set[str]) -> list[str]:
     return out
 
 
-def _chain(events: list[Event], j: int, indent: int, depth: int) -> list[str]:
+def _chain(events: list[Event], ids: set[str], j: int, indent: int, depth: int) -> list[str]:
     pad = " " * indent
     lines = [f"{pad}#{j + 1} {events[j].line()}"]
     seen = {j}
     while depth > 0:
-        cause, how = _cause(events, j)
+        cause, how = _cause(events, ids, j)
         if cause is None or cause in seen:
             break
         indent += 2
@@ -79,18 +109,65 @@ def _chain(events: list[Event], j: int, indent: int, depth: int) -> list[str]:
     return lines
 
 
-def _cause(events: list[Event], j: int) -> tuple[int | None, str]:
+def _cause(events: list[Event], ids: set[str], j: int) -> tuple[int | None, str]:
+    """The line that made line j happen, and how: the line whose rule made j's rule run (a hook, a
+    row's effect); else the latest of the decision j carries out (in its procedure call or one that
+    called it, naming a unit j changed) and the line that changed a unit a call j runs in is about
+    (the carrier whose loss makes the rules dispose of its cargo, the damage that makes them choose
+    the dead)."""
     event = events[j]
     if event.trigger is not None and event.trigger < j:
-        return event.trigger, "a rule that runs on it"
+        return event.trigger, _runs_on(event, events[event.trigger])
+    found = [_decision(events, j), _about(events, ids, j)]
+    return max(found, key=lambda c: -1 if c[0] is None else c[0])
+
+
+def _runs_on(event: Event, trigger: Event) -> str:
+    """How a triggered line follows from its trigger: the rule (hook, row) that runs on it, by name."""
+    calls = event.within[len(_common(event.within, trigger.within)):]
+    return f"the rule {calls[0]} runs on it" if calls else "a rule that runs on it"
+
+
+def _decision(events: list[Event], j: int) -> tuple[int | None, str]:
+    event = events[j]
     touched = set(event.touched)
     for k in range(j - 1, -1, -1):
         other = events[k]
-        if other.within != event.within:
-            continue
-        if other.kind == "decision" and touched & set(_named(other.text, touched)):
+        if other.kind == "decision" and _inside(event, other) and touched & set(_named(other.text, touched)):
             return k, "the decision it carries out"
     return None, ""
+
+
+def _about(events: list[Event], ids: set[str], j: int) -> tuple[int | None, str]:
+    """The latest line that changed a unit named in one of the calls line j runs in: before the
+    call, it led the rules to make it; in the same call as j (not one nested in it), it came
+    earlier in it (a unit j did not change)."""
+    event = events[j]
+    best: tuple[int | None, str] = (None, "")
+    for depth in range(len(event.within) - 1, -1, -1):
+        call, about = event.within[depth], set(_named(event.within[depth], ids))
+        for k in range(j - 1, (best[0] if best[0] is not None else -1), -1):
+            other = events[k]
+            inside = other.within[:depth + 1] == event.within[:depth + 1]
+            changed = set(other.touched) & about
+            if changed and inside and (other.within != event.within or not changed - set(event.touched)):
+                continue
+            if changed:
+                best = (k, f"earlier in {call}" if inside else f"which led the rules to {call}")
+                break
+    return best
+
+
+def _inside(event: Event, other: Event) -> bool:
+    """Whether another line ran in the same procedure call as the event or in one that called it."""
+    return event.within[:len(other.within)] == other.within
+
+
+def _common(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
 
 
 def _evidence(events: list[Event], at: int) -> list[str]:

@@ -48,7 +48,7 @@ _TOKEN_WORDS = {
 # Families of tokens that are described as one thing when most of them are expected.
 _DECLARATIONS = ("game", "stat", "type", "counter", "table", "function", "procedure", "flag", "class", "unit", "state",
                  "map", "secondary", "box", "track", "missing", "on", "invariant", "sequence", "include", "place", "view",
-                 "face", "ENCODING", "cup", "record")  # ENCODING: 'not encoded', 'partly encoded', one token
+                 "hidden", "face", "ENCODING", "cup", "record")  # ENCODING: 'not encoded', 'partly encoded', one token
 _SCENARIO_ITEMS = ("note", "fixture", "demo", "places", "units", "at", "until", "track", "state", "run", "dice",
                    "decisions", "expect", "stops", "with")
 _CHANGES = ("replace", "remove", "add", "set", "disable", "change", "note")
@@ -552,7 +552,67 @@ def _is_end_game_without_reason(stop: _Stop) -> bool:
     return stop.expected == {"STRING"} and {"END", "GAME"} <= _recent_types(stop.err)
 
 
+def _is_outer_line_in_a_block(stop: _Stop) -> bool:
+    """A line that starts at the margin (a declaration, most often) read where a block still wants its '}'."""
+    tok = stop.tok
+    return "RBRACE" in stop.expected and tok.column == 1 and tok.start_pos is not None \
+        and any(ch == "{" for ch, _ in _Brackets(stop.text, tok.start_pos).open)
+
+
+def _unclosed_brace(stop: _Stop) -> str:
+    """Where the '{' that was never closed opened: the one whose '}' is indented like an outer block, if
+    one is, else the innermost still open."""
+    brackets = _Brackets(stop.text, stop.tok.start_pos)
+    if brackets.suspect is not None:
+        opened, closed = brackets.suspect
+        line, col = _line_col(stop.text, opened)
+        return (f"unclosed '{{' opened at {line}:{col}: add its '}}' (the '}}' at line {_line_col(stop.text, closed)[0]} "
+                "is indented like an outer block)")
+    offset = next(at for ch, at in reversed(brackets.open) if ch == "{")
+    line, col = _line_col(stop.text, offset)
+    return f"unclosed '{{' opened at {line}:{col}: add its '}}' before this line"
+
+
+def _is_after_a_quote_in_a_string(stop: _Stop) -> bool:
+    """A string, then the refused token, then another '"' on the same line: most likely one string with a
+    bare '"' inside it, which ended it early ("the admiral cries "Engage!" at once")."""
+    tok, last = stop.tok, stop.last
+    if last is None or last.type != "STRING" or tok.start_pos is None or tok.line != getattr(last, "end_line", None):
+        return False
+    end = stop.text.find("\n", tok.start_pos)
+    return '"' in stop.text[tok.start_pos:end if end >= 0 else len(stop.text)]
+
+
+def _quote_in_a_string(stop: _Stop) -> str:
+    return (f"the '\"' at column {stop.last.end_column - 1} ends the string {stop.last.value}: "
+            "write \\\" for a quote inside a string")
+
+
+def _is_row_without_result(stop: _Stop) -> bool:
+    """A table row whose '->' is followed by its label or citation, or whose key by its label: the result's
+    name is missing ('6 -> "Gale" [5.2]', '6 "Gale" [5.2]')."""
+    if stop.tok.type not in ("STRING", "CITE") or stop.last is None or stop.tok.start_pos is None:
+        return False
+    before = stop.text[_line_start(stop.text, stop.tok.start_pos):stop.tok.start_pos]
+    after_arrow = literal_of(stop.last, stop.start) == "->" and "NAME" in stop.expected and '"' not in before
+    after_key = stop.tok.type == "STRING" and stop.last.type == "INT" \
+        and any(_literals(stop.start).get(name) == "->" for name in stop.expected)
+    return after_arrow or after_key
+
+
+def _row_result_hint(stop: _Stop) -> str:
+    start = _line_start(stop.text, stop.tok.start_pos)
+    key = stop.text[start:stop.tok.start_pos].strip().removesuffix("->").strip()
+    label = stop.tok.value if stop.tok.type == "STRING" else None
+    name = re.sub(r"\W+", "_", label.strip('"').lower()).strip("_") if label else ""
+    shown = f"{key} -> {name or 'result'}" + (f" {label}" if label else "")
+    return f"a row gives the name of its result after '->', then an optional label: {shown} [cite]"
+
+
 _SPECIAL_CASES: tuple[tuple[Callable[[_Stop], bool], Callable[[_Stop], str | None]], ...] = (
+    (_is_row_without_result, _row_result_hint),
+    (_is_after_a_quote_in_a_string, _quote_in_a_string),
+    (_is_outer_line_in_a_block, _unclosed_brace),
     (_is_end_game_without_reason, lambda stop: "'end game' says why the game ends, as the trace will print it: "
                                                "end game \"WHY\" [cite]"),
     (_is_name_like, _closest_keyword),
