@@ -187,9 +187,10 @@ def _add_odds(sub) -> None:
     p.add_argument("--policy",
                    help="how decisions are taken: script (the scenario's decisions while they fit; the default when "
                         "it scripts any) or first (the first legal option, optional decisions declined)")
-    p.add_argument("--decide", action="append", metavar="NAME=ANSWER",
-                   help="answer every decision NAME with ANSWER (option names separated by commas, or 'pass') "
-                        "where it is legal; repeatable")
+    p.add_argument("--decide", action="append", metavar="[SIDE:]NAME=ANSWER",
+                   help="answer every decision NAME (of SIDE alone, with SIDE:) with ANSWER where it is legal: option "
+                        "names separated by commas, 'pass' (decline) or 'first' (the first legal option, taken even "
+                        "where it may be declined); a side's answer comes before one for either side; repeatable")
     p.add_argument("--monte-carlo", type=int, metavar="N",
                    help="also run the interpreter N times with seeded dice; alone, with 95%% confidence intervals, "
                         "when the enumeration is refused for its size")
@@ -198,7 +199,8 @@ def _add_odds(sub) -> None:
     p.add_argument("--no-exact", action="store_true", help="skip the exact enumeration (with --monte-carlo N)")
     p.add_argument("--seed", type=int, default=1, help="seed of the Monte Carlo runs")
     p.add_argument("--limit", type=int, default=2_000_000,
-                   help="refuse enumerations that send on more outcomes than this (with --replay: run more dice paths)")
+                   help="refuse enumerations that send on more outcomes than this (with --replay: run more dice paths); "
+                        "a question whose estimate passes it is refused at once, naming the --monte-carlo command")
     p.add_argument("--replay", action="store_true",
                    help="replay the run from its set-up for every dice path instead of branching and merging positions "
                         "(slow; a cross-check)")

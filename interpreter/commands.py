@@ -87,7 +87,8 @@ def _odds_args(args: argparse.Namespace):
     from .commands_odds import OddsArgs
 
     return OddsArgs(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays,
-                    args.replay, args.decide, args.no_exact, args.list_facts, args.all_facts, args.demo)
+                    args.replay, args.decide, args.no_exact, args.list_facts, args.all_facts, args.demo,
+                    args.allow_path)
 
 
 def cmd_lsp(allowed: list[str]) -> int:

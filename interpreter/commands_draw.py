@@ -109,9 +109,17 @@ def _rules_pictures(a: DrawArgs, sources: Sources):
     engine = Engine(loaded.symbols, sources)
     if setup is not None:
         Setup(engine, setup).run()
+    _say_stands_in(setup, loaded.symbols)
     title = setup.title if setup is not None else (loaded.symbols.game.title if loaded.symbols.game else a.path)
     taken = scene.take(engine, title or a.path, "the set-up", a.side)
     return [svg.draw(taken, layout.board_of(engine, setup))]
+
+
+def _say_stands_in(setup, sym) -> None:
+    """A picture of a demo map or demo counters says so, as an odds answer does (runtime/stands_in.py)."""
+    from .runtime.stands_in import stands_in
+
+    print("".join(f"rests on: {line}\n" for line in stands_in(setup, sym)), end="")
 
 
 def _scenario_pictures(a: DrawArgs, sources: Sources):
@@ -126,6 +134,7 @@ def _scenario_pictures(a: DrawArgs, sources: Sources):
     problem = _side_problem(loaded.symbols, a.side)
     if problem:
         return problem
+    _say_stands_in(scenario, loaded.symbols)
     camera = Camera(scenario, a.side, a.at, a.step)
     outcome = run_scenario(scenario, loaded.symbols, sources, watch=camera.watch)
     done = camera.done()

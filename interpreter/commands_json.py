@@ -111,7 +111,7 @@ def odds(a) -> int:
     except UmpireError as err:
         return stopped("odds", err.diagnostics, scenario=a.path)
     try:
-        decide = _decide(a.decide)
+        decide = _decide(a.decide, loaded.symbols.sides)
         if a.mc_runs is not None and a.mc_runs < 1:
             raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
     except OddsError as err:
@@ -137,7 +137,7 @@ def odds(a) -> int:
 
 def _odds_answer(a, scenario, sym, sources, facts, policy, decide) -> tuple[dict, int]:
     """The fields of the answer, as `_answer` (commands_odds.py) prints them, and the exit code."""
-    from .commands_odds import _policies, enumerated
+    from .commands_odds import _policies, enumerated, refusal
     from .runtime.odds import OddsError, TooLargeError, estimate, monte_carlo, sample
     from .runtime.odds_report import _largest_deviation, warnings
 
@@ -147,8 +147,11 @@ def _odds_answer(a, scenario, sym, sources, facts, policy, decide) -> tuple[dict
     if not a.no_exact:
         guess = estimate(scenario, sym, sources, facts, policy, decide)
         body["estimate"] = {"paths": guess.paths, "outcomes": guess.outcomes, "probes": guess.probes,
-                            "seconds": round(guess.seconds, 3), "limit": a.limit, "over_limit": guess.outcomes > a.limit}
+                            "seconds": round(guess.seconds, 3), "limit": a.limit, "over_limit": refusal(a, guess) is not None}
         try:
+            refused = refusal(a, guess)
+            if refused is not None:
+                raise refused
             odds = enumerated(a, scenario, sym, sources, facts, policy, decide)
         except TooLargeError as err:
             if not a.mc_runs:

@@ -2,19 +2,23 @@
 
 The header names the scenario, the ruleset and the overlays applied, what is measured (the
 facts given with --fact, else those the scenario's expectations name, else every fact a path
-records) and how decisions are taken. An estimate of the enumeration's size comes first; a
-roll that would take it past --limit is refused before it is run, and then --monte-carlo N
-answers alone, with confidence intervals.
+records) and how decisions are taken. An estimate of the enumeration's size comes first, and a
+question whose estimate passes --limit is refused at once, before any enumeration, naming the
+Monte Carlo command that answers it; a roll that would take the enumeration past --limit is
+refused before it is run. With --monte-carlo N the seeded runs then answer alone, with
+confidence intervals. Where standard error is not a terminal, progress is written there as
+lines (progress.Piped), so a piped answer is not silent for minutes.
 """
 
 from __future__ import annotations
 
+import shlex
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import progress
 from .style import enabled, report_lines
-from .syntax.diagnostics import Diagnostic, Sources, render
+from .syntax.diagnostics import Diagnostic, Sources, did_you_mean, render
 
 
 @dataclass
@@ -32,6 +36,11 @@ class OddsArgs:
     list_facts: bool = False
     all_facts: bool = False
     demo: bool = False
+    allow: list[str] = field(default_factory=list)
+
+
+# The runs the refusal's Monte Carlo command asks for: each share then within about 3 points (95%).
+SUGGESTED_RUNS = 1000
 
 
 def cmd_odds(a: OddsArgs) -> int:
@@ -47,7 +56,7 @@ def cmd_odds(a: OddsArgs) -> int:
         print("\n".join(list_facts(scenario, loaded.symbols, sources)))
         return 0
     try:
-        decide = _decide(a.decide)
+        decide = _decide(a.decide, loaded.symbols.sides)
         if a.mc_runs is not None and a.mc_runs < 1:
             raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
     except OddsError as err:
@@ -55,7 +64,7 @@ def cmd_odds(a: OddsArgs) -> int:
         return 2
     policy = a.policy or default_policy(scenario)
     facts, measured = _measured(scenario, a.facts, a.all_facts)
-    print("\n".join(_header(scenario, loaded.symbols, measured)))
+    print("\n".join(_header(scenario, loaded.symbols, measured)), flush=True)
     try:
         return _answer(a, scenario, loaded.symbols, sources, facts, policy, decide)
     except OddsError as err:
@@ -64,22 +73,27 @@ def cmd_odds(a: OddsArgs) -> int:
 
 
 def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
-    from .runtime.odds import TooLargeError, estimate, monte_carlo, sample
+    from .runtime.odds import TooLargeError, estimate, monte_carlo
     from .runtime.odds_report import report, report_sampled
 
     if policy not in _policies():
         from .runtime.odds import OddsError
 
         raise OddsError(f"unknown decision policy '{policy}'", f"the policies are {', '.join(_policies())}")
+    piped = progress.Piped("odds")
     if not a.no_exact:
         guess = estimate(scenario, sym, sources, facts, policy, decide)
-        print(_estimate_line(guess, a.limit))
+        print(_estimate_line(guess, a.limit, a.replay), flush=True)
         try:
-            odds = enumerated(a, scenario, sym, sources, facts, policy, decide)
+            refused = refusal(a, guess)
+            if refused is not None:
+                raise refused
+            odds = enumerated(a, scenario, sym, sources, facts, policy, decide, piped)
         except TooLargeError as err:
             if not a.mc_runs:
                 raise
-            print(f"exact: refused: {err.message}")
+            said = err.message if err.message.startswith("refused") else f"refused: {err.message}"
+            print(f"exact: {said}", flush=True)
         else:
             mc = monte_carlo(scenario, sym, sources, odds.names, a.mc_runs, a.seed, policy, decide) if a.mc_runs else None
             print(report_lines(report(odds, mc, decide), sys.stdout))
@@ -87,9 +101,46 @@ def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
     if not a.mc_runs:
         print("umpire: error: --no-exact needs --monte-carlo N", file=sys.stderr)
         return 2
-    sampled = sample(scenario, sym, sources, facts, a.mc_runs, a.seed, policy, decide)
+    sampled = sampled_runs(a, scenario, sym, sources, facts, policy, decide, piped)
     print(report_lines(report_sampled(sampled, policy, decide), sys.stdout))
     return 0
+
+
+def refusal(a: OddsArgs, guess):
+    """The refusal of a question whose estimate passes --limit (outcomes to send on; dice paths with
+    --replay), given before any enumeration: it names the Monte Carlo command that answers it."""
+    from .runtime.odds import TooLargeError
+
+    size, what = (guess.paths, "dice paths to replay") if a.replay else (guess.outcomes, "outcomes to send on")
+    if size <= a.limit:
+        return None
+    return TooLargeError(
+        f"refused before any enumeration: the estimate is about {_round(size)} {what}, more than --limit {a.limit}",
+        f"seeded runs answer it, each share within about 3 points (95%): {monte_carlo_command(a)}; or measure fewer "
+        f"facts (--fact), or start the scenario closer to the roll; positions that merge may make the enumeration "
+        f"smaller than the estimate: a --limit above it tries it")
+
+
+def monte_carlo_command(a: OddsArgs) -> str:
+    """The command line that asks the same question of seeded runs instead."""
+    words = ["umpire", "odds", a.path]
+    words += [w for fact in a.facts or () for w in ("--fact", fact)]
+    words += ["--all-facts"] if a.all_facts else []
+    words += ["--policy", a.policy] if a.policy else []
+    words += [w for given in a.decide or () for w in ("--decide", given)]
+    words += ["--demo"] if a.demo else []
+    words += [w for overlay in a.overlays for w in ("--with", overlay)]
+    words += [w for folder in a.allow for w in ("--allow-path", folder)]
+    words += ["--seed", str(a.seed)] if a.seed != 1 else []
+    return shlex.join(words + ["--monte-carlo", str(a.mc_runs or SUGGESTED_RUNS)])
+
+
+def sampled_runs(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide, piped: progress.Piped):
+    """The Monte Carlo runs, their progress shown (a bar on a terminal, lines in a pipe)."""
+    from .runtime.odds import sample
+
+    with progress.counting(a.mc_runs, "monte carlo", " runs", piped) as update:
+        return sample(scenario, sym, sources, facts, a.mc_runs, a.seed, policy, decide, tick=update)
 
 
 def _policies():
@@ -119,15 +170,18 @@ def _header(scenario, sym, measured: str) -> list[str]:
     return lines + [f"measured: {measured}"]
 
 
-def _estimate_line(guess, limit: int) -> str:
+def _estimate_line(guess, limit: int, replay: bool = False) -> str:
     line = (f"estimate: about {_round(guess.paths)} dice paths; at most about {_round(guess.outcomes)} outcomes to send on "
             f"if no positions merge (Knuth's estimator, {guess.probes} sampled runs, {guess.seconds:.2f} s)")
-    if guess.outcomes > limit:
-        line += f"; more than --limit {limit}: a roll past it is refused before it is run, unless positions merge"
+    if (guess.paths if replay else guess.outcomes) > limit:
+        line += f"; more than --limit {limit}"
     return line
 
 
 def _round(x: float) -> str:
+    if x >= 1e15:
+        mantissa, exponent = f"{x:.1e}".split("e")
+        return f"{mantissa}e{int(exponent)}"
     if x < 1000:
         return f"{x:.0f}"
     for size, word in ((1e12, "trillion"), (1e9, "billion"), (1e6, "million"), (1e3, "thousand")):
@@ -136,15 +190,23 @@ def _round(x: float) -> str:
     return f"{x:.0f}"
 
 
-def _decide(given: list[str] | None) -> dict[str, str]:
+def _decide(given: list[str] | None, sides=()) -> dict[str, str]:
+    """The --decide answers by the decision they answer: 'NAME', or 'SIDE:NAME' for one side's."""
     from .runtime.odds import OddsError
+    from .runtime.policies import decide_key
 
     out = {}
     for item in given or []:
         name, sep, answer = item.partition("=")
-        if not sep or not name.strip() or not answer.strip():
-            raise OddsError(f"--decide takes NAME=ANSWER (as 'losses=ES1' or 'activate=pass'), not '{item}'")
-        out[name.strip()] = answer.strip()
+        side, colon, name = name.rpartition(":")
+        if not sep or not name.strip() or not answer.strip() or (colon and not side.strip()):
+            raise OddsError(f"--decide takes NAME=ANSWER or SIDE:NAME=ANSWER (as 'losses=ES1' or "
+                            f"'spanish:activate=pass'), not '{item}'")
+        if colon and side.strip().lower() not in {s.lower() for s in sides}:
+            hint = did_you_mean(side.strip(), sides)
+            raise OddsError(f"--decide {item}: '{side.strip()}' is not a side of this game (its sides: "
+                            f"{', '.join(sides)})" + (f"; {hint}" if hint else ""))
+        out[decide_key(side.strip() or None, name.strip())] = answer.strip()
     return out
 
 
@@ -161,22 +223,28 @@ def list_facts(scenario, sym, sources) -> list[str]:
     for r in sorted(records, key=lambda r: (r.key.value, r.span.file, r.span.line)):
         lines.append(f"  \"{r.key.value}\" [{r.cite}]  {r.span.file}:{r.span.line}")
     lines.append("  \"TABLE result\": every table read records the result its row gives")
-    sampled = sample(scenario, sym, sources, None, 20, 1, "script" if scenario.decisions else "first")
+    errors: list[str] = []
+    sampled = sample(scenario, sym, sources, None, 20, 1, "script" if scenario.decisions else "first", errors=errors)
     named = expected_facts(scenario)
     lines.append("recorded by this scenario's run (20 seeded runs; * named by its expectations):")
     for name in sampled.names:
         lines.append(f"  {'*' if name in named else ' '} {name}")
+    if errors:
+        lines.append(f"  ({len(errors)} of the 20 runs stopped where a rule could not be applied; the facts they "
+                     f"recorded before it are listed; the first: {errors[0]})")
     return lines
 
 
-def enumerated(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide):
+def enumerated(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide, piped: progress.Piped | None = None):
     """The exact odds, by branching and merging positions or (--replay) by replaying every dice path;
-    on a terminal a bar shows the work (progress.py): per roll, or the dice paths replayed."""
+    the work is shown (progress.py) per roll, or as the dice paths replayed: a bar on a terminal,
+    lines on standard error in a pipe."""
     from .runtime.odds import exact_odds, replay_odds
 
+    shown = progress.on_terminal() or piped is not None
     if not a.replay:
-        bar = (lambda roll, total: progress.bar(total, f"roll {roll}", " outcomes")) if progress.on_terminal() else None
+        bar = (lambda roll, total: progress.bar(total, f"roll {roll}", " outcomes", piped)) if shown else None
         return exact_odds(scenario, sym, sources, facts, policy, a.limit, bar, decide)
-    with progress.counting(None, "replay", " dice paths") as update:
-        tick = (lambda runs, waiting: update(runs, waiting=waiting)) if progress.on_terminal() else None
+    with progress.counting(None, "replay", " dice paths", piped) as update:
+        tick = (lambda runs, waiting: update(runs, waiting=waiting)) if shown else None
         return replay_odds(scenario, sym, sources, facts, policy, a.limit, tick, decide)

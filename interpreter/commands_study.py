@@ -93,6 +93,7 @@ def _study(a: StudyArgs, specs: dict) -> int:
             return 1
     (label, base), *others = runs.items()
     print(f"study: {a.path}, agents {a.agents}, {label}")
+    print("".join(f"rests on: {line}\n" for line in _stands_in(specs[label])), end="")
     print("\n".join(report.summary(base, a.outcome, tuple(a.facts))))
     for other_label, other in others:
         print(f"study: {other_label}")
@@ -101,6 +102,15 @@ def _study(a: StudyArgs, specs: dict) -> int:
             print("\n".join(report.comparison(base, other, a.compare)))
     _write_outputs(a, runs)
     return 0
+
+
+def _stands_in(spec) -> list[str]:
+    """The demo map and counters the games are played on (runtime/stands_in.py)."""
+    from .runtime.stands_in import stands_in
+    from .study import prepared
+
+    sym, _, setup = prepared(spec)
+    return stands_in(setup, sym)
 
 
 def _write_outputs(a: StudyArgs, runs: dict) -> None:

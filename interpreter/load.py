@@ -189,6 +189,7 @@ def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str
     adjacency: list[n.Adjacency] = []
     map_data: list[n.MapData] = []
     notes: list[str] = []
+    stands_in: list[n.StandsIn] = []
     for named in scenario.places_from:
         rel, span = named.path, named.span
         target = files.resolve_reference(rel, scenario.file, files.SCENARIO, span, "places from")
@@ -203,6 +204,7 @@ def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str
             places[pd.id] = pd
         adjacency.extend(shared.adjacency)
         map_data.extend(shared.map_data)
+        stands_in.extend(shared.stands_in)  # a demo map stays one wherever its places are used
         notes.append(f"places from {rel}: {shared.title} ({len(shared.places)} places)")
     own: list[n.PlaceDef] = []
     for pd in scenario.places:
@@ -216,7 +218,8 @@ def _with_shared_places(scenario: n.Scenario, sources: Sources, chain: tuple[str
     return scenario.model_copy(update={"places": tuple(places.values()) + tuple(own),
                                        "adjacency": tuple(adjacency) + scenario.adjacency,
                                        "map_data": tuple(map_data) + scenario.map_data,
-                                       "notes": tuple(notes) + scenario.notes})
+                                       "notes": tuple(notes) + scenario.notes,
+                                       "stands_in": tuple(stands_in) + scenario.stands_in})
 
 
 def rules_path_for(scenario: n.Scenario) -> str:

@@ -2,12 +2,15 @@
 
 A bar is drawn on standard error, and only when standard error is a terminal, so a pipe, a log or
 the test suite reads exactly what it would without it; it is cleared when the work ends (it is not
-part of the result). tqdm draws it.
+part of the result). tqdm draws it. A command whose work can last minutes (odds) also passes a
+`Piped`: where standard error is not a terminal it gets a plain line there every few seconds
+instead, and nothing when the work is quicker than that; standard output is never written.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
@@ -20,10 +23,11 @@ def on_terminal() -> bool:
         return False
 
 
-def bar(total: int | None, label: str, unit: str):
-    """A bar of ``total`` steps (None: a count without an end); on no terminal a bar that draws nothing."""
+def bar(total: int | None, label: str, unit: str, piped: Piped | None = None):
+    """A bar of ``total`` steps (None: a count without an end); on no terminal a bar that draws nothing,
+    or the lines of ``piped``."""
     if not on_terminal():
-        return _Silent(total)
+        return _Silent(total) if piped is None else _Lines(piped, total, label, unit)
     from tqdm import tqdm  # imported only to draw: a command in a pipe does not pay for it
 
     return tqdm(total=total, desc=label, unit=unit, leave=False, file=sys.stderr, mininterval=0.25)
@@ -61,11 +65,45 @@ def say(lines: list[str]) -> None:
     sys.stdout.flush()
 
 
+class Piped:
+    """Progress as lines on standard error where it is not a terminal: ``COMMAND: LABEL: N of TOTAL
+    UNIT, S s``, at most one every ``interval`` seconds over all the bars of one command's work."""
+
+    interval = 5.0
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.started = self.last = time.monotonic()
+
+    def due(self) -> bool:
+        now = time.monotonic()
+        if now - self.last < self.interval:
+            return False
+        self.last = now
+        return True
+
+    def say(self, text: str) -> None:
+        print(f"{self.command}: {text}, {time.monotonic() - self.started:.0f} s", file=sys.stderr, flush=True)
+
+
+class _Lines(_Silent):
+    """A bar of a `Piped`: it counts, and writes a line when one is due."""
+
+    def __init__(self, piped: Piped, total: int | None, label: str, unit: str) -> None:
+        super().__init__(total)
+        self.piped, self.label, self.unit = piped, label, unit
+
+    def update(self, steps: int = 1) -> None:
+        self.n += steps
+        if self.piped.due():
+            self.piped.say(f"{self.label}: {self.n}" + (f" of {self.total}" if self.total else "") + self.unit)
+
+
 @contextmanager
-def counting(total: int | None, label: str, unit: str) -> Iterator[Callable[..., None]]:
+def counting(total: int | None, label: str, unit: str, piped: Piped | None = None) -> Iterator[Callable[..., None]]:
     """``update(done, total=None, **about)``: the bar at ``done`` steps (of ``total``, once the work knows
     it), with ``about`` shown beside it; closed on leaving."""
-    shown = bar(total, label, unit)
+    shown = bar(total, label, unit, piped)
 
     def update(done: int, total: int | None = None, **about) -> None:
         shown.update(done - shown.n)

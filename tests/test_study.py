@@ -69,7 +69,10 @@ def test_the_command_reports_and_writes_every_game(at_root, capsys, tmp_path):
                  "--fact", "war_funds[spanish]", "--compare", HOUSE,
                  "--csv", str(out["csv"]), "--json", str(out["json"]), "--plot", str(out["plot"])]) == 0
     told = capsys.readouterr().out
-    assert told.startswith("study: rulesets/jenkins_ear.rules, agents random,random, as written\ngames: 3 (seeds 4..6)")
+    assert told.startswith("study: rulesets/jenkins_ear.rules, agents random,random, as written\n"
+                           "rests on: map 'caribbean' is not printed in the rulebook [2.0]: the position uses the demo map "
+                           "of rulesets/jenkins_ear/demo_setup.scenario:")
+    assert "\ngames: 3 (seeds 4..6)" in told
     assert "study: with heavy_weather.house" in told and "paired (McNemar's exact test, 5% level)" in told
     rows = list(csv.DictReader(out["csv"].open()))
     assert [(r["rules"], r["seed"]) for r in rows] == [("as written", "4"), ("as written", "5"), ("as written", "6"),

@@ -26,6 +26,7 @@ def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
             checker.expr(exp.departure.printed, set())
     _check_decisions(checker, sc, sym)
     _check_agents(checker, sc, sym)
+    _check_stands_in(checker, sc, sym)
     engine = Engine(sym)
     try:  # the set-up is static: unknown types, places, stats and printed values are found here
         Setup(engine, sc).run()
@@ -35,6 +36,19 @@ def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
     _check_coast_ends(checker, engine, sc, sym)
     _check_expectation_names(checker, engine, sc, sym)
     return checker.diags
+
+
+def _check_stands_in(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
+    """'demo map NAME' stands in for what the ruleset declares 'missing map NAME', nothing else."""
+    for demo in sc.stands_in:
+        declared = sym.missing.get(demo.name)
+        if declared is not None and declared.what == demo.what:
+            continue
+        kind = [m.name for m in sym.missing.values() if m.what == demo.what]
+        hint = did_you_mean(demo.name, kind) or (f"the ruleset declares missing {demo.what}: {', '.join(kind)}" if kind else
+                                                 f"declare it in the ruleset: 'missing {demo.what} {demo.name} \"…\"'")
+        checker.error(f"'demo {demo.what} {demo.name}': the ruleset declares no 'missing {demo.what} {demo.name}' for "
+                      f"this file to stand in for", demo.span, hint)
 
 
 def _expectations(sc: n.Scenario) -> list:

@@ -894,7 +894,7 @@ class Builder(Transformer_NonRecursive):
     # ── scenarios ──
     def scenario_file(self, meta, c):
         fields: dict[str, list] = {k: [] for k in ("notes", "fixtures", "places", "adjacency", "map_data", "units", "tracks", "states", "dice", "decisions",
-                                                   "expects", "overlays", "places_from")}
+                                                   "expects", "overlays", "places_from", "stands_in")}
         extra: dict[str, Any] = {}
         for item in c[2:]:
             if isinstance(item, tuple) and item and item[0] == "places":
@@ -926,6 +926,10 @@ class Builder(Transformer_NonRecursive):
 
     def fixture(self, meta, c):
         return ("fixtures", [n.Fixture(span=self.sp(meta), text=_unquote(c[0]), cite=_cite(c))])
+
+    def stands_in(self, meta, c):
+        return ("stands_in", [n.StandsIn(span=self.sp(meta), what=str(c[0]), name=str(c[1]), text=_unquote(c[2]),
+                                         cite=_cite(c))])
 
     def places(self, meta, c):
         defs = [x for x in c if isinstance(x, n.PlaceDef)]

@@ -1252,6 +1252,15 @@ class Fixture(Cited):
     text: str
 
 
+class StandsIn(Cited):
+    """``demo KIND NAME "TEXT" [cite]``: the scenario file's places or counters are invented demo data
+    standing in for what the ruleset declares ``missing KIND NAME``; TEXT says what is invented."""
+
+    what: str
+    name: str
+    text: str
+
+
 class SidePlays(Node):
     """``SIDE plays AGENT`` in a scenario's decisions: the side's decisions are taken by that agent."""
 
@@ -1282,6 +1291,7 @@ class Scenario(Cited):
     expects: tuple[Expectation, ...] = ()
     overlays: tuple[FileRef, ...] = ()  # 'with "FILE"': overlays applied to the ruleset, relative to the scenario
     places_from: tuple[FileRef, ...] = ()  # 'places from "FILE"': a shared map, merged by load.py
+    stands_in: tuple[StandsIn, ...] = ()  # 'demo map NAME "…"': invented data standing in (with a shared map's)
     stops: str | None = None  # 'stops "TEXT"': the run must stop with a message holding TEXT
     stops_cite: Citation | None = None
 

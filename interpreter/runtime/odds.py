@@ -47,6 +47,7 @@ from .position import canon
 from .requests import DrawRequest, RollRequest, RuleError, ScriptError, Unprinted
 from .scenario import run_target, target_parts
 from .setup import Setup
+from .stands_in import stands_in
 from .values import ORDER_WATCH, OrderedRead, show
 
 # An enumeration is refused before a roll whose outcomes would take the outcomes sent on past this
@@ -321,9 +322,10 @@ def _tables_read(facts_of_runs) -> set[str]:
 
 
 def rests_on(sc: n.Scenario, sym: Symbols, rolled: set[str]) -> list[str]:
-    """What the answer rests on beyond the published rules: tables the rulebook does not print that a
-    path rolled on (demo or fixture data stands in), and the scenario's fixtures."""
-    lines = []
+    """What the answer rests on beyond the published rules: the demo map and counters of the set-up
+    (runtime/stands_in.py), tables the rulebook does not print that a path rolled on (demo or fixture
+    data stands in), and the scenario's fixtures."""
+    lines = stands_in(sc, sym)
     for label in sorted(rolled):
         missing = sym.missing.get(label)
         if missing is not None and missing.what == "table" and label in sym.tables:
@@ -364,7 +366,10 @@ def _notes(facts: list[str] | None, ordered: list[str] = ()) -> list[str]:
 
 
 def _failed(err: RuleError | ScriptError, path: tuple[int, ...]) -> OddsError:
-    where = f"(on the dice path {'/'.join(map(str, path)) or '(first roll)'})"
+    return _failed_at(err, f"(on the dice path {'/'.join(map(str, path)) or '(first roll)'})")
+
+
+def _failed_at(err: RuleError | ScriptError, where: str) -> OddsError:
     if getattr(err, "missing", ()):
         return OddsError(f"{err.message} {where}: the rulebook does not print {', '.join(err.missing)}, so these odds "
                          f"cannot be had from the published rules",
@@ -440,13 +445,27 @@ class Sampled:
 
 
 def sample(sc: n.Scenario, sym: Symbols, sources: Sources, names: list[str] | None, runs: int, seed: int = 1,
-           policy: str = "first", decide: dict[str, str] | None = None) -> Sampled:
+           policy: str = "first", decide: dict[str, str] | None = None, errors: list[str] | None = None,
+           tick: Callable[[int], None] | None = None) -> Sampled:
     """``runs`` seeded runs of the interpreter: the counts of each joint outcome. With ``names`` None,
-    every fact a run records is measured (sorted by name)."""
+    every fact a run records is measured (sorted by name). A rule that cannot be applied stops the
+    sampling with an OddsError; given ``errors``, the run counts with the facts it recorded before the
+    rule, and the error is added there (`--list-facts` lists what runs record, even runs cut short).
+    ``tick(runs done)`` follows the work."""
     trial = _Trial(sc, sym, sources, names, decide)
     started = time.perf_counter()
     dice = _Watched(SeededDice(seed))
-    recorded = [trial.run(dice, policy)[0] for _ in range(runs)]
+    recorded = []
+    for done in range(1, runs + 1):
+        try:
+            recorded.append(trial.run(dice, policy)[0])
+        except (RuleError, ScriptError) as err:
+            if errors is None:
+                raise _failed_at(err, f"(on seeded run {done} of {runs}, --seed {seed})") from err
+            errors.append(err.message + (f" ({err.span.file}:{err.span.line})" if err.span is not None else ""))
+            recorded.append(dict(trial.engine.state.facts))
+        if tick is not None:
+            tick(done)
     names = names if names is not None else sorted({k for r in recorded for k in r} - _NOT_MEASURED)
     counts: Counter = Counter(outcome(r, names) for r in recorded)
     return Sampled(names, counts, time.perf_counter() - started, trial.seen,

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from .odds import Odds, Recorded, Sampled, _order
-from .policies import POLICIES, Seen
+from .policies import POLICIES, Seen, decide_key
 from .values import show
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
@@ -88,7 +88,16 @@ def decisions(policy: str, seen: Seen, decide: dict[str, str] | None) -> list[st
         lines.append(f"decisions: --decide {name}={answer}{used}")
     for (side, name), given in sorted(seen.unfit.items()):
         lines.append(f"decisions: {given} did not fit {side}'s '{name}' on some paths: the first legal option was taken")
-    return lines
+    return lines + declined(seen)
+
+
+def declined(seen: Seen) -> list[str]:
+    """Each optional decision the policy declined, named with how to take it instead: a policy that
+    declines what the question is about (a ship's fire, an attack) answers another question."""
+    return [f"decisions: the policy declined {side}'s optional '{name}' [{cite}] on some paths; to take it, "
+            f"--decide {decide_key(side, name)}=first (or an option's name); to decline it without this line, "
+            f"--decide {decide_key(side, name)}=pass"
+            for (side, name), cite in sorted(seen.declined.items())]
 
 
 def warnings(names: list[str], keys: list[tuple], seen: Seen) -> list[str]:
@@ -102,7 +111,7 @@ def warnings(names: list[str], keys: list[tuple], seen: Seen) -> list[str]:
     if seen.declined:
         declined = ", ".join(f"{side} '{name}' [{cite}]" for (side, name), cite in sorted(seen.declined.items()))
         lines.append(f"warning: the decision policy declined {declined}: if that skips what you measure, script the "
-                     f"decision in the scenario or answer it with --decide NAME=ANSWER")
+                     f"decision in the scenario or answer it with --decide SIDE:NAME=ANSWER")
     return lines
 
 

@@ -28,6 +28,7 @@ from .readout import Readout
 from .requests import GameEnded, RuleError, ScriptError
 from .search import GreedyAgent, Lookahead, SearchAgent, TreeSearchAgent
 from .setup import Setup
+from .stands_in import stands_in_brief
 from .vm import Process, driven_on
 
 AGENT_KINDS = ("random", "eager", "first", "search", "mcts", "greedy", "human")
@@ -218,7 +219,8 @@ class _Session:
         engine, setup = self.engine, self.setup
         if setup is not None:
             Setup(engine, setup).run()
-            self.game.lines.append(f"set-up: {setup.title}")
+            demo = stands_in_brief(setup)
+            self.game.lines.append(f"set-up: {setup.title}" + (f"; {demo}" if demo else ""))
             engine.run_invariants()  # the set-up's position is checked as a scenario's is
         self.start(stop_after)
         self.play_turns(last_turn(self.sym, setup))

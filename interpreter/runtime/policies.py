@@ -11,7 +11,9 @@ those of the dice alone. Two policies:
   scenario scripts decisions: the odds are then those of the position the example plays.
 
 ``--decide NAME=ANSWER`` answers every decision of that name, on every path and for either side,
-before the script is read. The script's cursor (which entries are used) is part of a position:
+before the script is read; ``--decide SIDE:NAME=ANSWER`` answers that side's alone, and comes before
+the answer for either side. An ANSWER is option names separated by commas, ``pass`` (decline) or
+``first`` (the first legal option, taken even where the decision may be declined). The script's cursor (which entries are used) is part of a position:
 `memory` and `recall` let the branching keep it with the position and merge only equal ones.
 What a policy did that changes the answer's meaning (optional decisions declined, scripted or
 `--decide` answers that did not fit) is collected over all paths for the report.
@@ -19,7 +21,7 @@ What a policy did that changes the answer's meaning (optional decisions declined
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..ir import nodes as n
@@ -61,13 +63,15 @@ class PolicyAgent(Agent):
             self.script.used = set(memory)
 
     def choose(self, req: ChoiceRequest) -> Any:
-        text = self.decide.get(req.name.lower())
+        key = decide_key(req.chooser, req.name)
+        key = key if key in self.decide else req.name.lower()
+        text = self.decide.get(key)
         if text is not None:
             answer = self._fit(req, lambda: _named(text, req))
             if answer is not _UNFIT:
-                self.seen.decided.add(req.name)
+                self.seen.decided.add(key)
                 return answer
-            self.seen.unfit[(req.chooser, req.name)] = f"--decide {req.name}={text}"
+            self.seen.unfit[(req.chooser, req.name)] = f"--decide {key}={text}"
         if self.script is not None:
             answer = self._scripted(req)
             if answer is not _UNFIT:
@@ -106,10 +110,17 @@ class PolicyAgent(Agent):
 _UNFIT = object()
 
 
+def decide_key(side: str | None, name: str) -> str:
+    """How --decide names a decision: 'NAME' for either side, 'SIDE:NAME' for one."""
+    return f"{side}:{name}".lower() if side else name.lower()
+
+
 def _named(text: str, req: ChoiceRequest) -> Any:
-    """A --decide answer: 'pass', or option names separated by commas."""
+    """A --decide answer: 'pass', 'first', or option names separated by commas."""
     if text.strip().lower() == "pass":
         return PASS
+    if text.strip().lower() == "first":
+        return _first_taken(req)
     names = [t.strip().lower() for t in text.split(",") if t.strip()]
     found = []
     for name in names:
@@ -122,6 +133,14 @@ def _named(text: str, req: ChoiceRequest) -> Any:
             raise ScriptError("one answer needed", req.span)
         return found[0]
     return found
+
+
+def _first_taken(req: ChoiceRequest) -> Any:
+    """The first legal option, as the `first` policy takes it where the decision cannot be declined;
+    of a choice of up to N, the first option alone."""
+    if req.mode == "up_to":
+        return list(req.options[:1])
+    return FirstLegalAgent().choose(replace(req, optional=False))
 
 
 def agents_for(sides, policy: str, decisions: tuple[n.Decision, ...], decide: dict[str, str] | None,

@@ -49,8 +49,8 @@ _TOKEN_WORDS = {
 _DECLARATIONS = ("game", "stat", "type", "counter", "table", "function", "procedure", "flag", "class", "unit", "state",
                  "map", "secondary", "box", "track", "missing", "on", "invariant", "sequence", "include", "place", "view",
                  "hidden", "face", "ENCODING", "cup", "record")  # ENCODING: 'not encoded', 'partly encoded', one token
-_SCENARIO_ITEMS = ("note", "fixture", "places", "units", "at", "until", "track", "state", "run", "dice", "decisions",
-                   "expect", "stops", "with")
+_SCENARIO_ITEMS = ("note", "fixture", "demo", "places", "units", "at", "until", "track", "state", "run", "dice",
+                   "decisions", "expect", "stops", "with")
 _CHANGES = ("replace", "remove", "add", "set", "disable", "change", "note")
 _EXPRESSION_STARTS = {"NAME", "INT", "STRING", "LPAR"}
 _OPERATORS = ("COMPOP", "PLUS", "MINUS", "MULOP", "and", "or", "is", "in", ".")
@@ -202,7 +202,7 @@ def describe_expected(expected: set[str], start: str = "rules_file") -> str:
             left.difference_update(by_text[m] for m in present)
 
     family(_DECLARATIONS, "a declaration", 7)
-    family(_SCENARIO_ITEMS, "a scenario section", 14)
+    family(_SCENARIO_ITEMS, "a scenario section", 15)
     family(statement_keywords(), "a statement", 8)
     family(_CHANGES, "a change", 7, unclaimed=True)
     if _EXPRESSION_STARTS <= left:
