@@ -69,16 +69,16 @@ def test_a_place_shows_its_properties_its_states_and_who_stands_there_not_what_i
 def test_the_position_shows_the_pools_tracks_and_own_states_and_hides_the_rest(capsys, monkeypatch):
     err = prompts(monkeypatch, capsys, "?")
     shown = err[err.index("  answer: one number from 1 to 2; ? shows the position") + 1:]
-    assert shown[:7] == [
+    assert shown[:6] == [
         "turn 1, muster_phase, muster_step (as red sees it)",
         "  gold: red 8, blue 6",
         "  states: orders hold",  # Red's own orders; Blue's, and Blue's plan (known to Blue), are not shown
         "  camp Camp Hill: R3 (drilled), B2",
-        "  heights: 1 hidden counter(s)",  # a Blue unit in the hills: counted, not named
+        # The Blue unit in the hills is not shown: its kind is seen as nothing, so not even counted.
         "  muster pool [red]: GUARD, R2",
         "  muster pool [blue]: B3",
     ]
-    assert not any("advance" in line or "plan" in line or "B1" in line for line in err)
+    assert not any("advance" in line or "plan" in line or "B1" in line or "heights" in line for line in err)
 
 
 def test_a_real_games_question_shows_costs_and_values(capsys, monkeypatch):
@@ -252,3 +252,48 @@ def test_a_bid_in_when_lions_sailed_is_typed_as_its_value_and_shows_the_treasury
     assert bid[1:3] == ["  12 — 18 TP left", "  13 — 17 TP left"]
     assert bid[-1] == "  answer: one of the numbers 12 to 21, typed as it is (0 for none); ? shows the position"
     assert "  not understood [9.3; C-45]: '2' is not one of 12 to 21; " + bid[-1].strip() in err
+
+
+# ── what a side sees of the units it does not see: their `seen as` face, or nothing ──
+
+def readout_of(path: str, side: str):
+    """The readout of ``side`` in the position a scenario sets up (before it runs)."""
+    from interpreter.load import load_scenario, load_scenario_rules
+    from interpreter.runtime.engine import Engine
+    from interpreter.runtime.readout import Readout
+    from interpreter.runtime.setup import Setup
+    from interpreter.syntax.diagnostics import Sources
+
+    sources = Sources()
+    scenario = load_scenario(str(ROOT / path), sources)
+    loaded = load_scenario_rules(scenario, sources)
+    assert not loaded.errors
+    engine = Engine(loaded.symbols, sources)
+    Setup(engine, scenario).run()
+    return Readout(engine, side)
+
+
+def test_a_unit_not_seen_shows_as_its_kind_is_seen_as_and_one_seen_as_nothing_is_not_counted():
+    # tests/lang/fog.rules: a convoy is `seen as "a block"`; a squadron declares nothing.
+    red = readout_of("tests/lang/fog_position.scenario", "red")
+    assert red.position().splitlines()[2:] == [
+        "  reach: RED1, a block x2",  # Blue's two convoys; its squadron there is neither named nor counted
+        "  home: a block",  # the convoy; the squadron beside it is not there for Red
+    ]
+    assert red.place(red.engine.state.places["reach"]) == "reach — open_sea; units: red 1, a block x2"
+    blue = readout_of("tests/lang/fog_position.scenario", "blue")
+    # Blue sees its own; Red's squadron in the reach is, for Blue, seen as nothing.
+    assert blue.position().splitlines()[2:] == ["  reach: BLUE1, BLUE2, BLUE3", "  home: BLUE4, BLUE5"]
+
+
+def test_a_sea_of_glory_fleet_is_a_block_to_the_enemy_not_its_ships_and_admiral():
+    # 2.3, 2.5: the blocks stand on edge on the map; the ships and admirals aboard sit on a concealed
+    # display sheet, so the enemy learns neither whose block it is nor how many ships it holds.
+    scenario = "scenarios/sea_of_glory_1805/case_battle_two_rounds.scenario"
+    british = readout_of(scenario, "british")
+    assert british.position().splitlines()[-1] == (
+        "  1712: B1 (station at_sea) [COLLINGWOOD, HMS1 (condition undamaged), HMS2 (condition undamaged), "
+        "HMS3 (condition undamaged), HMS4 (condition undamaged)], a block")
+    allied = readout_of(scenario, "allied")
+    assert allied.place(allied.engine.state.places["1712"]) == (
+        "1712 — north_atlantic_area, bay_of_biscay; units: allied 5, a block")  # not 'british 6' nor '6 hidden'

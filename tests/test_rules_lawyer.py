@@ -83,6 +83,18 @@ def test_each_games_first_case_runs_as_shown(game, tmp_path, capsys, monkeypatch
     assert [line for line in shown.splitlines() if line != "…" and line not in out] == []
 
 
+def test_a_demo_table_run_on_the_bare_ruleset_is_refused_as_shown(tmp_path, capsys, monkeypatch):
+    shutil.copytree(ROOT / "rulesets", tmp_path / "rulesets")
+    name = "scenarios/sea_of_glory_1805/my_first_case.scenario"
+    (tmp_path / "scenarios" / "sea_of_glory_1805").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    case = block_after(f"`{name}`").replace('"harness/battle_with_demo.rules"', '"../../rulesets/sea_of_glory_1805.rules"')
+    Path(name).write_text(case, encoding="utf-8")
+    assert main(["run", name]) == 1
+    shown = block_after("through the bare ruleset is refused").splitlines()
+    assert capsys.readouterr().err.splitlines()[:len(shown)] == shown  # first; then what else the bare ruleset lacks
+
+
 def test_a_rule_numbers_lines_are_in_coverage(capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     assert 'umpire coverage rulesets/sea_of_glory_1805.rules | grep "^  14.6 "' in PAGE

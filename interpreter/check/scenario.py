@@ -14,6 +14,7 @@ from ..syntax.diagnostics import Diagnostic, did_you_mean
 from .maps import coast_ends
 from .resolve import Checker
 from .symbols import Symbols
+from .unprinted import missing_run
 
 
 def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
@@ -138,7 +139,10 @@ def _check_run(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
             checker.error("the scenario has no 'run' line", sc.span, "add 'run step NAME' or 'run PROCEDURE(args)'")
     elif run.proc is not None:
         target = sym.procedures.get(run.proc) or sym.tables.get(run.proc)
-        if target is None:
+        unprinted = missing_run(sc, run.proc, run.span, sym) if target is None else None
+        if unprinted is not None:
+            checker.diags.append(unprinted)
+        elif target is None:
             checker.unknown("procedure or table", run.proc, run.span, set(sym.procedures) | set(sym.tables))
         else:
             checker.check_args(run.args, [p.name for p in target.params], f"'{run.proc}'", run.span)

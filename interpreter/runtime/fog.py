@@ -55,10 +55,10 @@ class SideView:
             if self.engine.sees(self.side, u):
                 shown.append(str(u))
                 continue
-            decl = self.engine.sym.hidden.get(u.type) or self.engine.sym.hidden.get(u.cls)
-            if decl is None:
+            face = seen_as(self.engine.sym, u)
+            if face is None:
                 return None
-            shown.append(decl.seen_as)
+            shown.append(face)
         if len(set(map(id, origins))) == 1 and origins[0] is not None:
             return moved(shown, f"from {origins[0]} to {to}")
         return moved([what if where is None else f"{what} from {where}" for what, where in zip(shown, origins)], f"to {to}")
@@ -81,6 +81,13 @@ class SideView:
     def unknown_state(self, decl) -> bool:
         """A state (game or place) known to a side other than this one."""
         return unknown_to(decl, self.side)
+
+
+def seen_as(sym, u) -> str | None:
+    """What a side that does not see ``u`` sees of it where it stands: its type's `hidden … seen as`
+    text, else its class's; None when neither declares one (the unit is not seen at all)."""
+    decl = sym.hidden.get(u.type) or sym.hidden.get(u.cls)
+    return None if decl is None else decl.seen_as
 
 
 def moved(names: list[str], where: str) -> str:

@@ -6,18 +6,22 @@ of its own: a unit reads as its counter and type labels, the printed values it s
 and its states; a place as its id (a hex or square number, an area's name: what the printed map
 shows) with the name the map gives it (`named "…"`), a box by its label, its properties and states
 and who stands there; beside an option, what its decision's `showing` computes (a cost, a value). What the side may
-not see stays hidden: a unit outside the ruleset's `view` is counted, not named or described; a
-state `known to` another side is left out; a game state held per side (a map keyed by the
-sides) shows this side's entry alone.
+not see stays hidden: a unit outside the ruleset's `view` is shown only as its kind is `seen as` (a block
+standing on edge reads "a block" where it stands) and otherwise not at all, not even counted: whether
+a side may know how many pieces stand somewhere is the rules' to say (a stack of counters on the map
+shows its height, a force kept on a concealed display sheet does not), and `hidden … seen as` is
+where a ruleset says it; a state `known to` another side is left out; a game state held per side
+(a map keyed by the sides) shows this side's entry alone.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from . import cups
 from .calendar import turn_label
-from .fog import unknown_to
+from .fog import seen_as, unknown_to
 from .values import MISSING, Place, Unit, X, show
 
 # A stat a counter prints as X (no such value), does not print (?) or lacks: not worth a word.
@@ -100,15 +104,13 @@ class Readout:
         return _states((k, v) for k, v in p.state.items() if self.knows(decls.get(k)))
 
     def who_is_there(self, p: Place) -> str:
-        """The units in a place, counted by side; the ones this side does not see as hidden."""
+        """The units in a place this side sees, counted by side, then what it sees of the others
+        (`a block x2`); a unit it does not see, and one aboard such a unit, is not counted."""
         here = self.engine.state.units_at(p)
-        by_side: dict[str, int] = {}
-        for u in here:
-            if self.sees(u):
-                by_side[u.side] = by_side.get(u.side, 0) + 1
-        hidden = len(here) - sum(by_side.values())
-        counted = [f"{side} {k}" for side, k in by_side.items()] + ([f"{hidden} hidden"] if hidden else [])
-        return "units: " + ", ".join(counted) if counted else ""
+        by_side = Counter(u.side for u in here if self.sees(u))
+        counted = [f"{side} {k}" for side, k in by_side.items()]
+        faces = self.faces([u for u in here if u.carrier is None or self.sees(u.carrier)])
+        return "units: " + ", ".join(counted + faces) if counted or faces else ""
 
     def sees(self, u: Unit) -> bool:
         return self.side is None or self.engine.sees(self.side, u)
@@ -122,7 +124,7 @@ class Readout:
     def position(self) -> str:
         """The clock, the tracks, the game states this side knows, the cups, then every place and
         box where a unit stands: the units this side sees named (with their states and, in brackets, what
-        they carry), the rest counted."""
+        they carry), the others as they are `seen as`, if at all."""
         engine, st = self.engine, self.engine.state
         seen_by = f" (as {self.side} sees it)" if self.side else ""
         lines = [f"turn {turn_label(engine.sym.game, st.turn)}, {st.phase}, {st.step}{seen_by}"]
@@ -151,23 +153,25 @@ class Readout:
         return shown
 
     def stack(self, place: Place) -> str:
-        """The units in a place this side sees, each with its states and its cargo; the others counted."""
-        here = [u for u in self.engine.state.units_at(place) if u.carrier is None]
-        seen = [u for u in here if self.sees(u)]
-        hidden = len(here) - len(seen) + sum(self.unseen_aboard(u) for u in seen)
-        text = ", ".join(self.counter(u) for u in seen)
-        if hidden:
-            text += ("; " if text else "") + f"{hidden} hidden counter(s)"
-        return text
+        """The units standing in a place (not aboard another) as this side sees them."""
+        return ", ".join(self.shown([u for u in self.engine.state.units_at(place) if u.carrier is None]))
+
+    def shown(self, units: list[Unit]) -> list[str]:
+        """The units this side sees, each with its states and its cargo, then the others by what they
+        are `seen as` (``a block x2``); a unit seen as nothing, and whatever it carries, is left out."""
+        return [self.counter(u) for u in units if self.sees(u)] + self.faces(units)
+
+    def faces(self, units: list[Unit]) -> list[str]:
+        """What this side sees of the units among ``units`` it does not see: each kind's `seen as` text,
+        with how many (``a block x2``)."""
+        seen = Counter(face for u in units if not self.sees(u) and (face := seen_as(self.engine.sym, u)))
+        return [cups.listing(list(seen), list(seen.values()))] if seen else []
 
     def counter(self, u: Unit) -> str:
         """``ID (states) [cargo]``: what a unit shows in the position."""
         states = _states(u.state.items())
-        cargo = [self.counter(c) for c in u.cargo if self.sees(c)]
+        cargo = self.shown(u.cargo)
         return u.id + (f" ({', '.join(states)})" if states else "") + (f" [{', '.join(cargo)}]" if cargo else "")
-
-    def unseen_aboard(self, u: Unit) -> int:
-        return sum(1 if not self.sees(c) else self.unseen_aboard(c) for c in u.cargo)
 
 
 def _beside(line: str, text: str) -> str:
