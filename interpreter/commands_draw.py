@@ -136,7 +136,7 @@ def _scenario_pictures(a: DrawArgs, sources: Sources):
         return problem
     _say_stands_in(scenario, loaded.symbols)
     camera = Camera(scenario, a.side, a.at, a.step)
-    outcome = run_scenario(scenario, loaded.symbols, sources, watch=camera.watch)
+    outcome = run_scenario(scenario, loaded.symbols, sources, watch=camera.watch, side=a.side)
     done = camera.done()
     if outcome.error is not None:
         print(render(outcome.error, sources), file=sys.stderr)

@@ -65,6 +65,19 @@ def texts(root: ET.Element, cls: str | None = None) -> list[str]:
     return [el.text or "" for el in root.iter(NS + "text") if cls is None or cls in classes(el)]
 
 
+def face_down(root: ET.Element) -> dict[str, list[tuple[str, str, list[str]]]]:
+    """Place or box id -> its face-down counters, standing or aboard: (the `seen as` text, how many,
+    the texts drawn)."""
+    out = {}
+    for stack in root.iter(NS + "g"):
+        if "stack" in classes(stack):
+            found = [(g.get("data-face"), g.get("data-count"), texts(g)) for g in stack.iter(NS + "g")
+                     if "face-down" in classes(g)]
+            if found:
+                out[stack.get("data-place")] = found
+    return out
+
+
 def test_every_hex_of_the_example_is_a_numbered_polygon(tmp_path):
     root = draw(tmp_path, EOP)
     hexes = places(root, "polygon")
@@ -123,11 +136,60 @@ def test_a_side_sees_only_what_the_view_shows_it(tmp_path):
     assert set(seen["2010"]) == {"SSOL1"} and set(seen["2012"]) == {"SDEC1"}
     assert aboard(seen["2014"]["SFR1"]) == []  # the soldiers under the frigate are hidden
     assert set(seen["2016"]) == {"SSOL5", "SSOL6", "EDEC2"} and set(seen["2018"]) == {"ESOL1", "ESOL2"}
-    hidden = {m[0] for m in marks(root) if m[2] == "hidden"}
-    assert hidden == {"2010", "2012", "2014"}
+    # The ruleset says nothing the English see of a counter under the top one (no `hidden … seen as`):
+    # it is neither drawn face down nor counted.
+    assert face_down(root) == {} and not [m for m in marks(root) if m[2] == "hidden"]
     svg = (tmp_path / "p.svg").read_text(encoding="utf-8")
     assert "SSOL2" not in svg and "SSOL4" not in svg  # not even in a counter's title
+    assert "hidden" not in svg
     assert set(stacks(draw(tmp_path, FOG, "--side", "spanish", name="s.svg"))["2018"]) == {"ESOL1"}
+
+
+def test_a_sea_of_glory_fleet_is_a_blank_block_to_the_enemy_its_ships_neither_drawn_nor_counted(tmp_path):
+    # 2.3, 2.5: a block stands on edge (the enemy sees where it is, not whose or which it is); the ships
+    # and admiral aboard sit on a concealed display sheet.
+    root = draw(tmp_path, "scenarios/sea_of_glory_1805/case_battle_two_rounds.scenario", "--side", "allied")
+    assert set(stacks(root)["1712"]) == {"A1"}
+    assert face_down(root) == {"1712": [("a block", "1", ["a block"])]}
+    svg = (tmp_path / "p.svg").read_text(encoding="utf-8")
+    assert not any(u in svg for u in ("B1", "COLLINGWOOD", "HMS1")) and "hidden" not in svg
+    assert texts(root, "note") == ["units allied does not see are drawn face down as the rules say they are seen, "
+                                   "or not at all"]  # no count of what is left out
+
+
+def test_the_units_in_a_guerra_a_muerte_ejercito_box_are_not_drawn_nor_counted_for_the_enemy(tmp_path):
+    # 5.1.3: P1 and P2 in the box of the Ejercito marker in Los Llanos; P3 on the map beside it.
+    scenario = "scenarios/guerra_a_muerte/case_ejercito_reorganized.scenario"
+    root = draw(tmp_path, scenario, "--side", "royalist")
+    assert set(stacks(root)["los_llanos"]) == {"P3"} and face_down(root) == {}
+    svg = (tmp_path / "p.svg").read_text(encoding="utf-8")
+    assert "P1" not in svg and "P2" not in svg and "hidden" not in svg and "2 counter" not in svg
+    assert {"P1", "P2", "P3"} <= set(stacks(draw(tmp_path, scenario, "--side", "patriot", name="q.svg"))["los_llanos"])
+
+
+def test_units_not_seen_are_blank_counters_labelled_as_they_are_seen_what_they_carry_left_out(tmp_path):
+    # tests/lang/fog.rules: a convoy is seen as "a block", a squadron as nothing.
+    cargo = "tests/lang/fog_cargo.scenario"
+    root = draw(tmp_path, cargo, "--side", "red")
+    assert set(stacks(root)["reach"]) == {"RED1", "BLUE3"}  # BLUE3 turned face up by a search
+    assert aboard(stacks(root)["reach"]["BLUE3"]) == [None]  # its two convoys, as one face-down tag
+    assert face_down(root) == {"reach": [("a block", "2", ["› a block x2"])],  # the squadron aboard: not there
+                               "home": [("a block", "1", ["a block"])]}  # nor the squadron aboard the convoy
+    svg = (tmp_path / "p.svg").read_text(encoding="utf-8")
+    assert not any(u in svg for u in ("BLUE1", "BLUE2", "BLUE4", "BLUE5", "BLUE6"))
+    # Two convoys standing in the reach: one blank counter, 'x2'; the squadron beside them is not drawn.
+    position = draw(tmp_path, "tests/lang/fog_position.scenario", "--side", "red", name="q.svg")
+    assert face_down(position) == {"reach": [("a block", "2", ["a block", "x2"])], "home": [("a block", "1", ["a block"])]}
+    assert set(stacks(position)["reach"]) == {"RED1"}
+
+
+def test_a_sides_picture_names_the_moment_as_that_side_reads_the_trace(tmp_path):
+    # Line 2 of fog_cargo's run is '[6.1] BLUE5 sails to reach'; Red reads 'a block sails to reach' (6.1).
+    root = draw(tmp_path, "tests/lang/fog_cargo.scenario", "--side", "red", "--at", "2")
+    assert texts(root, "moment") == ["after line 2: [6.1] a block sails to reach"]
+    assert face_down(root)["reach"] == [("a block", "2", ["› a block x2"]), ("a block", "1", ["a block"])]
+    assert "home" not in face_down(root) and "BLUE" not in (tmp_path / "p.svg").read_text(encoding="utf-8").replace(
+        "BLUE3", "")
 
 
 def test_the_area_map_draws_every_area_where_the_demo_map_puts_it(tmp_path):

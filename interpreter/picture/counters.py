@@ -1,5 +1,7 @@
 """A stack drawn as its counters: each a square in its side's colour with its id, its type and its
-printed values, and below it a tag for each unit aboard (in the carried unit's colour).
+printed values, and below it a tag for each unit aboard (in the carried unit's colour). The units a
+side does not see are a blank counter (a tag aboard), grey since their side is not seen either,
+labelled by what they are `seen as` and how many.
 
 A stack is laid out in rows, as square as it comes (`block_size` says how much room it needs, so
 the layout can size the places to hold the largest). Texts are cut to the counter's width with an
@@ -19,6 +21,7 @@ W, H = 78, 60  # a counter
 TAG = 13  # a unit aboard, below its carrier
 GAP = 5
 CHARS = 16  # what a line of small text holds across a counter
+BLANK = "#ece9e2"  # a face-down counter: no side's colour
 
 
 def slot_height(c: Counter) -> float:
@@ -61,6 +64,8 @@ def draw_stack(stack: list[Counter], x: float, y: float, colours: dict[str, str]
 
 
 def draw_counter(c: Counter, x: float, y: float, colours: dict[str, str]) -> dw.Group:
+    if c.face_down:
+        return _face_down(c, x, y)
     colour = colours.get(c.side, NEUTRAL)
     group = dw.Group(class_="counter", data_unit=c.id, data_side=c.side, data_type=c.type)
     group.append(dw.Title(_whole(c)))
@@ -74,6 +79,20 @@ def draw_counter(c: Counter, x: float, y: float, colours: dict[str, str]) -> dw.
                              font_family="sans-serif"))
     for i, (cargo, depth) in enumerate(_aboard(c)):
         group.append(_tag(cargo, depth, x, y + H + i * TAG, colours))
+    return group
+
+
+def _face_down(c: Counter, x: float, y: float) -> dw.Group:
+    """Units not seen: a blank counter with their `seen as` text and, for more than one, how many."""
+    group = dw.Group(class_="counter face-down", data_face=c.label, data_count=c.face_down)
+    group.append(dw.Title(_whole(c)))
+    group.append(dw.Rectangle(x, y, W, H, rx=4, fill=BLANK, stroke=NEUTRAL, stroke_width=1, stroke_dasharray="4,2"))
+    middle = y + (H / 2 + 4 if c.face_down == 1 else H / 2 - 2)
+    group.append(dw.Text(_cut(c.label, CHARS), 10, x + W / 2, middle, fill="#333", text_anchor="middle",
+                         font_style="italic", font_family="sans-serif"))
+    if c.face_down > 1:
+        group.append(dw.Text(f"x{c.face_down}", 11, x + W / 2, middle + 15, fill="#333", font_weight="bold",
+                             text_anchor="middle", font_family="sans-serif"))
     return group
 
 
@@ -98,15 +117,21 @@ def _lines(c: Counter) -> list[str]:
 def _tag(c: Counter, depth: int, x: float, y: float, colours: dict[str, str]) -> dw.Group:
     """A unit aboard: a strip in its side's light colour, 'aboard' marked by the arrow."""
     colour = colours.get(c.side, NEUTRAL)
-    group = dw.Group(class_="counter aboard", data_unit=c.id, data_side=c.side, data_type=c.type)
+    if c.face_down:
+        group = dw.Group(class_="counter aboard face-down", data_face=c.label, data_count=c.face_down)
+    else:
+        group = dw.Group(class_="counter aboard", data_unit=c.id, data_side=c.side, data_type=c.type)
     group.append(dw.Title(_whole(c)))
-    group.append(dw.Rectangle(x + 3, y, W - 6, TAG, fill=tint(colour), stroke=colour, stroke_width=1))
-    text = "›" * (depth + 1) + f" {c.id} {c.label}"
+    group.append(dw.Rectangle(x + 3, y, W - 6, TAG, fill=BLANK if c.face_down else tint(colour), stroke=colour,
+                              stroke_width=1))
+    text = "›" * (depth + 1) + (f" {c.face_text}" if c.face_down else f" {c.id} {c.label}")
     group.append(dw.Text(_cut(text, CHARS - 1), 8.5, x + 6, y + TAG - 3.5, fill="#111", font_family="sans-serif"))
     return group
 
 
 def _whole(c: Counter) -> str:
+    if c.face_down:
+        return f"{c.face_text}: face down, not seen"
     parts = [f"{c.id}: {c.label} of {c.side}", ", ".join(c.values), ", ".join(c.marks)]
     aboard = ", ".join(cargo.id for cargo in c.cargo)
     return "; ".join(p for p in parts if p) + (f"; aboard: {aboard}" if aboard else "")

@@ -3,7 +3,11 @@
 A scene is taken at one moment of a run (the set-up, after a trace line, as a turn begins) and
 kept: the engine goes on changing its units and places, the scene does not. With a viewer, the
 scene holds what that side sees by the ruleset's `view` (the function the engine asks for a
-side's position, `Engine.sees`): the units it does not see are counted per place, not named.
+side's position, `Engine.sees`). A unit it does not see is drawn face down, as its kind is `seen as`
+(language 6.3b), one counter for each such text in a place with how many units show it, as the
+readout of `?` lists them ("a block x2"); a unit whose kind declares nothing is left out, not
+counted, and so is whatever an unseen unit carries: whether a side may know how many pieces stand
+somewhere is the rules' to say.
 """
 
 from __future__ import annotations
@@ -11,22 +15,34 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..runtime import cups
 from ..runtime.calendar import turn_label
-from ..runtime.fog import unknown_to
+from ..runtime.fog import seen_faces, unknown_to
 from ..runtime.values import MISSING, Place, Unit, X, show
 
 
 @dataclass
 class Counter:
-    """One unit as drawn: its id, side, type, printed values and states, and what it carries."""
+    """One unit as drawn: its id, side, type, printed values and states, and what it carries. Face down,
+    the units a side does not see that show one `seen as` text: the text is its label, no id, side or type."""
 
     id: str
     side: str
     type: str
-    label: str  # the type's label, as the counter shows it
+    label: str  # the type's label, as the counter shows it; face down, the `seen as` text
     values: list[str]
     marks: list[str]
     cargo: list[Counter] = field(default_factory=list)
+    face_down: int = 0  # face down: how many units show the label
+
+    @property
+    def face_text(self) -> str:
+        """A face-down counter's text with how many units show it (``a block x2``), as the readout writes it."""
+        return cups.listing([self.label], [self.face_down])
+
+
+def face_down(text: str, units: int) -> Counter:
+    return Counter("", "", "", text, [], [], face_down=units)
 
 
 @dataclass
@@ -46,7 +62,6 @@ class Spot:
     label: str
     stack: list[Counter] = field(default_factory=list)
     marks: list[Mark] = field(default_factory=list)
-    hidden: int = 0
     side: str | None = None  # a box kept per side: whose it is
     name: str | None = None  # a map place's name ('named "…"'), drawn under its id
     shape: str = "box"  # the place's shape: a hex has no room for its name, which is then its tooltip
@@ -70,7 +85,7 @@ def take(engine, title: str, moment: str, viewer: str | None = None) -> Scene:
     st, sym = engine.state, engine.sym
     reader = _Reader(engine, viewer)
     places = {p.id: reader.spot(p, p.id, p.name) for p in st.places.values()}
-    boxes = [reader.spot(p, _box_label(sym, p)) for p in st.every_place() if p.is_box and st.units_at(p)]
+    boxes = [box for p in st.every_place() if p.is_box and (box := reader.spot(p, _box_label(sym, p))).stack]
     sides = [(name, side.label or name) for name, side in sym.sides.items()]
     clock = ", ".join(str(x) for x in (f"turn {turn_label(sym.game, st.turn)}", st.phase, st.step) if x)
     return Scene(title, moment, clock, sides, viewer, places, boxes, _tracks(sym, st), _values(st, reader))
@@ -89,23 +104,22 @@ class _Reader:
 
     def spot(self, place: Place, label: str, name: str | None = None) -> Spot:
         here = [u for u in self.engine.state.units_at(place) if u.carrier is None]
-        seen = [u for u in here if self.sees(u)]
-        spot = Spot(place.id, label, [self.counter(u) for u in seen], self.marks(place), side=place.side, name=name,
-                    shape=place.shape)
-        spot.hidden = len(here) - len(seen) + sum(self.unseen_cargo(u) for u in seen)
-        return spot
+        return Spot(place.id, label, self.shown(here), self.marks(place), side=place.side, name=name, shape=place.shape)
+
+    def shown(self, units: list[Unit]) -> list[Counter]:
+        """The units the viewer sees, then the others face down by what they are `seen as`; a unit seen
+        as nothing, and whatever it carries, is left out."""
+        faces = seen_faces(self.engine.sym, [u for u in units if not self.sees(u)])
+        return [self.counter(u) for u in units if self.sees(u)] + [face_down(text, k) for text, k in faces.items()]
 
     def counter(self, u: Unit) -> Counter:
         values = [_value_text(name, self.engine.face_value(u, name)) for name in u.stats]
         values = [v for v in values if v] + sorted(u.flags)
         marks = [text for name, value in u.state.items() if (text := _state_text(name, value))]
-        cargo = [self.counter(c) for c in u.cargo if self.sees(c)]
+        cargo = self.shown(u.cargo)
         type_decl = self.engine.sym.types.get(u.type)
         label = type_decl.label if type_decl is not None and type_decl.label else u.type
         return Counter(u.id, u.side, u.type, label, values, marks, cargo)
-
-    def unseen_cargo(self, u: Unit) -> int:
-        return sum(1 if not self.sees(c) else self.unseen_cargo(c) for c in u.cargo)
 
     def marks(self, place: Place) -> list[Mark]:
         out = []

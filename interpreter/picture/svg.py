@@ -54,8 +54,8 @@ def draw(scene: Scene, board: Board) -> dw.Drawing:
 def _room(spot: Spot) -> tuple[float, float]:
     """The room a place's stack and its marks need, below its id (and its name, where it is drawn)."""
     w, h = block_size(spot.stack)
-    marks = len(spot.marks) + (1 if spot.hidden else 0)
-    return max(w, max((len(m.text) * 5.6 + 12 for m in spot.marks), default=0)), h + marks * 16 + (NAMED if _name_drawn(spot) else 0)
+    return (max(w, max((len(m.text) * 5.6 + 12 for m in spot.marks), default=0)),
+            h + len(spot.marks) * 16 + (NAMED if _name_drawn(spot) else 0))
 
 
 def _name_drawn(spot: Spot) -> bool:
@@ -80,9 +80,8 @@ def _notes(scene: Scene, layout: Layout) -> list[str]:
     notes = []
     if layout.unplaced:
         notes.append(f"{len(layout.unplaced)} place(s) have no position ('at X, Y' in the scenario): laid out in a grid")
-    hidden = sum(s.hidden for s in scene.places.values()) + sum(b.hidden for b in scene.boxes)
-    if scene.viewer and hidden:
-        notes.append(f"{hidden} counter(s) {scene.viewer} does not see are left out")
+    if scene.viewer:  # said whatever is there: a count, or the note only where units are hidden, would tell them
+        notes.append(f"units {scene.viewer} does not see are drawn face down as the rules say they are seen, or not at all")
     return notes
 
 
@@ -146,8 +145,7 @@ def _place(cell: Cell, spot: Spot, colours: dict[str, str]) -> dw.Group:
     if spot.stack:
         group.append(draw_stack(spot.stack, cell.x - w / 2, top, colours, spot.id))
         top += h + 4
-    marks = spot.marks + ([Mark("hidden", f"{spot.hidden} hidden")] if spot.hidden else [])
-    for i, mark in enumerate(marks):
+    for i, mark in enumerate(spot.marks):
         group.append(_mark(mark, cell.x, top + i * 16, colours))
     return group
 
@@ -202,12 +200,10 @@ class _Panel:
         w, h = block_size(box.stack)
         colour = self.colours.get(box.side, NEUTRAL) if box.side else "#555555"
         group = dw.Group(class_="box", data_place=box.id)
-        group.append(dw.Rectangle(self.x, self.y, max(w + 16, 180), h + 34 + (12 if box.hidden else 0), rx=6,
+        group.append(dw.Rectangle(self.x, self.y, max(w + 16, 180), h + 34, rx=6,
                                   fill=tint(colour, 0.9), stroke=colour, stroke_width=1.5))
         group.append(dw.Text(box.label, 11, self.x + 8, self.y + 15, font_weight="bold"))
         group.append(draw_stack(box.stack, self.x + 8, self.y + 24, self.colours, box.id))
-        if box.hidden:
-            group.append(dw.Text(f"{box.hidden} hidden", 9.5, self.x + 8, self.y + h + 40, class_="place-mark"))
         self.group.append(group)
         self.width = max(self.width, w + 16)
-        self.y += h + 44 + (12 if box.hidden else 0)
+        self.y += h + 44

@@ -15,6 +15,7 @@ the same test.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ..ir import nodes as n
 from ..ir.visit import descendants
@@ -88,6 +89,12 @@ def seen_as(sym, u) -> str | None:
     text, else its class's; None when neither declares one (the unit is not seen at all)."""
     decl = sym.hidden.get(u.type) or sym.hidden.get(u.cls)
     return None if decl is None else decl.seen_as
+
+
+def seen_faces(sym, unseen) -> Counter[str]:
+    """What a side sees of the units ``unseen`` it does not see: each `seen as` text with how many
+    units show it (`a block` x2); a unit seen as nothing is neither shown nor counted."""
+    return Counter(face for u in unseen if (face := seen_as(sym, u)))
 
 
 def moved(names: list[str], where: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 
 from . import cups
 from .calendar import turn_label
-from .fog import seen_as, unknown_to
+from .fog import seen_faces, unknown_to
 from .values import MISSING, Place, Unit, X, show
 
 # A stat a counter prints as X (no such value), does not print (?) or lacks: not worth a word.
@@ -164,7 +164,7 @@ class Readout:
     def faces(self, units: list[Unit]) -> list[str]:
         """What this side sees of the units among ``units`` it does not see: each kind's `seen as` text,
         with how many (``a block x2``)."""
-        seen = Counter(face for u in units if not self.sees(u) and (face := seen_as(self.engine.sym, u)))
+        seen = seen_faces(self.engine.sym, [u for u in units if not self.sees(u)])
         return [cups.listing(list(seen), list(seen.values()))] if seen else []
 
     def counter(self, u: Unit) -> str:
