@@ -201,7 +201,7 @@ def _decide(given: list[str] | None, sides=()) -> dict[str, str]:
         side, colon, name = name.rpartition(":")
         if not sep or not name.strip() or not answer.strip() or (colon and not side.strip()):
             raise OddsError(f"--decide takes NAME=ANSWER or SIDE:NAME=ANSWER (as 'losses=ES1' or "
-                            f"'spanish:activate=pass'), not '{item}'")
+                            f"'red:activate=pass'), not '{item}'")
         if colon and side.strip().lower() not in {s.lower() for s in sides}:
             hint = did_you_mean(side.strip(), sides)
             raise OddsError(f"--decide {item}: '{side.strip()}' is not a side of this game (its sides: "

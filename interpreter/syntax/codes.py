@@ -36,11 +36,11 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("table-rows", r"overlaps row|has no row for|has no row at all|but no out-of-range policy|cell\(s\) for \d+ columns"
                    r"|which the table does not declare|gives a number: a table gives|^row .* names the result"),
     ("not-printed", r"does not print the result|is not printed in the rulebook|needs the missing table"
-                    r"|waits for the missing"),
+                    r"|waits for the missing|is declared missing: the rulebook does not print it"),
     ("unknown-name", r"^unknown |^there is no place|^no rule records a fact|has no (value|field|entry|row|clause|phase"
                      r"|step|sequence)\b|is not a (chit|point|coast|count)|is not declared missing|names no scenario"
                      r"|is neither a game state|^no turn is named|is one of .*, not|is not an agent|no such parameter"
-                     r"|^no path from|has no step '"),
+                     r"|^no path from|has no step '|declares no 'missing "),
     ("type", r"is of type|cannot hold|not in an expression|, but this argument is|needs the bare name|is a procedure:"
              r"|is a built-in:|returns no value|needs a square grid|only a square grid|is a value of \d+ enumerations"
              r"|read it with '|^a cup is drawn|changes a track or a local number|has the name of the|event names"
