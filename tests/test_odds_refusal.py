@@ -198,24 +198,43 @@ def test_a_when_lions_sailed_battle_names_the_fire_it_declines(monkeypatch, caps
             "--decide england:fire=pass") in out.splitlines()
 
 
-def test_list_facts_where_a_rule_stops_some_runs(monkeypatch, capsys):
-    """A seeded run a rule stops (here a Sea of Glory search whose random dice leave no admiral) is
-    listed with the facts it recorded, and the first such stop is said: not an internal error."""
-    monkeypatch.chdir(ROOT)
-    path = "scenarios/sea_of_glory_1805/case_search_crossing_zone.scenario"
-    assert main(["odds", path, "--list-facts"]) == 0
+STOPPING = """game stopping "Stopping" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [2.0]
+}
+procedure volley() [3.0] {
+  roll hit = 1 d6 [3.1]
+  record "hit" = hit [3.2]
+  record "target" = [t for t in [1, 2, 3] where t == hit][0] [3.3]
+}
+"""
+
+
+@pytest.fixture
+def stopping(tmp_path, monkeypatch):
+    """A volley whose die names one of three targets: a 4, 5 or 6 names none, and the rule reading the
+    target cannot be applied."""
+    (tmp_path / "stopping.rules").write_text(STOPPING)
+    (tmp_path / "stopping.scenario").write_text(
+        'scenario "a volley at three targets" uses "stopping.rules" [3.0] {\n  run volley()\n}\n')
+    monkeypatch.chdir(tmp_path)
+    return "stopping.scenario"
+
+
+def test_list_facts_where_a_rule_stops_some_runs(stopping, capsys):
+    """A seeded run a rule stops (here a die naming no target) is listed with the facts it recorded,
+    and the first such stop is said: not an internal error."""
+    assert main(["odds", stopping, "--list-facts"]) == 0
     out = capsys.readouterr().out
     assert "recorded by this scenario's run (20 seeded runs; * named by its expectations):" in out
-    assert ("of the 20 runs stopped where a rule could not be applied; the facts they recorded before it are listed; "
-            "the first: cannot read '.seamanship' of none (rulesets/sea_of_glory_1805/battle.rules:") in out
+    assert ("  (12 of the 20 runs stopped where a rule could not be applied; the facts they recorded before it are "
+            "listed; the first: [] has no entry 0 (stopping.rules:8))") in out.splitlines()
 
 
-def test_monte_carlo_stopped_by_a_rule_is_an_error_not_a_crash(monkeypatch, capsys):
-    monkeypatch.chdir(ROOT)
-    path = "scenarios/sea_of_glory_1805/case_search_crossing_zone.scenario"
-    assert main(["odds", path, "--all-facts", "--no-exact", "--monte-carlo", "20"]) == 1
+def test_monte_carlo_stopped_by_a_rule_is_an_error_not_a_crash(stopping, capsys):
+    assert main(["odds", stopping, "--all-facts", "--no-exact", "--monte-carlo", "20"]) == 1
     err = capsys.readouterr().err
-    assert "error: cannot read '.seamanship' of none (on seeded run " in err and "of 20, --seed 1)" in err
+    assert "error: [] has no entry 0 (on seeded run 2 of 20, --seed 1)" in err
 
 
 def test_the_refusal_is_json_too(hopeless, no_enumeration, capsys):

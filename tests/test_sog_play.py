@@ -81,6 +81,33 @@ def test_trafalgar_reaches_its_victory_determination(sog):
     assert any("battle in" in line for line in lines)
 
 
+def test_villeneuve_against_nelson_shows_his_lower_command(sog):
+    """Seed 7's campaign brings Villeneuve to command against a fleet Nelson commands (8.6): his counter's
+    reverse gives his Command, and the game goes on to its end."""
+    lines = run(sog, "campaign", 7).lines
+    assert "[17.1] british broad pennant: NELSON, Seamanship 4, Command 5" in lines
+    assert "[17.1] allied broad pennant: VILLENEUVE, Seamanship 2, Command 1" in lines
+    assert _ending(lines, CAMPAIGN_END.match)
+
+
+@pytest.mark.parametrize("name", ["campaign", "trafalgar"])
+def test_every_allied_admiral_has_his_nation(sog, name):
+    """The Allied chain of command ranks admirals by nation (8.2) and the generics are present by it (8.4):
+    an admiral without one would be outranked by every generic, so each set-up gives each his own."""
+    games, _ = sog
+    _, setup = games[name]
+    admirals = [u for u in setup.units if u.side == "allied" and u.type in ("named_admiral", "generic_admiral")]
+    assert admirals
+    assert [u.id for u in admirals if "nationality" not in {v.name for v in u.values}] == []
+
+
+def test_villeneuve_commands_the_toulon_block_at_trafalgar(sog):
+    """14 French and 6 Spanish ships: the French lead and Villeneuve, the senior French admiral, commands
+    (8.2, 24.1.1), not a generic."""
+    lines = run(sog, "trafalgar", 2).lines
+    assert "[17.1] allied broad pennant: VILLENEUVE, Seamanship 2, Command 2" in lines
+
+
 def test_the_same_seed_gives_a_byte_identical_game(sog):
     assert run(sog, "campaign", 1).lines == play(*_args(sog, "campaign", 1)).lines
     assert run(sog, "trafalgar", 3).lines == play(*_args(sog, "trafalgar", 3)).lines
