@@ -134,11 +134,14 @@ def test_a_side_sees_only_what_the_view_shows_it(tmp_path):
     root = draw(tmp_path, FOG, "--side", "english")
     seen = stacks(root)
     assert set(seen["2010"]) == {"SSOL1"} and set(seen["2012"]) == {"SDEC1"}
-    assert aboard(seen["2014"]["SFR1"]) == []  # the soldiers under the frigate are hidden
+    assert aboard(seen["2014"]["SFR1"]) == [None]  # the soldiers under the frigate are not named
     assert set(seen["2016"]) == {"SSOL5", "SSOL6", "EDEC2"} and set(seen["2018"]) == {"ESOL1", "ESOL2"}
-    # The ruleset says nothing the English see of a counter under the top one (no `hidden … seen as`):
-    # it is neither drawn face down nor counted.
-    assert face_down(root) == {} and not [m for m in marks(root) if m[2] == "hidden"]
+    # A counter under the top one is drawn face down as "a counter" (`hidden … seen as`, 4.4): the
+    # English see each stack's height, not what it holds.
+    assert face_down(root) == {"2010": [("a counter", "1", ["a counter"])],
+                               "2012": [("a counter", "1", ["a counter"])],
+                               "2014": [("a counter", "1", ["› a counter"])]}
+    assert not [m for m in marks(root) if m[2] == "hidden"]
     svg = (tmp_path / "p.svg").read_text(encoding="utf-8")
     assert "SSOL2" not in svg and "SSOL4" not in svg  # not even in a counter's title
     assert "hidden" not in svg
@@ -336,3 +339,4 @@ def test_a_named_place_shows_its_name_under_its_id_and_a_named_hex_as_its_toolti
     assert not texts(hexes, "place-name")  # a hex has no room for it
     spots = {g.get("data-place"): g for g in hexes.iter(NS + "g") if "spot" in classes(g)}
     assert spots["3018"].find(NS + "title").text == "3018 Leogane"
+

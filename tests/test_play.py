@@ -121,10 +121,10 @@ def test_a_person_sees_only_what_the_view_lets_a_side_see(capsys, monkeypatch):
     assert main(["play", "rulesets/jenkins_ear.rules", "--agents", "human,random", "--seed", "1"]) == 0
     err = capsys.readouterr().err
     assert "(as english sees it)" in err
-    # Cartagena's Spanish stack shows its top counter only (4.4); the ruleset says nothing the English see
-    # of the others (no `hidden … seen as`), so they are neither named nor counted.
+    # Cartagena's Spanish stack shows its top counter only (4.4); the others are counted, not named
+    # (`hidden … seen as "a counter"`): the English see how high the stack is.
     cartagena = next(line for line in err.splitlines() if line.startswith("  2922 Cartagena: "))  # its id and its name
-    assert cartagena == "  2922 Cartagena: S_SOLDIERS_CAR"
+    assert cartagena == "  2922 Cartagena: S_SOLDIERS_CAR, a counter x6"
     # English stacks are fully visible to the English.
     assert "OGLETHORPE" in err
     assert "umpire: the game was ended: no more input: english must decide 'buy' [3.3]" in err
