@@ -135,7 +135,8 @@ def _add_play(sub) -> None:
                    help="with --load: replay the game from its seed to the save and compare, instead of loading its position")
     _with_option(p)
     p.add_argument("--draw", metavar="DIR", help="write a picture of the position as each turn begins, DIR/turn-01.svg "
-                                                 "…, and DIR/end.svg once the game is over (--force replaces them)")
+                                                 "…, and DIR/end.svg once the game is over (--force replaces them); when one side "
+                                                 "alone is played by a human, as that side sees it (draw --side)")
     p.add_argument("--no-errata", action="store_true", help="play the rules as printed, without the errata the game header names")
     p.add_argument("--scenario", metavar="NAME", help="start from one of the set-ups the game header names (its scenarios)")
     _detail_option(p)

@@ -559,7 +559,7 @@ def _play(args: _PlayArgs) -> int:
     scenario, loaded, applied = ready
     resume = args.resume
     human = "human" in args.kinds
-    pictures = _turn_pictures(args.draw, scenario, loaded.symbols) if args.draw else None
+    pictures = _turn_pictures(args.draw, scenario, loaded.symbols, args.kinds) if args.draw else None
     # The narration is shown as it is played; on a terminal, below it a bar of the turns played, unless a
     # person plays (the prompts are theirs to read).
     turns = contextlib.nullcontext(None) if human else progress.counting(None, "turn", " turns")
@@ -570,18 +570,24 @@ def _play(args: _PlayArgs) -> int:
                     watch=pictures.watch if pictures else None)
     _tell_the_rest(game, args.detail)
     if pictures is not None and pictures.written:
-        print(f"umpire: {len(pictures.written)} picture(s) written to {args.draw}", file=sys.stderr)
+        seen = f" (as {pictures.side} sees it)" if pictures.side else ""
+        print(f"umpire: {len(pictures.written)} picture(s) written to {args.draw}{seen}", file=sys.stderr)
     if game.error is not None:
         print(render(game.error, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
     return _after_the_game(game, args, applied)
 
 
-def _turn_pictures(folder: str, setup, sym):
+def _turn_pictures(folder: str, setup, sym, kinds: list[str]):
+    """`play --draw DIR`: when one side alone is played by a person, the pictures show what that side
+    sees (its view, as `draw --side`), since a person shown the whole position would see the enemy's
+    hidden pieces; with two people at the table, or none, the whole position."""
     from .commands_draw import TurnPictures
+    from .runtime.play import agent_of_each_side
 
     title = setup.title if setup is not None else (sym.game.title or sym.game.name) if sym.game else "the game"
-    return TurnPictures(folder, setup, title)
+    people = [side for side, kind in zip(sym.sides, agent_of_each_side(sym, kinds)) if kind == "human"]
+    return TurnPictures(folder, setup, title, people[0] if len(people) == 1 else None)
 
 
 def _resumed(resume) -> dict:

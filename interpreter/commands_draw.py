@@ -220,10 +220,10 @@ class Camera:
 
 class TurnPictures:
     """`play --draw DIR`: the position as each turn begins (DIR/turn-01.svg …) and once the game is over
-    (DIR/end.svg), each written as it is taken."""
+    (DIR/end.svg), each written as it is taken; as ``side`` sees it, or the whole position (None)."""
 
-    def __init__(self, folder: str, setup, title: str):
-        self.folder, self.setup, self.title = folder, setup, title
+    def __init__(self, folder: str, setup, title: str, side: str | None = None):
+        self.folder, self.setup, self.title, self.side = folder, setup, title, side
         self.board = None
         self.written: list[str] = []
 
@@ -262,5 +262,5 @@ class TurnPictures:
 
         os.makedirs(self.folder, exist_ok=True)
         path = os.path.join(self.folder, name)
-        svg.draw(scene.take(engine, self.title, moment), self.board).save_svg(path)
+        svg.draw(scene.take(engine, self.title, moment, self.side), self.board).save_svg(path)
         self.written.append(path)

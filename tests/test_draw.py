@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from test_play import type_at_the_terminal as typed
 
 from interpreter.cli import main
 
@@ -340,3 +341,24 @@ def test_a_named_place_shows_its_name_under_its_id_and_a_named_hex_as_its_toolti
     spots = {g.get("data-place"): g for g in hexes.iter(NS + "g") if "spot" in classes(g)}
     assert spots["3018"].find(NS + "title").text == "3018 Leogane"
 
+
+@pytest.mark.parametrize("agents, viewer", [("human,random", "english"), ("random,human", "spanish"),
+                                            ("human,human", None)])
+def test_play_draws_what_the_one_person_playing_sees(tmp_path, capsys, monkeypatch, agents, viewer):
+    # Each person buys nothing at the set-up (3.2) and names the first turn the San Isidoro may arrive
+    # (11.9); then the input ends, in turn 1 (the game is ended there).
+    typed(monkeypatch, "0", "0", "1")
+    folder = tmp_path / "game"
+    assert main(["play", "rulesets/jenkins_ear.rules", "--seed", "1", "--agents", agents, "--draw", str(folder)]) == 0
+    seen = f" (as {viewer} sees it)" if viewer else ""
+    assert f"umpire: 1 picture(s) written to {folder}{seen}\n" in capsys.readouterr().err
+    root = ET.parse(folder / "turn-01.svg").getroot()
+    cartagena = stacks(root)["2922"]
+    clock = texts(root, "clock")[0]
+    if viewer == "english":  # the Spanish stack shows its top counter, the others face down (4.4)
+        assert set(cartagena) == {"S_SOLDIERS_CAR"} and face_down(root)["2922"] == [("a counter", "8", ["a counter", "x8"])]
+        assert clock.endswith(" — as english sees it")
+    elif viewer == "spanish":  # the Spanish see their own stack whole
+        assert len(cartagena) == 7 and "2922" not in face_down(root) and clock.endswith(" — as spanish sees it")
+    else:  # two people at the table: the whole position, as without a person
+        assert len(cartagena) == 7 and face_down(root) == {} and "sees it" not in clock

@@ -441,12 +441,17 @@ class _Session:
             game.narration.append(suspended)
 
 
+def agent_of_each_side(sym: Symbols, kinds: list[str]) -> list[str]:
+    """The agent each side is played by, in the order the sides are declared: the last one named plays
+    the sides after it (as the agents are made)."""
+    return [kinds[i] if i < len(kinds) else kinds[-1] for i in range(len(sym.sides))] if kinds else []
+
+
 def _header(sym: Symbols, seed: int, kinds: list[str]) -> str:
     """The game's first line: its title, seed and agents, and the overlays applied (one header line each)."""
     title = sym.game.title if sym.game and sym.game.title else (sym.game.name if sym.game else "?")
-    # Every side, with the agent it plays: the last one named plays the sides after it (as the
-    # agents are made), so a four-sided game played with "random,random" lists four.
-    every = [kinds[i] if i < len(kinds) else kinds[-1] for i in range(len(sym.sides))] if kinds else []
+    # Every side, with the agent it plays: a four-sided game played with "random,random" lists four.
+    every = agent_of_each_side(sym, kinds)
     head = f"game: {title}, seed {seed}, agents {', '.join(f'{s} {k}' for s, k in zip(sym.sides, every))}"
     return head + (f"; {header_line(sym.overlays)}" if sym.overlays else "")
 
