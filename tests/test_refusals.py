@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime import scenario as scenario_module
 from interpreter.runtime.driver import Quit
@@ -90,3 +91,22 @@ def test_a_script_answers_a_yes_or_no_decision_with_yes_or_no(tmp_path, monkeypa
     outcome = run_scenario(sc, load_scenario_rules(sc, sources).symbols, sources)
     assert outcome.error is None
     assert "  [3.0] red bids 8, says 'flee', sails for shoal, sides with blue, signals no, rows [S1, B1]" in outcome.lines
+
+
+@pytest.mark.parametrize("decide, line", [
+    ("bid=7", "decisions: --decide bid=7 did not fit red's 'bid' on some paths: 7 is ruled out by HR-1 "
+              "[3.1 house rule]: no bid above 6; the first legal option was taken"),
+    ("red:crews=S1,B1", "decisions: --decide red:crews=S1,B1 did not fit red's 'crews' on some paths: B1 is ruled "
+                        "out by HR-6 [3.6 house rule]: a barge never rows out; the first legal option was taken"),
+])
+def test_odds_names_the_house_rule_that_removed_a_decide_answer(monkeypatch, capsys, decide, line):
+    monkeypatch.chdir(ROOT)
+    assert main(["odds", TOY, "--decide", decide]) == 0
+    assert line in capsys.readouterr().out.splitlines()
+
+
+def test_odds_says_only_that_an_answer_no_rule_removed_did_not_fit(monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    assert main(["odds", TOY, "--decide", "bid=12"]) == 0
+    assert ("decisions: --decide bid=12 did not fit red's 'bid' on some paths: the first legal option was taken"
+            in capsys.readouterr().out.splitlines())

@@ -87,7 +87,9 @@ def decisions(policy: str, seen: Seen, decide: dict[str, str] | None) -> list[st
         used = "" if name in seen.decided else " (never asked)"
         lines.append(f"decisions: --decide {name}={answer}{used}")
     for (side, name), given in sorted(seen.unfit.items()):
-        lines.append(f"decisions: {given} did not fit {side}'s '{name}' on some paths: the first legal option was taken")
+        why = seen.ruled_out.get((side, name))
+        lines.append(f"decisions: {given} did not fit {side}'s '{name}' on some paths: "
+                     + (f"{why}; " if why else "") + "the first legal option was taken")
     return lines + declined(seen)
 
 

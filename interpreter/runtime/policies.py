@@ -25,8 +25,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..ir import nodes as n
-from .agents import PASS, Agent, FirstLegalAgent, ScriptedAgent, resolve_answer
-from .driver import illegal, normalize
+from .agents import PASS, Agent, FirstLegalAgent, ScriptedAgent, removed_option, resolve_answer
+from .driver import illegal, normalize, removal_of
 from .requests import ChoiceRequest, ScriptError
 from .values import show
 
@@ -42,6 +42,7 @@ class Seen:
 
     declined: dict[tuple[str, str], str] = field(default_factory=dict)   # (side, decision) -> its rule
     unfit: dict[tuple[str, str], str] = field(default_factory=dict)      # scripted or --decide answers not taken
+    ruled_out: dict[tuple[str, str], str] = field(default_factory=dict)  # why: the restriction that removed one
     decided: set[str] = field(default_factory=set)                       # --decide names used
 
 
@@ -71,7 +72,7 @@ class PolicyAgent(Agent):
             if answer is not _UNFIT:
                 self.seen.decided.add(key)
                 return answer
-            self.seen.unfit[(req.chooser, req.name)] = f"--decide {key}={text}"
+            self._unfit(req, f"--decide {key}={text}", [t for t in text.split(",") if t.strip()])
         if self.script is not None:
             answer = self._scripted(req)
             if answer is not _UNFIT:
@@ -95,8 +96,17 @@ class PolicyAgent(Agent):
             return _UNFIT
         answer = self._fit(req, lambda: resolve_answer(given, req))
         if answer is _UNFIT:
-            self.seen.unfit[(req.chooser, req.name)] = f"'{req.chooser} {req.name}: {given.text()}' in the scenario"
+            self._unfit(req, f"'{req.chooser} {req.name}: {given.text()}' in the scenario", [given.text()])
         return answer
+
+    def _unfit(self, req: ChoiceRequest, given: str, words: list[str]) -> None:
+        """An answer not taken, kept for the report with the restriction that removed the option it
+        names, if one did: the refusal a scripted answer gets (`… is ruled out by HR-1 [cite]: reason`)."""
+        key = (req.chooser, req.name)
+        self.seen.unfit[key] = given
+        removed = [o for word in words for o in removed_option(word.strip(), req)]
+        if removed and key not in self.seen.ruled_out:
+            self.seen.ruled_out[key] = " ".join(removal_of(req, removed[0]))
 
     @staticmethod
     def _fit(req: ChoiceRequest, answer_of) -> Any:
