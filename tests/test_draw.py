@@ -362,3 +362,12 @@ def test_play_draws_what_the_one_person_playing_sees(tmp_path, capsys, monkeypat
         assert len(cartagena) == 7 and "2922" not in face_down(root) and clock.endswith(" — as spanish sees it")
     else:  # two people at the table: the whole position, as without a person
         assert len(cartagena) == 7 and face_down(root) == {} and "sees it" not in clock
+
+
+def test_when_lions_sailed_shows_land_counters_and_not_a_fleets_ships(tmp_path):
+    # At Amsterdam (C13, the demo set-up) stand the Dutch fleet_1 (three ships with a regiment and De
+    # Ruyter aboard, all in the off-map Fleet Holding Box: 2.10) and a fort (a face-down counter on the
+    # map: 15.1); England sees one counter.
+    root = draw(tmp_path, "rulesets/when_lions_sailed.rules", "--side", "england")
+    assert face_down(root)["C13"] == [("a counter", "1", ["a counter"])]
+    assert not stacks(root).get("C13")
