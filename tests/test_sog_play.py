@@ -173,3 +173,12 @@ def test_a_side_does_not_read_the_other_sides_blocks(capsys, monkeypatch):
     assert len(named) >= 3, "the Allied fleet's sortie is in the whole trace"
     assert not [line for line in trace(british) if "BREST" in line or "FR01" in line], "the British never read its name"
     assert british.count("(hidden from british)") >= len(named)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_trafalgar_places_no_mediterranean_wind(sog, seed):
+    """The Mediterranean's wind chits are out of the Trafalgar cup (24.1): its Last Wind marker is
+    not placed, and the narration names no wind there."""
+    lines = run(sog, "trafalgar", seed, stop_after=5).lines
+    assert "[24.1; 5.6] Last Wind marker: the North Atlantic on the west rose; the Mediterranean is out of play" in lines
+    assert not [line for line in lines if "none rose" in line]
