@@ -123,6 +123,19 @@ def test_why_tells_a_refusal_in_rules(capsys, monkeypatch):
         "why #19 [7.1] ADMIRAL_X moves to removed",
         "    because #14 [6.9.2; A-8] LAST_SHIP moves to vp_box[allied]  (which led the rules to disband(LAST_FLEET) [7.1; 8.4; C-13])",
     ]),
+    # Sea of Glory: Cornwallis is captured when his one ship founders (20.4): the pick, the table and
+    # the fate roll that sank it, in a call that names no unit.
+    ("scenarios/sea_of_glory_1805/case_fate_admiral_captured.scenario", "CORNWALLIS is captured", [
+        "why #73 [20.4] CORNWALLIS is captured: every ship of his fleet was sunk or taken",
+        "    because #72 [20.4] CORNWALLIS moves to removed  (earlier in battle(1712, [B1, B2, A1]) [16.0])",
+        "      because #68 [20.1; 23.1] HMS9 moves to vp_box[allied]  (the latest change before"
+        " fate_of_admirals(Battle(where: 1712, blocks: {british: […) [20.4] began, in battle(1712, [B1, B2, A1]) [16.0])",
+        "        because #67 [20.1] pick founder at random from HMS1, HMS2, HMS3, HMS9 -> HMS9  (the pick at random it carries out)",
+        "          because #65 [6.9; EX-02] damage: value 4 -> 1-5; read at 6 -> 1  (the roll, pick or table read before it"
+        " in ship_fate(Battle(where: 1712, blocks: {british: […, british) [20.1; 20.3; C-23])",
+        "            because #64 [20.1] roll fate_roll[british]: 3d6 -> [2, 2, 2]  (the roll, pick or table read before it"
+        " in ship_fate(Battle(where: 1712, blocks: {british: […, british) [20.1; 20.3; C-23])",
+    ]),
 ])
 def test_why_follows_a_knock_on_loss_to_the_loss_of_its_carrier(capsys, monkeypatch, scenario, text, story):
     monkeypatch.chdir(ROOT)

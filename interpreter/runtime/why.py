@@ -9,7 +9,10 @@ row's effect because of the roll that chose the row). From these the story is to
 - the line asked about, with its rule; for a refusal, the rule that removed the option
   (`Event.removed`, worked out by removal.py when the answer was refused);
 - the line's own causes: the line that triggered its rule (a knock-on loss: its carrier's), or
-  else the decision it carries out or the change of a unit one of its calls is about;
+  else the decision or pick at random it carries out or the change of a unit one of its calls is
+  about; failing these, for a roll, pick or table read the one before it in its procedure call,
+  and for a change of a unit the latest unit changed in the run that called its procedure before
+  the call began (the losses whose sum a condition of the call reads);
 - for each unit named in it, every earlier line that changed it, oldest first, each with its
   causes found the same way, a few levels deep;
 - for a line that names no unit (a recorded value, say), the rolls, decisions, table reads and
@@ -118,8 +121,12 @@ def _cause(events: list[Event], ids: set[str], j: int) -> tuple[int | None, str]
     event = events[j]
     if event.trigger is not None and event.trigger < j:
         return event.trigger, _runs_on(event, events[event.trigger])
-    found = [_decision(events, j), _about(events, ids, j)]
-    return max(found, key=lambda c: -1 if c[0] is None else c[0])
+    found = max([_decision(events, j), _about(events, ids, j)], key=lambda c: -1 if c[0] is None else c[0])
+    if found[0] is not None:
+        return found
+    if _is_chance(event):
+        return _chance_before(events, j)
+    return _change_before_call(events, j) if event.touched else (None, "")
 
 
 def _runs_on(event: Event, trigger: Event) -> str:
@@ -133,8 +140,41 @@ def _decision(events: list[Event], j: int) -> tuple[int | None, str]:
     touched = set(event.touched)
     for k in range(j - 1, -1, -1):
         other = events[k]
-        if other.kind == "decision" and _inside(event, other) and touched & set(_named(other.text, touched)):
-            return k, "the decision it carries out"
+        if (other.kind == "decision" or _is_pick(other)) and _inside(event, other) and touched & set(_named(other.text, touched)):
+            return k, "the decision it carries out" if other.kind == "decision" else "the pick at random it carries out"
+    return None, ""
+
+
+def _chance_before(events: list[Event], j: int) -> tuple[int | None, str]:
+    """For a roll, a table read or a pick: the latest of these before it in the same procedure call
+    (the number of dice a table gave, the roll a table read, the table's result a pick draws on)."""
+    call = _procedure(events[j].within)
+    if not call:
+        return None, ""  # a line of no procedure call: the lines before it are another rule's
+    for k in range(j - 1, -1, -1):
+        if events[k].within[:len(call)] != call:
+            break
+        if _is_chance(events[k]):
+            return k, f"the roll, pick or table read before it in {call[-1]}"
+    return None, ""
+
+
+def _change_before_call(events: list[Event], j: int) -> tuple[int | None, str]:
+    """For a change of a unit whose calls name no unit the rules changed: the latest unit changed
+    in the run that called its procedure, before that call began (the losses an earlier step of
+    the run left, on which the call's conditions were read)."""
+    call = _procedure(events[j].within)
+    if len(call) < 2:
+        return None, ""
+    k = j
+    while k > 0 and events[k - 1].within[:len(call)] == call:
+        k -= 1
+    caller = call[:-1]
+    for m in range(k - 1, -1, -1):
+        if events[m].within[:len(caller)] != caller:
+            break
+        if events[m].touched:
+            return m, f"the latest change before {call[-1]} began, in {caller[-1]}"
     return None, ""
 
 
@@ -177,6 +217,23 @@ def _evidence(events: list[Event], at: int) -> list[str]:
     if not found:
         return ["  no roll, decision, table read or recorded value in the same procedure call comes before it"]
     return ["  in the same procedure call, before it:"] + [f"    #{k + 1} {events[k].line()}" for k in found]
+
+
+def _procedure(within: tuple[str, ...]) -> tuple[str, ...]:
+    """The procedure calls a line runs in, without the table reads it is part of."""
+    n = len(within)
+    while n > 0 and within[n - 1].startswith("table "):
+        n -= 1
+    return within[:n]
+
+
+def _is_pick(event: Event) -> bool:
+    return event.text.startswith("pick ") and " at random" in event.text
+
+
+def _is_chance(event: Event) -> bool:
+    """A line of chance: a roll, a pick at random, or a table read (a line written inside the table)."""
+    return event.text.startswith("roll ") or _is_pick(event) or (bool(event.within) and event.within[-1].startswith("table "))
 
 
 def _is_evidence(event: Event) -> bool:
