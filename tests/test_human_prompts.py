@@ -297,3 +297,12 @@ def test_a_sea_of_glory_fleet_is_a_block_to_the_enemy_not_its_ships_and_admiral(
     allied = readout_of(scenario, "allied")
     assert allied.place(allied.engine.state.places["1712"]) == (
         "1712 — north_atlantic_area, bay_of_biscay; units: allied 5, a block")  # not 'british 6' nor '6 hidden'
+
+
+def test_an_option_the_side_does_not_see_is_offered_as_it_is_seen_not_by_its_id():
+    # A decision may offer a unit its chooser does not see (a target among face-down pieces): its id
+    # would tell which it is, so the option reads as the piece is seen, or as a piece.
+    red = readout_of("tests/lang/fog_position.scenario", "red")
+    units = red.engine.state.units
+    assert red.options([units["BLUE1"], units["BLUE3"]]) == [
+        "a block (red does not see which)", "a piece (red does not see which)"]

@@ -21,7 +21,7 @@ from typing import Any
 
 from . import cups
 from .calendar import turn_label
-from .fog import seen_faces, unknown_to
+from .fog import seen_as, seen_faces, unknown_to
 from .values import MISSING, Place, Unit, X, show
 
 # A stat a counter prints as X (no such value), does not print (?) or lacks: not worth a word.
@@ -53,9 +53,9 @@ class Readout:
         return show(option)
 
     def unit(self, u: Unit, located: bool = False) -> str:
-        """``ID — label, type: stat N, …; states; side; in PLACE`` (an unseen unit by its id alone)."""
-        if not self.sees(u):
-            return f"{u.id} (a counter {self.side} does not see)"
+        """``ID — label, type: stat N, …; states; side; in PLACE`` (an unseen unit as it is seen, without its id)."""
+        if not self.sees(u):  # its id would tell what the side may not know: only what it sees of it
+            return f"{seen_as(self.engine.sym, u) or 'a piece'} ({self.side} does not see which)"
         names = [u.label] if u.label else []
         type_decl = self.engine.sym.types.get(u.type)
         names.append(type_decl.label if type_decl is not None and type_decl.label else u.type)
