@@ -33,10 +33,14 @@ class DrawArgs:
 
 def cmd_draw(a: DrawArgs) -> int:
     targets = _targets(a)
-    problem = _option_problem(a) or next((p for t in targets if (p := output_problem(t, a.force))), None)
+    problem = _option_problem(a)
     if problem:
         print(f"umpire: error: {problem}", file=sys.stderr)
         return 2
+    refused = next((p for t in targets if (p := output_problem(t, a.force))), None)
+    if refused:  # a file that must not be written, as a save's or a study's: exit 1
+        print(f"umpire: error: {refused}", file=sys.stderr)
+        return 1
     sources = Sources()
     try:
         drawn = _rules_pictures(a, sources) if a.path.endswith(".rules") else _scenario_pictures(a, sources)

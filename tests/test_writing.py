@@ -41,7 +41,7 @@ def left_behind(folder: Path) -> list[str]:
 def test_draw_force_refuses_a_link_to_a_ruleset(tmp_path, capsys):
     link = tmp_path / "pic.svg"
     victim = victim_behind(link)
-    assert main(["draw", EOP, "-o", str(link), "--force"]) != 0
+    assert main(["draw", EOP, "-o", str(link), "--force"]) == 1
     assert capsys.readouterr().err == (f"umpire: error: {link} is a symbolic link to a file of another kind: "
                                        "Umpire does not write through it\n")
     assert victim.read_text() == VICTIM and link.is_symlink()
@@ -51,7 +51,7 @@ def test_draw_force_refuses_a_dangling_link_leading_out_of_its_folder(tmp_path, 
     (tmp_path / "out").mkdir()
     link = tmp_path / "out" / "pic.svg"
     link.symlink_to("../elsewhere.svg")
-    assert main(["draw", EOP, "-o", str(link), "--force"]) != 0
+    assert main(["draw", EOP, "-o", str(link), "--force"]) == 1
     assert "is a symbolic link leading out of its folder: Umpire does not write through it" in capsys.readouterr().err
     assert not (tmp_path / "elsewhere.svg").exists()
 
@@ -168,3 +168,11 @@ def test_play_draw_into_a_read_only_folder_says_so(tmp_path, capsys, monkeypatch
                         lambda p, mode: False if Path(p) == shut else real_access(p, mode))
     assert main(["play", TOY, "--seed", "1", "--draw", str(folder)]) == 1
     assert capsys.readouterr().err == f"umpire: error: --draw: the folder {shut} cannot be written to\n"
+
+
+def test_explain_draw_refuses_a_link_to_a_ruleset(tmp_path, capsys):
+    link = tmp_path / "line.svg"
+    victim = victim_behind(link)
+    assert main(["explain", EOP, "--at", "137", "--draw", str(link), "--force"]) == 1
+    assert "is a symbolic link to a file of another kind" in capsys.readouterr().err
+    assert victim.read_text() == VICTIM
