@@ -45,7 +45,6 @@ import os
 import pickle
 import stat
 import sys
-import tempfile
 from collections.abc import Callable
 from contextvars import ContextVar
 from pathlib import Path
@@ -54,6 +53,7 @@ from typing import Any, TypeVar
 from . import files
 from .limits import max_steps
 from .syntax.diagnostics import Sources, UmpireError
+from .writing import WriteError, write_file
 
 FORMAT = b"umpire-cache 1\n"  # the first line of every entry; a new layout changes it
 VARIABLE = "UMPIRE_CACHE"
@@ -247,16 +247,8 @@ def _store(where: Path, reads: list[tuple[str, str, str | None]], value: Any) ->
         data = FORMAT + json.dumps(header).encode() + b"\n" + payload
     except Exception:  # too deep to pickle (RecursionError), or not picklable: not kept
         return
-    temp = None
-    try:
-        fd, temp = tempfile.mkstemp(dir=where.parent, prefix=".entry-", suffix=".tmp")  # mode 0600
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(temp, where)
-    except OSError:
-        if temp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
+    with contextlib.suppress(WriteError):
+        write_file(str(where), data, force=True, private=True)
 
 
 def _digest(text: str) -> str:

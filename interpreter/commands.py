@@ -19,6 +19,7 @@ from .lang import agent_known
 from .load import demo_path, header_file, load_overlay, load_rules, load_scenario, load_scenario_rules, rules_path_for
 from .style import counted, enabled, report_lines
 from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render, render_all
+from .writing import WriteError
 
 # The IR, the checker, the overlays and the runtime are imported by the functions that use them:
 # `umpire check` of files the cache has seen (cache.py) needs none of them.
@@ -395,7 +396,7 @@ def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | 
         problem = _explain_draw_problem(at, draw, force)
         if problem:
             print(f"umpire: error: {problem}", file=sys.stderr)
-            return 2
+            return 2 if at is None else 1  # a moment not chosen is a usage error; a refused file is as a save's
     sources = Sources()
     ready = _ready_scenario(path, sources, overlays)
     if ready is None:
@@ -559,7 +560,7 @@ def _play(args: _PlayArgs) -> int:
     scenario, loaded, applied = ready
     resume = args.resume
     human = "human" in args.kinds
-    pictures = _turn_pictures(args.draw, scenario, loaded.symbols, args.kinds) if args.draw else None
+    pictures = _turn_pictures(args.draw, scenario, loaded.symbols, args.kinds, args.force) if args.draw else None
     # The narration is shown as it is played; on a terminal, below it a bar of the turns played, unless a
     # person plays (the prompts are theirs to read).
     turns = contextlib.nullcontext(None) if human else progress.counting(None, "turn", " turns")
@@ -572,13 +573,16 @@ def _play(args: _PlayArgs) -> int:
     if pictures is not None and pictures.written:
         seen = f" (as {pictures.side} sees it)" if pictures.side else ""
         print(f"umpire: {len(pictures.written)} picture(s) written to {args.draw}{seen}", file=sys.stderr)
+    if pictures is not None and pictures.failed:
+        print(f"umpire: error: --draw: {pictures.failed}", file=sys.stderr)
     if game.error is not None:
         print(render(game.error, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
-    return _after_the_game(game, args, applied)
+    saved = _after_the_game(game, args, applied)
+    return 1 if pictures is not None and pictures.failed else saved
 
 
-def _turn_pictures(folder: str, setup, sym, kinds: list[str]):
+def _turn_pictures(folder: str, setup, sym, kinds: list[str], force: bool):
     """`play --draw DIR`: when one side alone is played by a person, the pictures show what that side
     sees (its view, as `draw --side`), since a person shown the whole position would see the enemy's
     hidden pieces; with two people at the table, or none, the whole position."""
@@ -587,7 +591,7 @@ def _turn_pictures(folder: str, setup, sym, kinds: list[str]):
 
     title = setup.title if setup is not None else (sym.game.title or sym.game.name) if sym.game else "the game"
     people = [side for side, kind in zip(sym.sides, agent_of_each_side(sym, kinds)) if kind == "human"]
-    return TurnPictures(folder, setup, title, people[0] if len(people) == 1 else None)
+    return TurnPictures(folder, setup, title, people[0] if len(people) == 1 else None, force)
 
 
 def _resumed(resume) -> dict:
@@ -665,9 +669,9 @@ def _write_save(data: dict, save: str, args: _PlayArgs, applied: list[str]) -> i
                                overlays=[saves.portable(save, o) for o in args.overlays],
                                errata=args.errata, scenario=args.choice or "", applied=applied)
     try:
-        saves.write(save, data)
-    except OSError as err:
-        print(f"umpire: error: cannot write {save}: {err.strerror or err}", file=sys.stderr)
+        saves.write(save, data, args.force)
+    except WriteError as err:
+        print(f"umpire: error: {err.message}", file=sys.stderr)
         return 1
     print(f"saved to {save}")
     return 0

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .saves import output_refusal
 from .syntax.diagnostics import Sources, UmpireError, render, render_all
+from .writing import WriteError, write_file
 
 
 @dataclass
@@ -32,10 +33,14 @@ class DrawArgs:
 
 def cmd_draw(a: DrawArgs) -> int:
     targets = _targets(a)
-    problem = _option_problem(a) or next((p for t in targets if (p := output_problem(t, a.force))), None)
+    problem = _option_problem(a)
     if problem:
         print(f"umpire: error: {problem}", file=sys.stderr)
         return 2
+    refused = next((p for t in targets if (p := output_problem(t, a.force))), None)
+    if refused:  # a file that must not be written, as a save's or a study's: exit 1
+        print(f"umpire: error: {refused}", file=sys.stderr)
+        return 1
     sources = Sources()
     try:
         drawn = _rules_pictures(a, sources) if a.path.endswith(".rules") else _scenario_pictures(a, sources)
@@ -46,8 +51,12 @@ def cmd_draw(a: DrawArgs) -> int:
         if drawn:  # else the errors are printed already
             print(f"umpire: error: {drawn}", file=sys.stderr)
         return 1
-    for target, drawing in zip(targets, drawn):
-        write(drawing, target)
+    try:
+        for target, drawing in zip(targets, drawn):
+            write(drawing, target, a.force)
+    except WriteError as err:
+        print(f"umpire: error: {err.message}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -81,8 +90,8 @@ def output_problem(path: str, force: bool) -> str | None:
     return problem
 
 
-def write(drawing, path: str) -> None:
-    drawing.save_svg(path)
+def write(drawing, path: str, force: bool) -> None:
+    write_file(path, drawing.as_svg(), force)
     print(f"picture written to {path}")
 
 
@@ -220,12 +229,14 @@ class Camera:
 
 class TurnPictures:
     """`play --draw DIR`: the position as each turn begins (DIR/turn-01.svg …) and once the game is over
-    (DIR/end.svg), each written as it is taken; as ``side`` sees it, or the whole position (None)."""
+    (DIR/end.svg), each written as it is taken; as ``side`` sees it, or the whole position (None). A
+    picture that cannot be written stops the pictures, not the game: ``failed`` says why."""
 
-    def __init__(self, folder: str, setup, title: str, side: str | None = None):
-        self.folder, self.setup, self.title, self.side = folder, setup, title, side
+    def __init__(self, folder: str, setup, title: str, side: str | None = None, force: bool = False):
+        self.folder, self.setup, self.title, self.side, self.force = folder, setup, title, side, force
         self.board = None
         self.written: list[str] = []
+        self.failed: str | None = None
 
     @staticmethod
     def problem(folder: str, force: bool) -> str | None:
@@ -237,7 +248,11 @@ class TurnPictures:
             return f"--draw: {folder} is not a folder"
         if not target.exists():
             parent = target.parent if str(target.parent) else Path(".")
-            return None if parent.is_dir() and os.access(parent, os.W_OK) else f"--draw: the folder {parent} does not exist"
+            if not parent.is_dir():
+                return f"--draw: the folder {parent} does not exist"
+            return None if os.access(parent, os.W_OK) else f"--draw: the folder {parent} cannot be written to"
+        if not os.access(target, os.W_OK):
+            return f"--draw: the folder {folder} cannot be written to"
         taken = sorted(p.name for p in target.iterdir() if p.name == "end.svg" or (p.name.startswith("turn-")
                                                                                   and p.suffix == ".svg"))
         if taken and not force:
@@ -260,7 +275,16 @@ class TurnPictures:
     def _write(self, engine, name: str, moment: str) -> None:
         from .picture import scene, svg
 
-        os.makedirs(self.folder, exist_ok=True)
+        if self.failed:
+            return
         path = os.path.join(self.folder, name)
-        svg.draw(scene.take(engine, self.title, moment, self.side), self.board).save_svg(path)
+        try:
+            os.makedirs(self.folder, exist_ok=True)
+            write_file(path, svg.draw(scene.take(engine, self.title, moment, self.side), self.board).as_svg(), self.force)
+        except OSError as err:
+            self.failed = f"cannot make the folder {self.folder}: {err.strerror or err}"
+            return
+        except WriteError as err:
+            self.failed = err.message
+            return
         self.written.append(path)

@@ -100,8 +100,7 @@ def _study(a: StudyArgs, specs: dict) -> int:
         print("\n".join(report.summary(other, a.outcome, tuple(a.facts))))
         if a.outcome:
             print("\n".join(report.comparison(base, other, a.compare)))
-    _write_outputs(a, runs)
-    return 0
+    return _write_outputs(a, runs)
 
 
 def _stands_in(spec) -> list[str]:
@@ -113,18 +112,26 @@ def _stands_in(spec) -> list[str]:
     return stands_in(setup, sym)
 
 
-def _write_outputs(a: StudyArgs, runs: dict) -> None:
+def _write_outputs(a: StudyArgs, runs: dict) -> int:
+    """The files asked for; 1 when one cannot be written (the error names it), else 0."""
     from . import study_report as report
+    from .writing import WriteError
 
-    if "csv" in a.outputs:
-        report.write_csv(a.outputs["csv"], runs, tuple(a.facts))
-        print(f"per-game results written to {a.outputs['csv']}")
-    if "json" in a.outputs:
-        report.write_json(a.outputs["json"], runs)
-        print(f"per-game results written to {a.outputs['json']}")
-    if "plot" in a.outputs and a.outcome:
-        report.plot(a.outputs["plot"], runs, a.outcome, f"{Path(a.path).stem}: {a.games} games, agents {a.agents}")
-        print(f"plot written to {a.outputs['plot']}")
+    try:
+        if "csv" in a.outputs:
+            report.write_csv(a.outputs["csv"], runs, tuple(a.facts), a.force)
+            print(f"per-game results written to {a.outputs['csv']}")
+        if "json" in a.outputs:
+            report.write_json(a.outputs["json"], runs, a.force)
+            print(f"per-game results written to {a.outputs['json']}")
+        if "plot" in a.outputs and a.outcome:
+            report.plot(a.outputs["plot"], runs, a.outcome, f"{Path(a.path).stem}: {a.games} games, agents {a.agents}",
+                        a.force)
+            print(f"plot written to {a.outputs['plot']}")
+    except WriteError as err:
+        print(f"umpire: error: {err.message}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _argument_problem(a: StudyArgs) -> str | None:

@@ -18,14 +18,13 @@ to the folder the game was played from, and are read so.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from .lang import agent_known
+from .writing import link_problem, write_file
 
 FORMAT = 3
 # Files a save must never replace, whatever --force says: the game's own sources.
@@ -56,7 +55,7 @@ def output_refusal(path: str, force: bool, suffixes: tuple[str, ...], writer: st
         return f"the folder {folder} does not exist or cannot be written to"
     if (target.exists() or target.is_symlink()) and not force:
         return f"{path} already exists: use --force to replace it"
-    return None
+    return link_problem(path)
 
 
 def check_target(path: str, force: bool) -> None:
@@ -78,6 +77,9 @@ def check_target(path: str, force: bool) -> None:
             raise SaveError(f"{path} already exists: use --force to replace it")
         if not target.is_file():
             raise SaveError(f"{path} is not a regular file: a save replaces only an earlier save")
+    problem = link_problem(path)
+    if problem:
+        raise SaveError(problem)
 
 
 def portable(save_path: str, game_file: str) -> str:
@@ -85,23 +87,11 @@ def portable(save_path: str, game_file: str) -> str:
     return os.path.relpath(os.path.abspath(game_file), os.path.dirname(os.path.abspath(save_path)))
 
 
-def write(path: str, data: dict) -> None:
-    """Write the save atomically: a temporary file beside it, then a rename over the target."""
+def write(path: str, data: dict, force: bool = False) -> None:
+    """Write the save whole or not at all (writing.py); raises WriteError naming the file."""
     import tomli_w
 
-    text = tomli_w.dumps(data)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=".umpire-save-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
+    write_file(path, tomli_w.dumps(data), force, private=True)
 
 
 # ── reading ──

@@ -9,13 +9,16 @@ is what a paired design calls for, not a test of two independent samples.
 from __future__ import annotations
 
 import csv
+import io
 import json
+import os
 from collections import Counter
 from dataclasses import asdict
 from statistics import mean
 
 from .runtime.odds_report import wilson
 from .study import Result
+from .writing import write_file
 
 SIGNIFICANCE = 0.05
 
@@ -75,24 +78,24 @@ def comparison(base: list[Result], other: list[Result], overlay: str) -> list[st
     return lines
 
 
-def write_csv(path: str, runs: dict[str, list[Result]], facts: tuple[str, ...]) -> None:
+def write_csv(path: str, runs: dict[str, list[Result]], facts: tuple[str, ...], force: bool) -> None:
     """One row per game: the rules it was played with (as written, or with an overlay), then its results."""
-    with open(path, "w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
-        writer.writerow(["rules", "seed", "outcome", "turns", "decisions", "error", *facts])
-        for label, results in runs.items():
-            for r in results:
-                writer.writerow([label, r.seed, r.outcome or "", r.turns, r.decisions, r.error or "",
-                                 *(r.facts.get(f, "") for f in facts)])
+    out = io.StringIO(newline="")
+    writer = csv.writer(out)
+    writer.writerow(["rules", "seed", "outcome", "turns", "decisions", "error", *facts])
+    for label, results in runs.items():
+        for r in results:
+            writer.writerow([label, r.seed, r.outcome or "", r.turns, r.decisions, r.error or "",
+                             *(r.facts.get(f, "") for f in facts)])
+    write_file(path, out.getvalue(), force)
 
 
-def write_json(path: str, runs: dict[str, list[Result]]) -> None:
-    with open(path, "w", encoding="utf-8") as out:
-        json.dump({label: [asdict(r) for r in results] for label, results in runs.items()}, out, indent=1)
-        out.write("\n")
+def write_json(path: str, runs: dict[str, list[Result]], force: bool) -> None:
+    text = json.dumps({label: [asdict(r) for r in results] for label, results in runs.items()}, indent=1)
+    write_file(path, text + "\n", force)
 
 
-def plot(path: str, runs: dict[str, list[Result]], outcome: str, title: str) -> None:
+def plot(path: str, runs: dict[str, list[Result]], outcome: str, title: str, force: bool) -> None:
     """Bars of each outcome's share, one colour per set of rules, with the 95% intervals (SVG or
     PNG by the file's extension)."""
     import matplotlib
@@ -124,5 +127,8 @@ def plot(path: str, runs: dict[str, list[Result]], outcome: str, title: str) -> 
     if len(runs) > 1:  # below the axes, where no bar is
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=len(runs), fontsize=8, frameon=False)
     fig.tight_layout()
-    fig.savefig(path, metadata={"Date": None} if path.endswith(".svg") else None)
+    picture = io.BytesIO()
+    kind = os.path.splitext(path)[1].lower().lstrip(".")
+    fig.savefig(picture, format=kind, metadata={"Date": None} if kind == "svg" else None)
     plt.close(fig)
+    write_file(path, picture.getvalue(), force)

@@ -257,7 +257,7 @@ def test_a_rules_file_draws_the_set_up_of_a_scenario_its_header_names(tmp_path, 
 def test_an_existing_picture_is_kept_unless_forced(tmp_path, capsys):
     out = tmp_path / "p.svg"
     out.write_text("mine", encoding="utf-8")
-    assert main(["draw", EOP, "-o", str(out)]) == 2
+    assert main(["draw", EOP, "-o", str(out)]) == 1
     assert "already exists: use --force" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == "mine"
     assert main(["draw", EOP, "-o", str(out), "--force"]) == 0
@@ -279,7 +279,7 @@ def test_bad_values_are_refused_with_a_message(tmp_path, capsys, args, code, mes
 
 def test_a_picture_never_replaces_a_game_file(tmp_path, capsys):
     target = tmp_path / "x.rules"
-    assert main(["draw", EOP, "-o", str(target)]) == 2
+    assert main(["draw", EOP, "-o", str(target)]) == 1
     assert "never replaces" in capsys.readouterr().err and not target.exists()
 
 
