@@ -12,7 +12,8 @@ itself: every field's type and range, before any of it is used, each refusal nam
 the position's fields are checked against the game's rules when it is loaded.
 
 Paths are stored relative to the save's own folder, so a save loads from any working folder and
-can be mailed with the rules beside it. Saves written before that (format 1) hold paths relative
+can be mailed with the rules beside it; `root` is the deepest folder holding every file the game
+read (game_root), granted back on loading when it holds the game file. Saves written before that (format 1) hold paths relative
 to the folder the game was played from, and are read so.
 """
 
@@ -120,7 +121,7 @@ def write(path: str, data: dict) -> None:
 @dataclass
 class Resume:
     file: str              # the rules or scenario file played, as a path from the working folder
-    root: str | None       # the working folder of the game saved (a root of its sandbox), when it holds `file`
+    root: str | None       # the folder holding every file the game read (a root of its sandbox), when it holds `file`
     seed: int
     agents: list[str]
     overlays: list[str]    # as paths from the working folder

@@ -83,3 +83,18 @@ def test_a_scenario_played_from_outside_with_allow_path_loads_without_it(capsys,
     for where in FOLDERS:
         code, out, err = load(capsys, monkeypatch, tmp_path, outside / "a.toml", folder(where, "jenkins_ear", tmp_path))
         assert code == 0 and "saved to" in out, f"loaded in {where}: {err}"
+
+
+def test_a_save_whose_files_lie_in_two_roots_names_the_folder_to_allow(capsys, monkeypatch, tmp_path):
+    """Played from the scenario's folder with --allow-path for the ruleset's: no folder the run could
+    read holds both, so none is recorded, and a load from elsewhere says which folder to pass."""
+    monkeypatch.chdir(ROOT / "scenarios" / "jenkins_ear")
+    code, out, err = run(capsys, "play", "eop_combat_step.scenario", "--allow-path", "../../rulesets", "--agents",
+                         "random", "--stop-after", "3", "--save", str(tmp_path / "a.toml"))
+    assert code == 0, err
+    assert "root" not in tomllib.loads((tmp_path / "a.toml").read_text())["umpire_save"]
+    outside = folder("outside", "jenkins_ear", tmp_path)
+    code, out, err = load(capsys, monkeypatch, tmp_path, tmp_path / "a.toml", outside)
+    assert code == 1 and f"allow it with --allow-path {ROOT / 'rulesets'}" in err
+    code, out, err = load(capsys, monkeypatch, tmp_path, tmp_path / "a.toml", outside, "--allow-path", str(ROOT / "rulesets"))
+    assert code == 0 and "saved to" in out, err
