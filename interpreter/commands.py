@@ -578,7 +578,7 @@ def _play(args: _PlayArgs) -> int:
     if game.error is not None:
         print(render(game.error, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
-    saved = _after_the_game(game, args, applied)
+    saved = _after_the_game(game, args, applied, sources.names())
     return 1 if pictures is not None and pictures.failed else saved
 
 
@@ -637,7 +637,7 @@ def _tell_the_rest(game, detail: bool) -> None:
               "decisions): --detail shows them", file=sys.stderr)
 
 
-def _after_the_game(game, args: _PlayArgs, applied: list[str]) -> int:
+def _after_the_game(game, args: _PlayArgs, applied: list[str], read: list[str]) -> int:
     """Save the game where it stopped, if it is to be saved: suspended, or ended by a person who names a file.
 
     The exit code (docs/safety.md §3): 0 when the game ran to its end, and when a person ended it at a
@@ -657,15 +657,16 @@ def _after_the_game(game, args: _PlayArgs, applied: list[str]) -> int:
         if game.quit is None and save is not None:
             print(f"umpire: the game ran to its end: nothing was saved in {save}", file=sys.stderr)
         return 0
-    return _write_save(game.save, save, args, applied)
+    return _write_save(game.save, save, args, applied, read)
 
 
-def _write_save(data: dict, save: str, args: _PlayArgs, applied: list[str]) -> int:
-    """The save, with the files played as paths from its own folder."""
+def _write_save(data: dict, save: str, args: _PlayArgs, applied: list[str], read: list[str]) -> int:
+    """The save, with the files played as paths from its own folder, and the root that holds them all."""
     from . import saves
 
+    root = saves.game_root(read, files.current().admits)
     data["umpire_save"].update(format=saves.FORMAT, file=saves.portable(save, args.path),
-                               root=saves.portable(save, _play_root(args.resume)),
+                               **({"root": saves.portable(save, root)} if root else {}),
                                overlays=[saves.portable(save, o) for o in args.overlays],
                                errata=args.errata, scenario=args.choice or "", applied=applied)
     try:
@@ -675,11 +676,6 @@ def _write_save(data: dict, save: str, args: _PlayArgs, applied: list[str]) -> i
         return 1
     print(f"saved to {save}")
     return 0
-
-
-def _play_root(resume) -> str:
-    """The folder a save records as the root of its game: the working folder, or the loaded save's root."""
-    return resume.root if resume is not None and resume.root else os.getcwd()
 
 
 def _game_to_play(path: str, sources: Sources, overlays, errata: bool, choice: str | None):

@@ -111,6 +111,15 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
+def _folder_to_allow(real: str) -> str:
+    """The folder whose --allow-path admits a file refused for its place: relative to the working
+    folder when that is the shorter way to write it, so a message reads the same on every machine."""
+    folder = os.path.dirname(real)
+    cwd = _cwd()
+    relative = os.path.relpath(folder, _real(cwd[0])) if cwd else folder
+    return relative if len(relative) < len(folder) else folder
+
+
 _active: ContextVar[Sandbox | None] = ContextVar("umpire_sandbox", default=None)
 
 
@@ -191,7 +200,7 @@ def resolve_reference(relative: str, naming_file: str, kind: Kind, span: Span, c
     box = current()
     if not box.admits(real):
         raise _fail(f"'{relative}' leads outside the folders this run may read ({box.shown()})", span,
-                    "allow it with --allow-path DIR")
+                    f"allow it with --allow-path {_folder_to_allow(real)}")
     if not kind.fits(real):  # a symlink with the right name may lead to any file
         raise _fail(f"'{relative}' leads to {real}, which is not {kind.describe()}", span)
     if os.path.exists(target):  # a missing file (or a broken link) is the caller's message

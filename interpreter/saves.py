@@ -12,7 +12,8 @@ itself: every field's type and range, before any of it is used, each refusal nam
 the position's fields are checked against the game's rules when it is loaded.
 
 Paths are stored relative to the save's own folder, so a save loads from any working folder and
-can be mailed with the rules beside it. Saves written before that (format 1) hold paths relative
+can be mailed with the rules beside it; `root` is the deepest folder holding every file the game
+read (game_root), granted back on loading when it holds the game file. Saves written before that (format 1) hold paths relative
 to the folder the game was played from, and are read so.
 """
 
@@ -87,6 +88,17 @@ def portable(save_path: str, game_file: str) -> str:
     return os.path.relpath(os.path.abspath(game_file), os.path.dirname(os.path.abspath(save_path)))
 
 
+def game_root(read: list[str], admits) -> str | None:
+    """The folder a save records as its game's root: the deepest folder holding every file the game
+    read, when the run could read that whole folder (`admits`); else None. It holds the game file, so
+    a load grants it (docs/safety.md §2), and it is never wider than the folders the game was given."""
+    real = [os.path.dirname(os.path.realpath(p)) for p in read]
+    if not real:
+        return None
+    common = os.path.commonpath(real)
+    return common if admits(common) else None
+
+
 def write(path: str, data: dict, force: bool = False) -> None:
     """Write the save whole or not at all (writing.py); raises WriteError naming the file."""
     import tomli_w
@@ -99,7 +111,7 @@ def write(path: str, data: dict, force: bool = False) -> None:
 @dataclass
 class Resume:
     file: str              # the rules or scenario file played, as a path from the working folder
-    root: str | None       # the working folder of the game saved (a root of its sandbox), when it holds `file`
+    root: str | None       # the folder holding every file the game read (a root of its sandbox), when it holds `file`
     seed: int
     agents: list[str]
     overlays: list[str]    # as paths from the working folder
@@ -230,11 +242,11 @@ def _game_files(head: dict, base: str | None) -> tuple[str, str | None]:
     """The game file played, and the root folder it was played from (when the save gives one)."""
     file = _path(_get(head, "file", str), base, "file")
     root = _path(_get(head, "root", str), base, "root") if "root" in head and base else None
-    # The game was played from `root`, whose tree holds what its files name; a save may give it back
-    # to the loaded game only as a folder that holds the game file (docs/safety.md).
-    if root is not None and not _holds(root, file):
-        raise SaveError(f"{head['root']!r} is not a folder holding the game file {head['file']!r}", "root")
-    return file, root
+    # `root` holds every file the game read; a save gives it back to the loaded game only as a folder
+    # that holds the game file (docs/safety.md §2). One that does not (a save written when `root` was
+    # the working folder, played from outside the game's tree) is not granted: the game's own folder
+    # and the loading run's roots are then all it reads from.
+    return file, root if root is not None and _holds(root, file) else None
 
 
 def _table(data: dict, name: str) -> dict:

@@ -229,14 +229,19 @@ def test_a_save_never_makes_umpire_read_a_file_that_is_not_the_game_s(saved, cap
         save.write_text(text)
 
 
-def test_a_save_s_root_must_hold_its_game_file(saved, capsys):
+def test_a_save_s_root_is_granted_only_when_it_holds_its_game_file(saved, capsys, monkeypatch, tmp_path):
     save = saved[0]
     tampered(save, root="../../../../../../../../..")
     code, out, err = run(capsys, "play", "--load", str(save))
     assert code == 0 or "field 'root'" in err
-    tampered(save, root=".")  # the save's own folder does not hold the game's scenario
+    tampered(save, root=".")  # the save's own folder does not hold the game's scenario: not granted
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
     code, out, err = run(capsys, "play", "--load", str(save))
-    assert code == 1 and "field 'root'" in err
+    assert code == 1 and "'../../rulesets/jenkins_ear.rules' leads outside the folders this run may read" in err
+    assert f"allow it with --allow-path {ROOT / 'rulesets'}" in err
+    code, out, err = run(capsys, "play", "--load", str(save), "--allow-path", str(ROOT / "rulesets"))
+    assert code == 0, err
 
 
 @pytest.mark.parametrize("args", [["play", "--load", "\0.toml"], ["play", SETUP, "--save", "\0.toml", "--stop-after", "1"]])
