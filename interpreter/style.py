@@ -10,6 +10,7 @@ that renders colour although it is not a terminal.
 from __future__ import annotations
 
 import os
+import re
 from typing import TextIO
 
 MODES = ("auto", "always", "never")
@@ -96,3 +97,18 @@ def counted(number: int, what: str, role: str, on: bool) -> str:
     """'2 warning(s)', in the role's colour when there are any and colour is on."""
     text = f"{number} {what}(s)"
     return paint(text, role, on and number > 0)
+
+
+# Control characters (C0, DEL, C1) in rules and scenario text would act on the terminal: an ESC
+# sequence can retitle the window or clear the screen, a CR overwrite the line. They are shown as
+# Python writes them in a string: '\r', '\t', '\n', '\x1b', '\x9b'.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def printable(text: str, keep: str = "") -> str:
+    """``text`` with every control character shown escaped, but those in ``keep`` (a quoted source
+    line keeps its tabs, a multi-line prompt its newlines); unchanged when it has none."""
+    if not _CONTROL.search(text):
+        return text
+    return _CONTROL.sub(lambda m: m[0] if m[0] in keep else _NAMED.get(m[0], f"\\x{ord(m[0]):02x}"), text)

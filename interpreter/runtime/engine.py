@@ -16,6 +16,7 @@ from ..check.symbols import Symbols
 from ..ir import citations
 from ..ir import nodes as n
 from ..limits import MAX_FUNCTION_DEPTH, max_steps
+from ..style import printable
 from ..syntax.diagnostics import Span
 from . import cups, records
 from .builtins import implementations
@@ -56,8 +57,10 @@ class Event:
     removed: tuple[str, ...] = ()        # for a refused answer, or an option asked about: the rule that removed it
 
     def __post_init__(self) -> None:
-        # The trace is plain data: a citation node is kept as the text it prints.
-        self.cite = str(self.cite)
+        # The trace is plain data: a citation node is kept as the text it prints. Every trace line is
+        # made here, so this is where rules and scenario text loses its control characters (style.py).
+        self.cite = printable(str(self.cite))
+        self.text = printable(self.text)
 
     def line(self) -> str:
         return f"[{self.cite}] {self.text}"

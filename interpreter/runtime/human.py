@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..style import printable
 from .agents import PASS, Agent
 from .driver import Quit, illegal, normalize, refused_name
 from .readout import Readout
@@ -24,7 +25,9 @@ class HumanAgent(Agent):
     def __init__(self, read: Callable[[], str | None], write: Callable[[str], None], readout: Readout,
                  before_asking: Callable[[], None] = lambda: None):
         self.read = read  # returns None at the end of input; Ctrl-C raises KeyboardInterrupt
-        self.write = write
+        # What the rules name (options, units, places) reaches the terminal with its control
+        # characters escaped; the prompts' own line breaks stay.
+        self.write = lambda text: write(printable(text, "\n"))
         self.readout = readout  # the options and the position as this side reads them
         self.before_asking = before_asking  # shows the narration so far
         self.typed: list[str] = []  # every accepted answer, as typed

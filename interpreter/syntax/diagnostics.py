@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
 
-from ..style import paint
+from ..style import paint, printable
 
 
 class Span(BaseModel):
@@ -89,7 +89,8 @@ def render(diag: Diagnostic, sources: Sources, colour: bool = False) -> str:
     where = f"{span.file}:{span.line}:{span.col}" if span.line > 0 else span.file
     if span.file == NO_SPAN.file:  # about the run as a whole, not a place in a file
         where = "umpire"
-    out = [f"{where}: {paint(diag.severity, diag.severity, colour)}: {diag.message}"]
+    message, hint = printable(diag.message), printable(diag.hint or "")
+    out = [f"{printable(where)}: {paint(diag.severity, diag.severity, colour)}: {message}"]
     text = sources.line(span.file, span.line) if span.line > 0 else None
     if text is not None:
         text = text.rstrip("\n")
@@ -97,18 +98,18 @@ def render(diag: Diagnostic, sources: Sources, colour: bool = False) -> str:
         col = max(1, span.col)
         width = span.end_col - col if span.end_line == span.line else len(text) - col + 1
         width = max(1, width)
-        text, col, width = _clip(text, col, width)
+        text, col, width = _shown(*_clip(text, col, width))
         out.append(gutter + text)
         # Keep the tabs of the quoted line so that the caret stands under the span.
         lead = "".join(c if c == "\t" else " " for c in text[: col - 1])
         lead += " " * (col - 1 - len(lead))
         caret = " " * (len(gutter) - 2) + "| " + lead + paint("^" * width, "caret", colour)
-        if diag.hint:
-            caret += " " + paint(diag.hint, "hint", colour)
+        if hint:
+            caret += " " + paint(hint, "hint", colour)
         out.append(caret)
-    elif diag.hint:
-        out.append("    " + paint(diag.hint, "hint", colour))
-    out.extend("    " + paint("note", "note", colour) + ": " + n for n in diag.notes)
+    elif hint:
+        out.append("    " + paint(hint, "hint", colour))
+    out.extend("    " + paint("note", "note", colour) + ": " + printable(n) for n in diag.notes)
     return "\n".join(out)
 
 
@@ -128,6 +129,14 @@ def _clip(text: str, col: int, width: int) -> tuple[str, int, int]:
     head = "…" if start > 0 else ""
     tail = "…" if end < len(text) else ""
     return head + text[start:end] + tail, col - start + len(head), width
+
+
+def _shown(text: str, col: int, width: int) -> tuple[str, int, int]:
+    """The quoted line with its control characters escaped (tabs kept), and the column and width of
+    the span in it, so that the caret stays under the span."""
+    before, spanned = text[: col - 1], text[col - 1: col - 1 + width]
+    shown_before, shown_span = printable(before, "\t"), printable(spanned, "\t")
+    return printable(text, "\t"), len(shown_before) + 1, width + len(shown_span) - len(spanned)
 
 
 def render_all(diags: Iterable[Diagnostic], sources: Sources, colour: bool = False) -> str:
