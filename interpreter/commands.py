@@ -157,7 +157,7 @@ def check_file(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[l
         kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
         check = _check_scenario if kind is files.SCENARIO else _check_rules if kind is files.RULES else _check_overlay
         # The verdict on a file is kept by the cache with the files it read (cache.py).
-        return cache.through(("check", path, list(overlays)), sources, check, path, sources, list(overlays))
+        return cache.through(("check", path, list(overlays)), sources, tuple, check, path, sources, list(overlays))
     except UmpireError as err:
         return err.diagnostics, []
 
