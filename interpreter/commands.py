@@ -551,6 +551,13 @@ def _save_scope(args: _PlayArgs):
 
 
 def _play(args: _PlayArgs) -> int:
+    from .runtime.stopping import stopped_like_ctrl_c
+
+    with stopped_like_ctrl_c():  # SIGTERM and SIGHUP stop the game as Ctrl-C does (docs/safety.md §3)
+        return _play_game(args)
+
+
+def _play_game(args: _PlayArgs) -> int:
     from .runtime.play import play
 
     sources = Sources()
