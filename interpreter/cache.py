@@ -82,17 +82,18 @@ def note_absent(path: str) -> None:
         reads.append((path, "", None))
 
 
-def through(request: tuple, sources: Sources, load: Callable[..., T], *args: Any) -> T:
+def through(request: tuple, sources: Sources, kind: type | tuple[type, ...], load: Callable[..., T], *args: Any) -> T:
     """The value of ``load(*args)``, from the cache when an entry for ``request`` still holds.
 
     ``request`` names the load (its kind, path and options, all plain data); the files the
     load reads are added to the key as it reads them. On a hit the texts of those files are
     added to ``sources``, as the load would have added them; a load that raises is not kept.
+    ``kind`` is the type of what ``load`` gives: an entry holding anything else is a miss.
     """
     where = _entry_path(request)
     if where is None:
         return load(*args)
-    found = _lookup(where, sources)
+    found = _lookup(where, sources, kind)
     if found is not _MISS:
         return found
     outer = _reads.get()
@@ -174,8 +175,9 @@ def code_version() -> str:
 # ─────────────────────────────── reading and writing entries ───────────────────────────────
 
 
-def _lookup(where: Path, sources: Sources) -> Any:
-    """The value kept at ``where`` if every file it was made from still reads the same; else _MISS."""
+def _lookup(where: Path, sources: Sources, kind: type | tuple[type, ...]) -> Any:
+    """The value kept at ``where`` if it is a ``kind`` and every file it was made from still reads
+    the same; else _MISS."""
     try:
         data = _read_entry(where)
         if data is None or not data.startswith(FORMAT):
@@ -190,6 +192,8 @@ def _lookup(where: Path, sources: Sources) -> Any:
             return _MISS
         value = pickle.loads(payload)
     except Exception:  # a corrupt or truncated entry, or one from other code: a miss
+        return _MISS
+    if not isinstance(value, kind):  # an entry of another load's kind, or written by other code
         return _MISS
     for path, text in texts:
         sources.add(path, text)

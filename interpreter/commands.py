@@ -157,7 +157,7 @@ def check_file(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[l
         kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
         check = _check_scenario if kind is files.SCENARIO else _check_rules if kind is files.RULES else _check_overlay
         # The verdict on a file is kept by the cache with the files it read (cache.py).
-        return cache.through(("check", path, list(overlays)), sources, check, path, sources, list(overlays))
+        return cache.through(("check", path, list(overlays)), sources, tuple, check, path, sources, list(overlays))
     except UmpireError as err:
         return err.diagnostics, []
 
@@ -551,6 +551,13 @@ def _save_scope(args: _PlayArgs):
 
 
 def _play(args: _PlayArgs) -> int:
+    from .runtime.stopping import stopped_like_ctrl_c
+
+    with stopped_like_ctrl_c():  # SIGTERM and SIGHUP stop the game as Ctrl-C does (docs/safety.md §3)
+        return _play_game(args)
+
+
+def _play_game(args: _PlayArgs) -> int:
     from .runtime.play import play
 
     sources = Sources()

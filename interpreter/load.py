@@ -55,7 +55,7 @@ def load_rules(path: str, sources: Sources, with_demo: bool = False, overlays: S
     """
     with files.entry(path):
         request = ("rules", path, with_demo, list(overlays), with_errata)
-        return cache.through(request, sources, _load_rules, path, sources, with_demo, overlays, with_errata)
+        return cache.through(request, sources, Loaded, _load_rules, path, sources, with_demo, overlays, with_errata)
 
 
 def _load_rules(path: str, sources: Sources, with_demo: bool, overlays: Sequence[str], with_errata: bool) -> Loaded:
@@ -170,10 +170,12 @@ def _built(text: str, path: str, start: str):
 def load_scenario(path: str, sources: Sources, chain: tuple[str, ...] = ()) -> n.Scenario:
     """Parse a scenario file and the files it takes places from; from the cache (cache.py) when
     none of them has changed."""
+    from .ir import nodes
+
     with files.entry(path):
         if chain:
             return _load_scenario(path, sources, chain)
-        return cache.through(("scenario", path), sources, _load_scenario, path, sources, chain)
+        return cache.through(("scenario", path), sources, nodes.Scenario, _load_scenario, path, sources, chain)
 
 
 def _load_scenario(path: str, sources: Sources, chain: tuple[str, ...]) -> n.Scenario:

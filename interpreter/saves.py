@@ -20,6 +20,7 @@ to the folder the game was played from, and are read so.
 from __future__ import annotations
 
 import os
+import random
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -185,6 +186,8 @@ def _rng_state(state, field: str) -> list:
           and state[1][-1] <= 624)
     if not ok:
         raise SaveError("is not the state of a random generator ([version, 625 whole numbers])", field)
+    if state[0] != random.Random.VERSION:  # the one layout of the state this Python's generator takes back
+        raise SaveError(f"version {state[0]} is not the random generator's version ({random.Random.VERSION})", field)
     return state
 
 

@@ -238,3 +238,30 @@ def test_help_and_argument_errors_import_neither_pydantic_nor_lark_nor_the_ir():
     assert imported_after([["--help"], ["check", "--help"], ["check"], ["play", "--seed", "x"]]) == []
     # A file name the command refuses is a diagnostic (a Span: pydantic), not the IR.
     assert imported_after([["run", "x.txt"]]) == ["pydantic"]
+
+
+def test_an_entry_of_the_wrong_type_is_a_miss(tmp_path):
+    """An entry whose checks all pass but whose value is not what its load gives (another load's
+    value, or one written by other code) is a miss: the command gives what it gives without a cache."""
+    import hashlib
+    import pickle
+
+    env = {**os.environ, "UMPIRE_CACHE": str(tmp_path / "cache")}
+    commands = [["check", "rulesets/yellow_jack.rules"], ["play", "rulesets/yellow_jack.rules", "--agents", "random,random"]]
+
+    def run(args):
+        return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=ROOT, env=env,
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
+
+    fresh = [run(args) for args in commands]
+    assert [r.returncode for r in fresh] == [0, 0] and entries(tmp_path / "cache")
+    for entry in entries(tmp_path / "cache"):
+        data = entry.read_bytes()
+        end = data.index(b"\n", len(cache.FORMAT))
+        header = json.loads(data[len(cache.FORMAT):end])
+        payload = pickle.dumps(42)
+        header["sha256"] = hashlib.sha256(payload).hexdigest()
+        entry.write_bytes(cache.FORMAT + json.dumps(header).encode() + b"\n" + payload)
+    for args, before in zip(commands, fresh):
+        again = run(args)
+        assert (again.returncode, again.stdout, again.stderr) == (before.returncode, before.stdout, before.stderr)

@@ -272,3 +272,30 @@ def test_a_game_loaded_from_its_position_saves_again_and_still_verifies(saved, c
     tampered(again, links=[5, 2])
     code, _, err = run(capsys, "play", "--load", str(again))
     assert code == 1 and "field 'links'" in err
+
+
+@pytest.mark.parametrize("where", [("goes_on", "dice"), ("goes_on", "agents", "british")])
+def test_a_generator_state_of_another_version_is_refused_naming_the_field(tmp_path, where):
+    """Python's generator takes back only its own layout of a state (version 3): any other version
+    is refused like any other bad field, exit 1, never a traceback (exit 70)."""
+    import subprocess
+    import sys
+
+    def umpire(*args):
+        return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=ROOT, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=600)
+
+    save = tmp_path / "yj.toml"
+    made = umpire("play", "rulesets/yellow_jack.rules", "--agents", "random,random", "--stop-after", "5",
+                  "--save", str(save))
+    assert made.returncode == 0, made.stderr
+    data = tomllib.loads(save.read_text())
+    target = data
+    for key in where:
+        target = target[key]
+    target[0] = 99
+    save.write_text(tomli_w.dumps(data))
+    loaded = umpire("play", "--load", str(save))
+    field = ".".join(where)
+    assert (loaded.returncode, loaded.stderr) == (
+        1, f"umpire: error: {save}: field '{field}': version 99 is not the random generator's version (3)\n")

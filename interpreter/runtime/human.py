@@ -19,6 +19,7 @@ from .agents import PASS, Agent
 from .driver import Quit, illegal, normalize, refused_name
 from .readout import Readout
 from .requests import ChoiceRequest
+from .stopping import what_stopped
 
 
 class HumanAgent(Agent):
@@ -38,8 +39,8 @@ class HumanAgent(Agent):
         while True:
             try:
                 line = self.read()
-            except KeyboardInterrupt:
-                raise Quit(f"interrupted (Ctrl-C) when {req.chooser} was to decide '{req.name}' [{req.cite}]") from None
+            except KeyboardInterrupt as interrupt:
+                raise Quit(f"interrupted ({what_stopped(interrupt)}) when {req.chooser} was to decide '{req.name}' [{req.cite}]") from None
             if line is None:
                 raise Quit(f"no more input: {req.chooser} must decide '{req.name}' [{req.cite}]")
             line = line.strip()

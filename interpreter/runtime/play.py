@@ -29,6 +29,7 @@ from .requests import GameEnded, RuleError, ScriptError
 from .search import GreedyAgent, Lookahead, SearchAgent, TreeSearchAgent
 from .setup import Setup
 from .stands_in import stands_in_brief
+from .stopping import held, what_stopped
 from .vm import Process, driven_on
 
 AGENT_KINDS = ("random", "eager", "first", "search", "mcts", "greedy", "human")
@@ -173,9 +174,9 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
         game.save = session.save(session.runner.asked - 1)
     except (RuleError, ScriptError) as err:
         game.error = Diagnostic("error", err.message, err.span or NO_SPAN, getattr(err, "hint", None))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
         # Between two decisions a rule may be half done: that position is not one a save can hold.
-        game.quit = "interrupted (Ctrl-C) while the rules were running; a position can be saved only at a decision"
+        game.quit = f"interrupted ({what_stopped(interrupt)}) while the rules were running; a position can be saved only at a decision"
     session.stream()
     session.tell()
     game.final = _final(session)
@@ -421,8 +422,9 @@ class _Session:
         new += [e.line() for e in events[start:] if self.detail or not e.detail]
         self.shown = len(events)
         if new:
-            terminal.narrate(new)
-            game.streamed += len(new)
+            with held():
+                terminal.narrate(new)
+                game.streamed += len(new)
 
     def tell(self) -> None:
         """The game's whole trace and its narration, from where a loaded game reached its save point."""
