@@ -1,9 +1,9 @@
-"""Benchmarks: the interpreter against the same rules hand-written in plain Python, and issue 13's targets.
+"""Benchmarks: the interpreter against the same rules hand-written in plain Python, and the performance targets (docs/performance.md).
 
 Run from the repository root:  python bench/bench.py [--seconds S] [--only NAME ...] [--cap SECONDS]
 It prints combats per second for the engine (running rulesets/jenkins_ear.rules) and for a
 plain-Python transcription of the same combat, and their ratio, measured side by side in
-the same process; then one row per target of issue 13 (exact odds beside icepool and plain
+the same process; then one row per performance target (exact odds beside icepool and plain
 Python, whole games, start-up, copying a position): the engine's figure, a baseline measured
 in the same run, their ratio and the target. It is a measurement, not a test: nothing here
 asserts a speed.
@@ -181,7 +181,7 @@ def combats(wanted: list[str], seconds: float) -> dict[str, tuple[float, float]]
 
 
 def targets_table(wanted: list[str], args, rates: dict[str, tuple[float, float]]) -> None:
-    """Issue 13's targets, one row each as it is measured, then the notes."""
+    """The performance targets, one row each as it is measured, then the notes."""
     notes: list[str] = []
     battles = {b.name: b for b in odds_targets.BATTLES}
     games = {"game-je": ("a 10-turn Jenkins' Ear game (random agents)", "rulesets/jenkins_ear.rules", 0.1),

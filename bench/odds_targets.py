@@ -1,4 +1,4 @@
-"""Issue 13's exact-odds targets: the engine's exact odds of a land combat beside icepool and plain Python.
+"""The exact-odds targets (docs/performance.md): the engine's exact odds of a land combat beside icepool and plain Python.
 
 The question, for each position: the exact joint distribution of the two sides' land-combat hits
 (9.2 step 4: each side's dice matched to its own green values, a die at most the value). The

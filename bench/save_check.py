@@ -1,4 +1,4 @@
-"""Save -> load -> continue against the uninterrupted game (issue 13's target: 100 seeds a game).
+"""Save -> load -> continue against the uninterrupted game (the target: 100 seeds a game).
 
 Used by bench/bench.py's `save` row (100 seeds) and by tests/test_position_saves.py (a few).
 """

@@ -1,4 +1,4 @@
-"""Issue 13's targets as rows of one table: what, the engine's figure, a baseline measured in the same run,
+"""The performance targets as rows of one table: what, the engine's figure, a baseline measured in the same run,
 their ratio, the target, and the engine's figure over the target (above 1: not met yet).
 
 bench/bench.py builds the rows (``python bench/bench.py --help`` lists their names for ``--only``);
@@ -239,7 +239,7 @@ def copy_row(runs: int = 200) -> Row:
                f"deepcopy of the state {state * 1e6:.0f} µs", f"{worst / state:.2f}x", "< 50 µs", ratio(worst, 50e-6))
 
 
-# ── studies (issue 16) ──
+# ── studies ──
 
 
 def study_rows(games: int, scaling_games: int) -> list[Row]:
