@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from .limits import MAX_EDITOR_BYTES
 from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, Span, UmpireError
 
 MAX_BYTES = 8 * 1024 * 1024  # far above any real ruleset (the largest is under 200 KB)
@@ -258,9 +259,12 @@ def read_checked(path: str, sources: Sources | None = None, span: Span | None = 
 
 
 def _buffered(path: str, text: str, sources: Sources | None, span: Span) -> str:
-    """An editor's buffer read in place of the file's content, under the same size cap."""
-    if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
-        raise _fail(f"{path} is too large to read (over {MAX_BYTES:,} bytes)", span)
+    """An editor's buffer read in place of the file's content, under the language server's size cap
+    (limits.MAX_EDITOR_BYTES, below MAX_BYTES: a check after every edit must be quick)."""
+    size = len(text.encode("utf-8", errors="replace"))
+    if size > MAX_EDITOR_BYTES:
+        raise _fail(f"'{path}' is too large to check in the editor ({size:,} bytes; the limit is {MAX_EDITOR_BYTES:,})",
+                    span, f"`umpire check` checks files of up to {MAX_BYTES:,} bytes")
     if sources is not None:
         sources.add(path, text)
     return text

@@ -17,6 +17,12 @@ MAX_DIGITS = 18  # digits of a number written in the rules (and of any number co
 MAX_STRING_LITERAL = 10_000  # characters of one quoted string in a file
 MAX_TURNS = 1_000  # the turns a game header (or an overlay, or a scenario's 'until turn') may name
 
+# ── the language server ──
+# Bytes (UTF-8) of an open file's text that the language server checks; a larger one gets one
+# diagnostic and is not parsed. A check's time and memory grow with the text (a 1 MB ruleset
+# takes about 9 s and 320 MB); the largest real ruleset is some 31 KB.
+MAX_EDITOR_BYTES = 1_000_000
+
 # ── a run ──
 MAX_INT = 10**MAX_DIGITS - 1  # the largest number arithmetic may give (18 digits)
 MAX_STRING = 100_000  # characters of a string built by interpolation

@@ -17,6 +17,7 @@ from pygls import uris
 from pygls.lsp.server import LanguageServer
 
 from ..syntax.diagnostics import Diagnostic
+from . import framing
 from .index import Declaration, word_at
 from .members import Member, dotted
 from .vocabulary import vocabulary
@@ -51,7 +52,7 @@ def serve(allowed: list[str]) -> int:
     for name, handler in _HANDLERS:
         server.feature(name)(handler)
     server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=["."]))(completion)
-    server.start_io()
+    framing.run(server)  # in place of server.start_io(): framing.py says why
     return 0
 
 
