@@ -36,4 +36,4 @@ STEPS_VARIABLE = "UMPIRE_MAX_STEPS"
 def max_steps() -> int:
     """The step budget of one run: UMPIRE_MAX_STEPS when it is a positive whole number, else the default."""
     raw = os.environ.get(STEPS_VARIABLE, "").strip().replace("_", "")
-    return int(raw) if raw.isdigit() and int(raw) > 0 else DEFAULT_MAX_STEPS
+    return int(raw) if raw.isascii() and raw.isdigit() and int(raw) > 0 else DEFAULT_MAX_STEPS  # ASCII digits only
