@@ -334,4 +334,6 @@ def test_a_document_over_the_editor_limit_gets_one_diagnostic_and_is_not_parsed(
     assert only["severity"] == 1 and only["range"]["start"] == {"line": 0, "character": 0}
     assert only["message"].startswith(f"'{path}' is too large to check in the editor ({len(text.encode()):,} bytes; "
                                       f"the limit is {MAX_EDITOR_BYTES:,})")
+    at = {"textDocument": {"uri": _uri(path)}, "position": {"line": 0, "character": 0}}
+    assert client.request("textDocument/completion", at)["items"] == []
     assert [d for d in _change(client, path, TOY, 2) if d["severity"] == 1] == []  # cut down again: checked

@@ -21,7 +21,7 @@ from . import framing
 from .index import Declaration, word_at
 from .members import Member, dotted
 from .vocabulary import vocabulary
-from .workbench import Workbench, normal
+from .workbench import Workbench, normal, too_large
 
 _SEVERITY = {"error": t.DiagnosticSeverity.Error, "warning": t.DiagnosticSeverity.Warning,
              "note": t.DiagnosticSeverity.Information}
@@ -164,6 +164,8 @@ def completion(ls: UmpireServer, params: t.CompletionParams) -> t.CompletionList
     the keywords (the client filters as you type)."""
     path = _path(ls, params.text_document.uri)
     doc = ls.workspace.get_text_document(params.text_document.uri)
+    if too_large(doc.source):  # not checked (its one diagnostic says so): nothing is offered
+        return t.CompletionList(is_incomplete=False, items=[])
     lines = doc.source.splitlines()
     at = params.position
     before = dotted(lines[at.line][: at.character]) if at.line < len(lines) else None

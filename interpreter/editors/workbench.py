@@ -48,7 +48,7 @@ class Workbench:
         ruleset (a rules file with no game header) that an open file reads: it is checked in its whole."""
         path = normal(path)
         readers = [r for r, found in self.results.items() if r != path and path in found.read and r in buffers]
-        alone = not readers or _too_large(buffers.get(path)) or self._whole(path, buffers.get(path))
+        alone = not readers or too_large(buffers.get(path)) or self._whole(path, buffers.get(path))
         touched = {path} | (set() if alone else self._drop(path))
         for root in readers + [path] * alone:
             touched |= self._check(root, buffers)
@@ -127,8 +127,9 @@ class Workbench:
         return before | set(found.diagnostics) | {root}
 
 
-def _too_large(text: str | None) -> bool:
-    """A buffer the checks refuse unread (files.read_checked says so): it is not parsed here either."""
+def too_large(text: str | None) -> bool:
+    """A buffer the checks refuse unread (files.read_checked says so): it is not parsed here either,
+    nor compared line by line with its last text that parsed (completion), which takes as long."""
     return text is not None and len(text.encode("utf-8", errors="replace")) > MAX_EDITOR_BYTES
 
 
