@@ -22,6 +22,10 @@ MAX_TURNS = 1_000  # the turns a game header (or an overlay, or a scenario's 'un
 # diagnostic and is not parsed. A check's time and memory grow with the text (a 1 MB ruleset
 # takes about 9 s and 320 MB); the largest real ruleset is some 31 KB.
 MAX_EDITOR_BYTES = 1_000_000
+# Bytes of one message from the editor (its Content-Length): room for a file at the cap of files.py
+# (8 MB) even with every character JSON-escaped (6 bytes each), far below a length that would
+# exhaust the memory when the body is read.
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 
 # ── a run ──
 MAX_INT = 10**MAX_DIGITS - 1  # the largest number arithmetic may give (18 digits)

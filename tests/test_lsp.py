@@ -299,6 +299,7 @@ def test_a_message_that_cannot_be_read_is_answered_and_the_next_one_is_served(tm
     lost = json.dumps({"jsonrpc": "2.0", "id": 99, "method": "shutdown"}).encode()
     for bad in (b"Content-Type: application/vscode-jsonrpc\r\n\r\n" + lost,
                 b"Content-Length: many\r\n\r\n" + lost,
+                b"Content-Length: 99999999999999\r\n\r\n" + lost,  # not allocated: MAX_MESSAGE_BYTES
                 b"Content-Length: 3\r\n\r\n{x}"):
         client.write(bad)
         error = client.response(None)["error"]

@@ -26,6 +26,8 @@ from pygls.exceptions import JsonRpcException
 from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.lsp.server import LanguageServer
 
+from ..limits import MAX_MESSAGE_BYTES
+
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
@@ -53,15 +55,16 @@ async def _serve(server: LanguageServer, reader: StdinAsyncReader, writer: Stdou
         body = json.dumps({"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}}).encode()
         writer.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
 
-    unframed = "Parse error: a message with no Content-Length header giving its size in bytes was discarded"
-    async for body in bodies(reader, lambda: answer(None, PARSE_ERROR, unframed)):
+    async for body in bodies(reader, lambda why: answer(None, PARSE_ERROR, f"Parse error: {why}")):
         take(server, body, answer)
 
 
-async def bodies(reader: StdinAsyncReader, unframed: Callable[[], None]) -> AsyncIterator[bytes]:
-    """The body of each message, by its `Content-Length`; ``unframed`` is called for a message whose
-    headers give no length (none, or not a number). Its body cannot be told from what follows it,
-    so everything up to the next `Content-Length` header is skipped: that message alone is lost."""
+async def bodies(reader: StdinAsyncReader, refused: Callable[[str], None]) -> AsyncIterator[bytes]:
+    """The body of each message, by its `Content-Length`; ``refused`` is told why of a message whose
+    headers give no length (none, or not a number) or one over MAX_MESSAGE_BYTES, which is not read
+    (a length of many gigabytes would be allocated whole). Such a body cannot be told from what
+    follows it, so everything up to the next `Content-Length` header is skipped: that message alone
+    is lost."""
     length: int | None = None
     headers = lost = False
     while True:
@@ -80,13 +83,15 @@ async def bodies(reader: StdinAsyncReader, unframed: Callable[[], None]) -> Asyn
                 value = value.strip()
                 length = int(value) if value.isdigit() else None  # bytes.isdigit: ASCII digits only
             continue
-        if length is not None:
+        if length is not None and length <= MAX_MESSAGE_BYTES:
             body = await reader.readexactly(length)
             if len(body) < length:  # the input ended inside the body
                 return
             yield body
         elif headers:
-            unframed()
+            refused(f"a message of {length:,} bytes is more than the {MAX_MESSAGE_BYTES:,} the server reads; it was discarded"
+                    if length is not None else
+                    "a message with no Content-Length header giving its size in bytes was discarded")
             lost = True
         length, headers = None, False
 
