@@ -14,6 +14,8 @@ import argparse
 import os
 import sys
 
+from .digits import whole_number
+
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
@@ -121,14 +123,14 @@ def _add_run(sub) -> None:
 def _add_play(sub) -> None:
     p = sub.add_parser("play", help="play a whole game with seeded dice and agents")
     p.add_argument("file", nargs="?", help="a rules file (empty position) or a scenario (its set-up)")
-    p.add_argument("--seed", type=int, default=1,
+    p.add_argument("--seed", type=whole_number, default=1,
                    help="the seed of the dice and of the agents' choices: the same seed plays the same game (default 1)")
     p.add_argument("--agents", default="random,random",
                    help="one per side: random, eager (random, seizing every opportunity), first (the first legal option), search[:N], mcts[:N], greedy[:N] (looking ahead through the rules, N rollouts a decision) or human (you, at the terminal)")
     p.add_argument("--save", metavar="FILE", help="where to save the game (TOML): before decision N + 1 with "
                    "--stop-after N, or where a person ends it (end of input, Ctrl-C); never over an existing file "
                    "without --force, never over a rules, scenario or overlay file")
-    p.add_argument("--stop-after", type=int, metavar="N", help="suspend the game after N decisions (needs --save)")
+    p.add_argument("--stop-after", type=whole_number, metavar="N", help="suspend the game after N decisions (needs --save)")
     p.add_argument("--force", action="store_true", help="let --save replace an earlier save")
     p.add_argument("--load", metavar="FILE", help="resume a saved game")
     p.add_argument("--verify", action="store_true",
@@ -192,14 +194,14 @@ def _add_odds(sub) -> None:
                    help="answer every decision NAME (of SIDE alone, with SIDE:) with ANSWER where it is legal: option "
                         "names separated by commas, 'pass' (decline) or 'first' (the first legal option, taken even "
                         "where it may be declined); a side's answer comes before one for either side; repeatable")
-    p.add_argument("--monte-carlo", type=int, metavar="N",
+    p.add_argument("--monte-carlo", type=whole_number, metavar="N",
                    help="also run the interpreter N times with seeded dice; alone, with 95%% confidence intervals, "
                         "when the enumeration is refused for its size")
     p.add_argument("--demo", action="store_true",
                    help="add the game's demo data (invented tables standing in for ones the rulebook does not print)")
     p.add_argument("--no-exact", action="store_true", help="skip the exact enumeration (with --monte-carlo N)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the Monte Carlo runs")
-    p.add_argument("--limit", type=int, default=2_000_000,
+    p.add_argument("--seed", type=whole_number, default=1, help="seed of the Monte Carlo runs")
+    p.add_argument("--limit", type=whole_number, default=2_000_000,
                    help="refuse enumerations that send on more outcomes than this (with --replay: run more dice paths); "
                         "a question whose estimate passes it is refused at once, naming the --monte-carlo command")
     p.add_argument("--replay", action="store_true",
@@ -213,15 +215,15 @@ def _add_study(sub) -> None:
     p = sub.add_parser("study", help="play many whole games and sum them up: outcomes with intervals, lengths, facts; "
                                      "compare a house rule on the same seeds")
     p.add_argument("file", help="a rules file (its demo set-up) or a scenario (its set-up)")
-    p.add_argument("--games", type=int, default=100, help="how many games (seeds --seed to --seed + N - 1)")
-    p.add_argument("--seed", type=int, default=1, help="the first game's seed")
+    p.add_argument("--games", type=whole_number, default=100, help="how many games (seeds --seed to --seed + N - 1)")
+    p.add_argument("--seed", type=whole_number, default=1, help="the first game's seed")
     p.add_argument("--agents", default="random,random", help="one per side: random, eager, first, search[:N], mcts[:N] or greedy[:N]")
     p.add_argument("--outcome", metavar="NAME", help="the game state or recorded fact that says who won (e.g. winner)")
     p.add_argument("--fact", action="append", default=[], metavar="NAME",
                    help="another game state or recorded fact to report (repeatable)")
     p.add_argument("--compare", metavar="OVERLAY",
                    help="play the same seeds again with this overlay and test the difference (McNemar's exact test)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+    p.add_argument("--workers", type=whole_number, default=os.cpu_count() or 1,
                    help="processes to play on (default: one per core)")
     p.add_argument("--cluster", metavar="ADDRESS", help="play on a Dask cluster, e.g. tcp://127.0.0.1:8786")
     p.add_argument("--csv", metavar="FILE", help="write one row per game (.csv)")

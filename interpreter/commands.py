@@ -396,7 +396,7 @@ def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | 
         problem = _explain_draw_problem(at, draw, force)
         if problem:
             print(f"umpire: error: {problem}", file=sys.stderr)
-            return 2 if at is None else 1  # a moment not chosen is a usage error; a refused file is as a save's
+            return 1
     sources = Sources()
     ready = _ready_scenario(path, sources, overlays)
     if ready is None:

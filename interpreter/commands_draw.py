@@ -14,6 +14,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from .digits import is_number
 from .saves import output_refusal
 from .syntax.diagnostics import Sources, UmpireError, render, render_all
 from .writing import WriteError, write_file
@@ -33,12 +34,11 @@ class DrawArgs:
 
 def cmd_draw(a: DrawArgs) -> int:
     targets = _targets(a)
-    problem = _option_problem(a)
-    if problem:
-        print(f"umpire: error: {problem}", file=sys.stderr)
-        return 2
-    refused = next((p for t in targets if (p := output_problem(t, a.force))), None)
-    if refused:  # a file that must not be written, as a save's or a study's: exit 1
+    # Options that do not go together, and a file that must not be written (as a save's or a
+    # study's), are refusals of what was asked, exit 1: argparse's exit 2 is for a command line
+    # it cannot read.
+    refused = _option_problem(a) or next((p for t in targets if (p := output_problem(t, a.force))), None)
+    if refused:
         print(f"umpire: error: {refused}", file=sys.stderr)
         return 1
     sources = Sources()
@@ -180,7 +180,7 @@ class Camera:
     def _is_moment(self, engine, number: int) -> bool:
         if self.at is None:
             return number == 0
-        if self.at.isdigit():
+        if is_number(self.at):
             return number == int(self.at)
         return number > 0 and self.at.lower() in engine.events[number - 1].line().lower()
 

@@ -37,7 +37,7 @@ from .load import load_rules, read
 from .style import enabled
 from .syntax.diagnostics import Diagnostic, Sources, Span, UmpireError, did_you_mean, render, render_all
 
-_SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)+[a-z]?")
+_SECTION_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)+[a-z]?")  # ASCII digits: digits.py
 _EXAMPLES_SHOWN = 3
 
 
@@ -324,7 +324,7 @@ def _tally(counts: Counter[str]) -> str:
 
 
 def _natural(text: str) -> list:
-    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
+    return [int(t) if t.isdigit() else t for t in re.split(r"([0-9]+)", text)]
 
 
 def unknown_diagnostics(cov: Coverage, sections_path: str) -> list[Diagnostic]:

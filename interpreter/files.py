@@ -6,8 +6,8 @@ directory, the folder of each file named on the command line and each ``--allow-
 DIR``. A path a file names must be relative (to the naming file's folder), must name a
 file of the kind its construct expects (by extension, before anything is read) and its
 real location (symlinks followed) must lie inside a root. Whatever is read must be a
-regular file no larger than ``MAX_BYTES``: a FIFO would hang the run, ``/dev/zero`` would
-fill the memory. docs/safety.md says the same for users.
+regular file with one name (a hard link's other names may lie outside the roots) no larger
+than ``MAX_BYTES``: a FIFO would hang the run, ``/dev/zero`` would fill the memory. docs/safety.md says the same for users.
 
 The sandbox of a run is set by the command line (``sandbox``); a program that calls the
 loader itself gets, for each file it hands over, the working directory and that file's
@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from .limits import MAX_EDITOR_BYTES
 from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, Span, UmpireError
 
 MAX_BYTES = 8 * 1024 * 1024  # far above any real ruleset (the largest is under 200 KB)
@@ -258,9 +259,12 @@ def read_checked(path: str, sources: Sources | None = None, span: Span | None = 
 
 
 def _buffered(path: str, text: str, sources: Sources | None, span: Span) -> str:
-    """An editor's buffer read in place of the file's content, under the same size cap."""
-    if len(text.encode("utf-8", errors="replace")) > MAX_BYTES:
-        raise _fail(f"{path} is too large to read (over {MAX_BYTES:,} bytes)", span)
+    """An editor's buffer read in place of the file's content, under the language server's size cap
+    (limits.MAX_EDITOR_BYTES, below MAX_BYTES: a check after every edit must be quick)."""
+    size = len(text.encode("utf-8", errors="replace"))
+    if size > MAX_EDITOR_BYTES:
+        raise _fail(f"'{path}' is too large to check in the editor ({size:,} bytes; the limit is {MAX_EDITOR_BYTES:,})",
+                    span, f"`umpire check` checks files of up to {MAX_BYTES:,} bytes")
     if sources is not None:
         sources.add(path, text)
     return text
@@ -278,6 +282,12 @@ def _check_stat(path: str, named: str, span: Span) -> None:
 def _check_mode(info: os.stat_result, named: str, span: Span) -> None:
     if not stat.S_ISREG(info.st_mode):
         raise _fail(f"'{named}' is {_what_it_is(info.st_mode)}, not a regular file", span)
+    if info.st_nlink > 1:
+        # A hard link is the file itself under another name: nothing in the path says where its
+        # other names are, so a link inside the roots to a file outside them cannot be told from a
+        # file of the project. A file read has one name (a git checkout or a copy gives it one).
+        raise _fail(f"'{named}' has {info.st_nlink} hard links; Umpire reads only files with one name", span,
+                    "copy it, or link it symbolically")
     if info.st_size > MAX_BYTES:
         raise _fail(f"'{named}' is too large to read ({info.st_size:,} bytes; the limit is {MAX_BYTES:,})", span)
 

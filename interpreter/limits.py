@@ -17,6 +17,16 @@ MAX_DIGITS = 18  # digits of a number written in the rules (and of any number co
 MAX_STRING_LITERAL = 10_000  # characters of one quoted string in a file
 MAX_TURNS = 1_000  # the turns a game header (or an overlay, or a scenario's 'until turn') may name
 
+# ── the language server ──
+# Bytes (UTF-8) of an open file's text that the language server checks; a larger one gets one
+# diagnostic and is not parsed. A check's time and memory grow with the text (a 1 MB ruleset
+# takes about 9 s and 320 MB); the largest real ruleset is some 31 KB.
+MAX_EDITOR_BYTES = 1_000_000
+# Bytes of one message from the editor (its Content-Length): room for a file at the cap of files.py
+# (8 MB) even with every character JSON-escaped (6 bytes each), far below a length that would
+# exhaust the memory when the body is read.
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+
 # ── a run ──
 MAX_INT = 10**MAX_DIGITS - 1  # the largest number arithmetic may give (18 digits)
 MAX_STRING = 100_000  # characters of a string built by interpolation
@@ -30,4 +40,4 @@ STEPS_VARIABLE = "UMPIRE_MAX_STEPS"
 def max_steps() -> int:
     """The step budget of one run: UMPIRE_MAX_STEPS when it is a positive whole number, else the default."""
     raw = os.environ.get(STEPS_VARIABLE, "").strip().replace("_", "")
-    return int(raw) if raw.isdigit() and int(raw) > 0 else DEFAULT_MAX_STEPS
+    return int(raw) if raw.isascii() and raw.isdigit() and int(raw) > 0 else DEFAULT_MAX_STEPS  # ASCII digits only

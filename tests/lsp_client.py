@@ -51,14 +51,28 @@ class Client:
 
     def request(self, method: str, params: dict | None) -> dict:
         """The answer's result (the notifications that came before it are kept in ``notes``)."""
+        message = self.answer(method, params)
+        assert "error" not in message, message["error"]
+        return message.get("result")
+
+    def answer(self, method: str, params: dict | None) -> dict:
+        """The whole answer to a request: its result or its error."""
         self.next_id += 1
         self.send({"id": self.next_id, "method": method, "params": params})
+        return self.response(self.next_id)
+
+    def response(self, msg_id: int | None) -> dict:
+        """The next response with this id (None: an error about a message whose id could not be read)."""
         while True:
             message = self._next()
-            if message.get("id") == self.next_id and "method" not in message:
-                assert "error" not in message, message["error"]
-                return message.get("result")
+            if "method" not in message and message.get("id") == msg_id:
+                return message
             self._keep(message)
+
+    def write(self, data: bytes) -> None:
+        """Bytes as they are, framed or not."""
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
 
     def diagnostics(self, uri: str) -> list[dict]:
         """The next diagnostics published for ``uri``."""

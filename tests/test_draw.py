@@ -249,9 +249,11 @@ def test_a_rules_file_draws_the_set_up_of_a_scenario_its_header_names(tmp_path, 
     assert "AZOGUES" in held["convoy_pool[bourbon]"] and "BR_REINFORCEMENT" in held["reinforcement_pool[british]"]
     assert main(["draw", "rulesets/yellow_jack.rules", "--scenario", "extnded", "-o", str(tmp_path / "x.svg")]) == 1
     assert "did you mean 'extended'?" in capsys.readouterr().err
-    assert main(["draw", EOP, "--scenario", "extended", "-o", str(tmp_path / "y.svg")]) == 2
+    assert main(["draw", EOP, "--scenario", "extended", "-o", str(tmp_path / "y.svg")]) == 1
     assert "give the rules file" in capsys.readouterr().err
-    assert not (tmp_path / "x.svg").exists() and not (tmp_path / "y.svg").exists()
+    assert main(["draw", "rulesets/yellow_jack.rules", "--at", "3", "-o", str(tmp_path / "z.svg")]) == 1
+    assert "a rules file is drawn at its demo set-up" in capsys.readouterr().err
+    assert not (tmp_path / "x.svg").exists() and not (tmp_path / "y.svg").exists() and not (tmp_path / "z.svg").exists()
 
 
 def test_an_existing_picture_is_kept_unless_forced(tmp_path, capsys):
@@ -268,7 +270,8 @@ def test_an_existing_picture_is_kept_unless_forced(tmp_path, capsys):
     (["--side", "french"], 1, "the game has no side 'french'"),
     (["--at", "9999"], 1, "no trace line matches '9999' (the trace has 141 lines)"),
     (["--step", "nowhere"], 1, "never stands at a step 'nowhere'"),
-    (["--at", "3", "--step", "combat_resolution"], 2, "give one of them"),
+    (["--at", "3", "--step", "combat_resolution"], 1, "give one of them"),  # a refusal, not argparse's exit 2
+    (["--at", " "], 1, "--at needs a line number, a text of the line, or 'end'"),
 ])
 def test_bad_values_are_refused_with_a_message(tmp_path, capsys, args, code, message):
     assert main(["draw", EOP, *args, "-o", str(tmp_path / "p.svg")]) == code
@@ -304,7 +307,7 @@ def test_explain_draws_the_line_it_explains(tmp_path, capsys):
     assert main(["explain", EOP, "--at", "137", "--draw", str(out)]) == 0
     assert "#137 [7.6] 3018.captured_by is now english" in capsys.readouterr().out
     assert ("3018", "english", "captured_by") in marks(ET.parse(out).getroot())
-    assert main(["explain", EOP, "--draw", str(tmp_path / "other.svg")]) == 2
+    assert main(["explain", EOP, "--draw", str(tmp_path / "other.svg")]) == 1
     assert "choose it with --at N" in capsys.readouterr().err
 
 

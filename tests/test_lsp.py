@@ -3,6 +3,7 @@ checker's diagnostic at its range, the fix clears it, and definition, hover and 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -278,3 +279,62 @@ def test_completion_after_a_dot_in_a_scenario(session):
     _change(client, scenario, typed, 2)
     assert set(_completed(client, scenario, typed, "    BLUE1.")) == UNIT_MEMBERS
     assert set(_completed(client, scenario, typed, "    @reach.")) == PLACE_MEMBERS
+
+
+def _started(folder: Path) -> Client:
+    client = Client(folder)
+    client.request("initialize", {"processId": None, "rootUri": folder.as_uri(), "capabilities": {}})
+    client.notify("initialized", {})
+    return client
+
+
+def test_a_message_that_cannot_be_read_is_answered_and_the_next_one_is_served(tmp_path):
+    """The base protocol: a message is framed by its Content-Length header. One without a usable
+    length (no such header, or no number in it), or whose body is not JSON, is answered with a
+    Parse error (its id unknown: null) and discarded alone; the next request is answered."""
+    client = _started(tmp_path)
+    keywords = {"textDocument": {"uri": "untitled:Untitled-1"}, "position": {"line": 0, "character": 0}}
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": "untitled:Untitled-1", "languageId": "umpire",
+                                                            "version": 1, "text": "\n"}})
+    lost = json.dumps({"jsonrpc": "2.0", "id": 99, "method": "shutdown"}).encode()
+    for bad in (b"Content-Type: application/vscode-jsonrpc\r\n\r\n" + lost,
+                b"Content-Length: many\r\n\r\n" + lost,
+                b"Content-Length: 99999999999999\r\n\r\n" + lost,  # not allocated: MAX_MESSAGE_BYTES
+                b"Content-Length: 3\r\n\r\n{x}"):
+        client.write(bad)
+        error = client.response(None)["error"]
+        assert error["code"] == -32700 and error["message"].startswith("Parse error")
+        assert "procedure" in {item["label"] for item in client.request("textDocument/completion", keywords)["items"]}
+    assert client.close() == 0  # the 'shutdown' inside the discarded messages was not obeyed: this one is
+
+
+def test_a_request_with_params_of_the_wrong_types_is_answered_invalid_params(session):
+    client, folder, _ = session
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": "untitled:Untitled-2", "languageId": "umpire",
+                                                            "version": 1, "text": "\n"}})
+    answer = client.answer("textDocument/hover", {"textDocument": {"uri": _uri(folder / "toy.rules")}, "position": "x"})
+    assert answer["id"] == client.next_id
+    assert answer["error"]["code"] == -32602
+    assert "textDocument/hover" in answer["error"]["message"] and "$.params.position" in answer["error"]["message"]
+    client.notify("textDocument/didChange", {"textDocument": {"uri": 7}, "contentChanges": "x"})  # no answer: logged
+    items = client.request("textDocument/completion", {"textDocument": {"uri": "untitled:Untitled-2"},
+                                                       "position": {"line": 0, "character": 0}})
+    assert "procedure" in {item["label"] for item in items["items"]}
+    logged = [n["params"]["message"] for n in client.notes if n["method"] == "window/logMessage"]
+    assert any("textDocument/didChange" in m and "invalid" in m for m in logged)
+
+
+def test_a_document_over_the_editor_limit_gets_one_diagnostic_and_is_not_parsed(session):
+    from interpreter.limits import MAX_EDITOR_BYTES
+
+    client, folder, _ = session
+    path = folder / "huge.rules"
+    text = TOY + "# a comment line, many times over\n" * (MAX_EDITOR_BYTES // 34)
+    path.write_text(TOY, encoding="utf-8")
+    (only,) = _open(client, path, text)
+    assert only["severity"] == 1 and only["range"]["start"] == {"line": 0, "character": 0}
+    assert only["message"].startswith(f"'{path}' is too large to check in the editor ({len(text.encode()):,} bytes; "
+                                      f"the limit is {MAX_EDITOR_BYTES:,})")
+    at = {"textDocument": {"uri": _uri(path)}, "position": {"line": 0, "character": 0}}
+    assert client.request("textDocument/completion", at)["items"] == []
+    assert [d for d in _change(client, path, TOY, 2) if d["severity"] == 1] == []  # cut down again: checked

@@ -4,6 +4,7 @@ the narration so far is told, with the signal named."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -49,3 +50,69 @@ def test_a_signal_while_the_rules_run_tells_the_narration_so_far(name, tmp_path)
                                  "a position can be saved only at a decision\n")
     assert not save.exists()
 
+
+
+LOCK = ["play", "tests/lang/lock.rules", "--seed", "1", "--agents", "human,random"]  # Red's three digits: a person's
+
+
+def plays_on_from(save: Path) -> subprocess.CompletedProcess:
+    """The saved game loaded and played to its end, the person's three digits piped in."""
+    return subprocess.run([sys.executable, "-m", "interpreter", "play", "--load", str(save), "--detail"], cwd=ROOT, input="4\n2\n6\n",
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_sigterm_while_a_person_s_prompt_waits_writes_the_save(tmp_path):
+    save = tmp_path / "lock.toml"
+    game = umpire(*LOCK, "--save", str(save), stdin=subprocess.PIPE)  # kept open: the prompt waits
+    read_until(game.stdout, b"> ")  # input() writes its prompt, then reads: the signal lands in the read
+    game.send_signal(signal.SIGTERM)
+    out, err = game.communicate(timeout=600)
+    assert game.returncode == 0, err.decode()
+    assert "interrupted (SIGTERM) when red was to decide 'first' [2.1]" in err.decode()
+    assert out.decode().endswith(f"saved to {save}\n") and save.exists()
+    resumed = plays_on_from(save)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "opened is now red" in resumed.stdout  # 4, 2, 6: the lock opens
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty") or sys.platform == "win32", reason="a terminal of its own (pty)")
+def test_ctrl_c_typed_at_a_decision_on_a_terminal_saves_under_the_name_typed_next(tmp_path):
+    """As a person at a terminal does it: ^C typed (the terminal sends SIGINT), then a file name and Enter
+    at the save prompt. On a terminal, input() reads through the C library, not sys.stdin."""
+    import fcntl
+    import termios
+
+    shutil.copy(ROOT / "tests" / "lang" / "lock.rules", tmp_path)  # played from there: the save is written there
+    master, slave = os.openpty()
+
+    def own_terminal() -> None:  # the pty as the game's controlling terminal, so that ^C is SIGINT
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    game = subprocess.Popen([sys.executable, "-m", "interpreter", "play", "lock.rules", *LOCK[2:]], cwd=tmp_path, stdin=slave, stdout=slave,
+                            stderr=slave, start_new_session=True, preexec_fn=own_terminal,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    os.close(slave)
+    seen = read_pty_until(master, b"shows the position\r\n> ")
+    os.write(master, b"\x03")
+    seen += read_pty_until(master, b"press Enter not to save\r\n> ")
+    os.write(master, b"mine.toml\r")
+    seen += read_pty_until(master, None)
+    assert game.wait(timeout=600) == 0, seen.decode()
+    assert b"saved to mine.toml" in seen and (tmp_path / "mine.toml").exists()
+    resumed = plays_on_from(tmp_path / "mine.toml")
+    assert resumed.returncode == 0 and "opened is now red" in resumed.stdout, resumed.stderr
+
+
+def read_pty_until(master: int, end: bytes | None) -> bytes:
+    """What the game wrote to its terminal up to ``end`` (None: until it closes it)."""
+    seen = b""
+    while end is None or not seen.endswith(end):
+        try:
+            chunk = os.read(master, 1)
+        except OSError:  # EIO: the game has closed its terminal
+            chunk = b""
+        if not chunk:
+            assert end is None, seen.decode(errors="replace")
+            return seen
+        seen += chunk
+    return seen

@@ -207,6 +207,25 @@ def test_a_folder_and_a_device_are_refused(project, construct):
 
 
 @pytest.mark.parametrize("construct", CONSTRUCTS)
+def test_a_hard_link_to_a_file_outside_the_roots_is_refused(project, construct):
+    """A hard link has no target to follow: its other name, outside the roots, cannot be seen from
+    inside, so a file with more than one name is not read at all."""
+    ext, plant = CONSTRUCTS[construct]
+    os.link(project.parent / "outside" / f"secret{ext}", project / f"x{ext}")
+    code, text = cli(*plant(project, f"x{ext}"))
+    assert_refused(code, text, f"'x{ext}' has 2 hard links; Umpire reads only files with one name",
+                   "copy it, or link it symbolically")
+
+
+def test_a_hard_link_on_the_command_line_or_open_in_the_editor_is_refused(project):
+    os.link(project / "skirmish.rules", project / "twin.rules")
+    code, text = cli("check", "twin.rules")
+    assert code == 1 and "'twin.rules' has 2 hard links" in text and "Traceback" not in text
+    with pytest.raises(UmpireError, match="has 2 hard links"), files.buffers({"twin.rules": SKIRMISH}):
+        files.read_checked("twin.rules")
+
+
+@pytest.mark.parametrize("construct", CONSTRUCTS)
 def test_an_oversized_file_is_refused_with_its_size(project, construct):
     ext, plant = CONSTRUCTS[construct]
     big_file(project / f"big{ext}")

@@ -17,10 +17,11 @@ from pygls import uris
 from pygls.lsp.server import LanguageServer
 
 from ..syntax.diagnostics import Diagnostic
+from . import framing
 from .index import Declaration, word_at
 from .members import Member, dotted
 from .vocabulary import vocabulary
-from .workbench import Workbench, normal
+from .workbench import Workbench, normal, too_large
 
 _SEVERITY = {"error": t.DiagnosticSeverity.Error, "warning": t.DiagnosticSeverity.Warning,
              "note": t.DiagnosticSeverity.Information}
@@ -51,7 +52,7 @@ def serve(allowed: list[str]) -> int:
     for name, handler in _HANDLERS:
         server.feature(name)(handler)
     server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=["."]))(completion)
-    server.start_io()
+    framing.run(server)  # in place of server.start_io(): framing.py says why
     return 0
 
 
@@ -163,6 +164,8 @@ def completion(ls: UmpireServer, params: t.CompletionParams) -> t.CompletionList
     the keywords (the client filters as you type)."""
     path = _path(ls, params.text_document.uri)
     doc = ls.workspace.get_text_document(params.text_document.uri)
+    if too_large(doc.source):  # not checked (its one diagnostic says so): nothing is offered
+        return t.CompletionList(is_incomplete=False, items=[])
     lines = doc.source.splitlines()
     at = params.position
     before = dotted(lines[at.line][: at.character]) if at.line < len(lines) else None

@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 
 from .. import files
+from ..limits import MAX_EDITOR_BYTES
 from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources
 from .index import Declaration, Parsed, declarations, moved, parse
 from .members import Member, members
@@ -47,7 +48,7 @@ class Workbench:
         ruleset (a rules file with no game header) that an open file reads: it is checked in its whole."""
         path = normal(path)
         readers = [r for r, found in self.results.items() if r != path and path in found.read and r in buffers]
-        alone = not readers or self._whole(path, buffers.get(path))
+        alone = not readers or too_large(buffers.get(path)) or self._whole(path, buffers.get(path))
         touched = {path} | (set() if alone else self._drop(path))
         for root in readers + [path] * alone:
             touched |= self._check(root, buffers)
@@ -124,6 +125,12 @@ class Workbench:
             found.read |= self.results[root].read
         self.results[root] = found
         return before | set(found.diagnostics) | {root}
+
+
+def too_large(text: str | None) -> bool:
+    """A buffer the checks refuse unread (files.read_checked says so): it is not parsed here either,
+    nor compared line by line with its last text that parsed (completion), which takes as long."""
+    return text is not None and len(text.encode("utf-8", errors="replace")) > MAX_EDITOR_BYTES
 
 
 def _checked(path: str, buffers: dict[str, str], allowed: list[str], sources: Sources) -> list[Diagnostic]:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..digits import is_number
 from ..ir import nodes as n
 from .agents import PASS, Agent, ScriptedAgent, removed_option, resolve_answer
 from .dice import DiceProvider
@@ -216,7 +217,7 @@ class Runner:
         if item is None:
             item = self.lookup(name)
         if item is None:
-            item = int(name) if name.isdigit() else name
+            item = int(name) if is_number(name) else name
         if not any(type(o) is type(item) for o in req.options):
             return
         self.why_not_found = removal_of(req, item)

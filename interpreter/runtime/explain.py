@@ -9,6 +9,7 @@ table's line already shows its roll, each modifier with its rule, and the row re
 
 from __future__ import annotations
 
+from ..digits import is_number
 from ..syntax.diagnostics import Sources
 from .engine import Event
 
@@ -35,6 +36,6 @@ def _select(events: list[Event], at: str | None) -> list[tuple[int, Event]]:
     numbered = list(enumerate(events, start=1))
     if at is None:
         return numbered
-    if at.isdigit():
+    if is_number(at):
         return [(i, e) for i, e in numbered if i == int(at)]
     return [(i, e) for i, e in numbered if at.lower() in e.line().lower()]

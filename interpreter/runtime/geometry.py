@@ -7,6 +7,8 @@ first; "CCCRR" allows 100 columns and more). Without a format, "CCRR".
 
 from __future__ import annotations
 
+from ..digits import is_number
+
 DEFAULT_HEX_ID = "CCRR"
 
 
@@ -17,7 +19,7 @@ def usable_id_format(form: str) -> bool:
 
 def parse_hex_id(pid: str, form: str = DEFAULT_HEX_ID) -> tuple[int, int] | None:
     """(column, row) of an id written in the format, or None for an id that does not fit it."""
-    if len(pid) != len(form) or not pid.isdigit() or not usable_id_format(form):
+    if len(pid) != len(form) or not is_number(pid) or not usable_id_format(form):
         return None
     col = "".join(d for d, f in zip(pid, form) if f == "C")
     row = "".join(d for d, f in zip(pid, form) if f == "R")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..check.symbols import Symbols
+from ..digits import is_number
 from ..ir import nodes as n
 from ..syntax.diagnostics import Span, did_you_mean
 from .calendar import start_turn
@@ -207,7 +208,7 @@ class Setup:
         """A place written as a value: its id, or a hex number whose leading zeros the number lost."""
         places = self.engine.state.places
         if str(value) not in places and isinstance(value, int):
-            same = [p for pid, p in places.items() if pid.isdigit() and int(pid) == value]
+            same = [p for pid, p in places.items() if is_number(pid) and int(pid) == value]
             if len(same) == 1:
                 return same[0]
         return self.place(str(value), span)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..digits import is_number
 from ..lang import DIRECTIONS
 
 DEFAULT_SQUARE_ID = "CCRR"
@@ -66,7 +67,7 @@ class IdFormat:
         kind = next((f[1] for f in self.fields if isinstance(f, tuple) and f[0] == axis), None)
         if kind == "letter":
             return ord(written) - ord("A") + 1 if len(written) == 1 and written.isalpha() and written.isupper() else None
-        return int(written) if written.isdigit() else None
+        return int(written) if is_number(written) else None
 
 
 @lru_cache(maxsize=64)
@@ -94,7 +95,7 @@ def _field_regex(f: tuple) -> str:
     _axis, kind, width = f
     if kind == "letter":
         return "([A-Z])"
-    return f"(\\d{{{width}}})" if width else "(0|[1-9]\\d*)"
+    return f"([0-9]{{{width}}})" if width else "(0|[1-9][0-9]*)"  # ASCII digits: digits.py
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+from ..digits import is_number
 from .engine import Event
 
 DEPTH = 5          # causes of causes followed
@@ -70,7 +71,7 @@ def why_not_lines(events: list[Event], name: str, at: str | None = None) -> list
     line ``at`` selects: its number, or the first line holding a text), or [] when none did."""
     start = 0
     if at is not None:
-        start = int(at) - 1 if at.isdigit() else next(
+        start = int(at) - 1 if is_number(at) else next(
             (i for i, e in enumerate(events) if at.lower() in e.line().lower()), len(events))
     wanted = f"{name.lower()} is "
     found = next((i for i in range(max(start, 0), len(events)) if events[i].removed

@@ -16,7 +16,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
     # Reading the files.
     ("file", r"does not exist|^cannot read|not valid UTF-8|absolute path is not allowed|leads outside the folders"
              r"|is not (a rules file|a scenario|an overlay)|^include cycle|^cannot include|which is not part of this ruleset"),
-    ("syntax", r"^unexpected |^unterminated string|^syntax error"),
+    ("syntax", r"^unexpected |^unterminated string|^syntax error|numbers are written with the ASCII digits"),
     ("citation", r"has no rule citation$|is not a rule citation$|^this rule citation is not closed|names no rule number"
                  r"|says nothing of what is left out"),
     ("too-large", r"has \d+ (digits|characters)|nest\w* more than|at most \d+"),

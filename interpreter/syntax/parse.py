@@ -18,6 +18,7 @@ from pathlib import Path
 from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
+from ..digits import foreign_digit
 from ..limits import MAX_DIGITS, MAX_STRING_LITERAL
 from .diagnostics import Diagnostic, Span, UmpireError, did_you_mean
 from .nesting import too_deep
@@ -72,7 +73,7 @@ class LimitError(UmpireError):
 
 
 class _TokenTooLong(Exception):
-    """A token over a size limit, refused by the lexer as soon as it is read."""
+    """A token over a size limit (or a number not in ASCII digits), refused by the lexer as soon as it is read."""
 
     def __init__(self, token: Token, message: str, width: int):
         super().__init__(message)
@@ -82,6 +83,11 @@ class _TokenTooLong(Exception):
 
 
 def _check_number(token: Token) -> Token:
+    # The lexer's \d takes the digits of every script, and int() reads them: digits.py.
+    other = foreign_digit(str(token))
+    if other is not None:
+        raise _TokenTooLong(token, f"this number is written with {other}; numbers are written with "
+                                   f"the ASCII digits 0-9", len(token))
     # No count, value or hex number of a board game needs more digits; a longer number is a slip,
     # and Python refuses to convert one of thousands of digits at all.
     digits = len(str(token).lstrip("+-"))
