@@ -374,7 +374,7 @@ def cmd_run(path: str, overlays: list[str] = (), detail: bool = False, side: str
     problem = unknown_side(side, loaded.symbols)
     if problem:
         print(f"umpire: error: {problem}", file=sys.stderr)
-        return 2
+        return 1
     outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail, side=side, fixtures=fixtures)
     print(report_lines(outcome.lines, sys.stdout))
     return _finish(outcome, sources) or (0 if outcome.ok else 1)

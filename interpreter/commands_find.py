@@ -45,11 +45,11 @@ class Found:
 def cmd_find(rules_path: str, name: str | None, missing: bool = False, overlays: list[str] = ()) -> int:
     """Print where ``name`` is declared in the ruleset and the files it reads, and in the overlays
     applied to it (or, with ``missing``, the data the rulebook does not print); exit 1 when the
-    name is declared nowhere (with the closest names) or the ruleset cannot be read, 2 when
-    neither is asked."""
+    name is declared nowhere (with the closest names), the ruleset cannot be read, or neither
+    (or both) is asked."""
     if (name is None) == (not missing):
         print("umpire find: error: give a NAME to find, or --missing (not both)", file=sys.stderr)
-        return 2
+        return 1
     sources = Sources()
     try:
         command_line_file(rules_path, "umpire find reads", (RULES,))

@@ -60,7 +60,7 @@ def run(path: str, overlays: list[str] = (), detail: bool = False, side: str | N
     sym = loaded.symbols
     problem = unknown_side(side, sym)
     if problem:
-        return stopped("run", [Diagnostic("error", problem, NO_SPAN)], code=2, scenario=path)
+        return stopped("run", [Diagnostic("error", problem, NO_SPAN)], scenario=path)
     outcome = run_scenario(scenario, sym, sources, detail=detail, side=side)
     active = rj.active_sides(sym)
     names = names_of(sym.game)
@@ -115,7 +115,7 @@ def odds(a) -> int:
         if a.mc_runs is not None and a.mc_runs < 1:
             raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
     except OddsError as err:
-        return stopped("odds", [Diagnostic("error", err.message, NO_SPAN)], 2, scenario=a.path)
+        return stopped("odds", [Diagnostic("error", err.message, NO_SPAN)], scenario=a.path)
     sym = loaded.symbols
     head = {"scenario": a.path, "title": scenario.title, "cite": str(scenario.cite) if scenario.cite else None,
             "ruleset": scenario.uses, "overlays": rj.overlays(sym.overlays)}
@@ -168,7 +168,7 @@ def _odds_answer(a, scenario, sym, sources, facts, policy, decide) -> tuple[dict
                                        "facts": rj.sampled_counts(odds.names, mc[0], sum(mc[0].values()))}
             return body, 0
     if not a.mc_runs:
-        return body | {"errors": [rj.diagnostic(Diagnostic("error", "--no-exact needs --monte-carlo N", NO_SPAN))]}, 2
+        return body | {"errors": [rj.diagnostic(Diagnostic("error", "--no-exact needs --monte-carlo N", NO_SPAN))]}, 1
     s = sample(scenario, sym, sources, facts, a.mc_runs, a.seed, policy, decide)
     runs = sum(s.counts.values())
     body |= {"decisions": _decisions(policy, s.seen, decide), "rests_on": s.rests_on,

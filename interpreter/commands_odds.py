@@ -61,7 +61,7 @@ def cmd_odds(a: OddsArgs) -> int:
             raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
     except OddsError as err:
         print(f"umpire: error: {err.message}", file=sys.stderr)
-        return 2
+        return 1
     policy = a.policy or default_policy(scenario)
     facts, measured = _measured(scenario, a.facts, a.all_facts)
     print("\n".join(_header(scenario, loaded.symbols, measured)), flush=True)
@@ -100,7 +100,7 @@ def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
             return 0
     if not a.mc_runs:
         print("umpire: error: --no-exact needs --monte-carlo N", file=sys.stderr)
-        return 2
+        return 1
     sampled = sampled_runs(a, scenario, sym, sources, facts, policy, decide, piped)
     print(report_lines(report_sampled(sampled, policy, decide), sys.stdout))
     return 0

@@ -60,7 +60,7 @@ def test_the_missing_data_and_what_stands_in(capsys):
 
 
 def test_a_name_or_missing_is_asked(capsys):
-    assert main(["find", TOY]) == 2
+    assert main(["find", TOY]) == 1
     assert capsys.readouterr().err == "umpire find: error: give a NAME to find, or --missing (not both)\n"
 
 

@@ -48,7 +48,7 @@ def test_run_side_prints_the_side_trace_and_refuses_a_side_the_game_has_not(caps
     out = capsys.readouterr().out
     assert "BLUE1 moves to reach" not in out and "(hidden from red)" in out
     assert "note: BLUE1" not in out, "a note naming a unit the side does not see is left out"
-    assert main(["run", NIGHT, "--side", "green"]) == 2
+    assert main(["run", NIGHT, "--side", "green"]) == 1
     assert "'green' is not a side of this game (its sides: red, blue)" in capsys.readouterr().err
     assert main(["run", NIGHT, "--side", "red", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)

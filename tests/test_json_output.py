@@ -141,9 +141,9 @@ def test_odds_monte_carlo_alone_gives_shares_and_intervals(capsys):
     assert all(low <= v["share"] <= high for v in mc["facts"][0]["values"] for low, high in [v["interval95"]])
 
 
-def test_odds_bad_option_is_json_and_exit_2(capsys):
+def test_odds_bad_option_is_json_and_exit_1(capsys):
     code, doc, _ = as_json(capsys, ["odds", PERILOUS, "--decide", "nonsense"])
-    assert code == 2 and doc["exit"] == 2 and "--decide takes NAME=ANSWER" in doc["errors"][0]["message"]
+    assert code == 1 and doc["exit"] == 1 and "--decide takes NAME=ANSWER" in doc["errors"][0]["message"]
 
 
 def test_odds_names_the_overlays_applied(capsys):

@@ -180,10 +180,10 @@ def test_decide_answers_one_sides_decision(duel, capsys):
 
 
 def test_decide_for_a_side_the_game_does_not_have_is_refused(duel, capsys):
-    assert main(["odds", duel, "--decide", "rde:fire=first"]) == 2
+    assert main(["odds", duel, "--decide", "rde:fire=first"]) == 1
     assert capsys.readouterr().err == ("umpire: error: --decide rde:fire=first: 'rde' is not a side of this game "
                                        "(its sides: red, blue); did you mean 'red'?\n")
-    assert main(["odds", duel, "--decide", ":fire=first"]) == 2
+    assert main(["odds", duel, "--decide", ":fire=first"]) == 1
     assert "--decide takes NAME=ANSWER or SIDE:NAME=ANSWER" in capsys.readouterr().err
 
 
