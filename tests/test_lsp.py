@@ -338,3 +338,15 @@ def test_a_document_over_the_editor_limit_gets_one_diagnostic_and_is_not_parsed(
     at = {"textDocument": {"uri": _uri(path)}, "position": {"line": 0, "character": 0}}
     assert client.request("textDocument/completion", at)["items"] == []
     assert [d for d in _change(client, path, TOY, 2) if d["severity"] == 1] == []  # cut down again: checked
+
+
+def test_a_document_never_opened_is_not_read_from_disk(session):
+    """Hover and completion on a URI the editor never opened answer nothing, without an error and
+    without reading the file it names (which may lie anywhere and be anything)."""
+    client, folder, _ = session
+    secret = folder / "secret.txt"
+    secret.write_text("warn_if_short\n", encoding="utf-8")
+    at = {"textDocument": {"uri": _uri(secret)}, "position": {"line": 0, "character": 2}}
+    assert client.request("textDocument/hover", at) is None
+    assert client.request("textDocument/definition", at) == []
+    assert client.request("textDocument/completion", at)["items"] == []

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+from urllib.parse import unquote
 
 from lsprotocol import types as t
 from pygls import uris
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 
 from ..syntax.diagnostics import Diagnostic
 from . import framing
@@ -126,9 +128,17 @@ async def did_close(ls: UmpireServer, params: t.DidCloseTextDocumentParams) -> N
     await _refresh(ls, params.text_document.uri, closing=True)
 
 
+def _opened(ls: UmpireServer, uri: str) -> TextDocument | None:
+    """The editor's text of a document it has opened; None for any other. (pygls's get_text_document
+    would read a document never opened from disk, wherever its URI points and whatever its name.)"""
+    return ls.workspace.text_documents.get(unquote(uri))
+
+
 def _named(ls: UmpireServer, params: t.TextDocumentPositionParams) -> list[Declaration]:
-    """The declarations of the name under the cursor."""
-    doc = ls.workspace.get_text_document(params.text_document.uri)
+    """The declarations of the name under the cursor (none in a document the editor has not opened)."""
+    doc = _opened(ls, params.text_document.uri)
+    if doc is None:
+        return []
     word = word_at(doc.source, params.position.line, params.position.character)
     path = _path(ls, params.text_document.uri)
     if word is None or path is None:
@@ -163,8 +173,8 @@ def completion(ls: UmpireServer, params: t.CompletionParams) -> t.CompletionList
     """After `NAME.`, what NAME has (members.py); elsewhere every declared name the file can see, then
     the keywords (the client filters as you type)."""
     path = _path(ls, params.text_document.uri)
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    if too_large(doc.source):  # not checked (its one diagnostic says so): nothing is offered
+    doc = _opened(ls, params.text_document.uri)
+    if doc is None or too_large(doc.source):  # not opened, or not checked (its one diagnostic says so): nothing offered
         return t.CompletionList(is_incomplete=False, items=[])
     lines = doc.source.splitlines()
     at = params.position
