@@ -745,7 +745,13 @@ def _chosen_setup(game: n.Game | None, choice: str | None) -> str | None:
 
 
 def _read_line() -> str | None:
+    """A person's answer. The prompt goes where the questions go, to standard error, unless standard
+    output is the terminal itself: there input() must write it, so that line editing knows where the
+    answer starts; written to stdout otherwise, it would land in the narration a file or pipe keeps."""
     try:
-        return input("> ")
+        if sys.stdout.isatty():
+            return input("> ")
+        print("> ", end="", file=sys.stderr, flush=True)
+        return input()
     except EOFError:
         return None

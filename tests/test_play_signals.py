@@ -64,7 +64,7 @@ def plays_on_from(save: Path) -> subprocess.CompletedProcess:
 def test_sigterm_while_a_person_s_prompt_waits_writes_the_save(tmp_path):
     save = tmp_path / "lock.toml"
     game = umpire(*LOCK, "--save", str(save), stdin=subprocess.PIPE)  # kept open: the prompt waits
-    read_until(game.stdout, b"> ")  # input() writes its prompt, then reads: the signal lands in the read
+    read_until(game.stderr, b"> ")  # the prompt is written, then the answer read: the signal lands in the read
     game.send_signal(signal.SIGTERM)
     out, err = game.communicate(timeout=600)
     assert game.returncode == 0, err.decode()
@@ -116,3 +116,13 @@ def read_pty_until(master: int, end: bytes | None) -> bytes:
             return seen
         seen += chunk
     return seen
+
+
+def test_a_person_s_prompt_stays_out_of_piped_narration():
+    """With standard output a pipe, the '> ' prompt goes to standard error with the questions: the
+    narration a file or pipe keeps holds no prompt."""
+    game = subprocess.run([sys.executable, "-m", "interpreter", *LOCK], cwd=ROOT, input="4\n2\n6\n",
+                          capture_output=True, text=True, timeout=600)
+    assert game.returncode == 0, game.stderr
+    assert "opened is now red" in game.stdout
+    assert "> " not in game.stdout and game.stderr.count("> ") >= 3
