@@ -4,6 +4,7 @@ No board game needs anything near these: they stand between a slip or a hostile 
 a hang, a memory blow-up or a Python traceback, and each is reported as a diagnostic at
 the place that passes it. The step budget alone can be changed from outside, with the
 environment variable UMPIRE_MAX_STEPS, because a very long game might one day need more.
+Limits a test lowers (MAX_NARRATION) are read from this module when a run begins.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ MAX_PROCEDURE_DEPTH = 100  # procedures calling procedures, nested (each level c
 MAX_REPEAT = 10_000  # rounds of one 'repeat' (or of one impulse loop) before it is taken for a runaway loop
 MAX_POOL = 10_000  # dice in one roll
 MAX_DRAW = 10_000  # chits drawn, or elements picked, by one 'draw' or 'pick'
-MAX_NARRATION = 50_000_000  # characters of narration one run writes (the longest game measured: 2,461,633)
-DEFAULT_MAX_STEPS = 10_000_000  # statements run plus items gone through, per run (the longest game measured: 486,092)
+MAX_NARRATION = 50_000_000  # characters of narration one run writes (the longest game measured: 2,461,633 bytes)
+DEFAULT_MAX_STEPS = 10_000_000  # statements run plus items gone through, per run (the longest game measured: 5,069,949)
 STEPS_VARIABLE = "UMPIRE_MAX_STEPS"
 
 
