@@ -97,6 +97,15 @@ def test_the_narration_of_a_run_is_limited(tmp_path, monkeypatch):
     assert "1: [1, 2, 3" in out  # what was told before it is kept
 
 
+def test_rule_checks_failing_count_as_narration(tmp_path, monkeypatch):
+    monkeypatch.setattr(limits, "MAX_NARRATION", 10_000)
+    body = ('on game_start() [2.0] {\n  let s = "{range(1, 200)}"\n  for each i in range(1, 100) [2.1] {\n'
+            '    ensure i < 0 "{i} is not below 0: {s}" [2.2]\n  }\n}\n')
+    out = played(tmp_path, body)
+    assert at(4, 5) in out, out[-2000:]
+    assert "the narration of this run would pass 10,000 characters with this line [2.2]" in out
+
+
 def test_the_narration_limit_is_far_above_a_game(tmp_path):
     assert limits.MAX_NARRATION >= 20 * 2_461_633  # the longest narration measured (docs/limits.md)
 

@@ -223,6 +223,7 @@ class Engine:
             tag, why = departs
             event = Event(cite, f"departure {tag}: the example fails the rule check '{message}' ({why}); the run goes on",
                           "departure", clock=self.clock())
+        self.count_narration(cite, event.text)  # a check failing in a loop tells without end too
         self.violations.append(event)
         self.state.facts[RULE_CHECKS_FAILED] = len(self.violations)
         self.events.append(event)
