@@ -173,16 +173,41 @@ def _names_problem(sym, names: list[str]) -> str | None:
 
     bodies = [d for kind in (sym.procedures, sym.functions, sym.tables) for d in kind.values()] + list(sym.hooks)
     keys = {r.key.value for r in descendants(bodies) if isinstance(r, n.Record)}
-    templates = [re.compile(re.sub(r"\\\{[^}]*\\\}", ".+", re.escape(k))) for k in keys if "{" in k]
+    templates = [template_pieces(k) for k in keys if "{" in k]
     tracks = {f"{t}[{k}]" if k else t for t, decl in sym.tracks.items() for k in _track_keys(sym, decl)}
     known = set(sym.game_states) | tracks | {k for k in keys if "{" not in k}
     for name in names:
-        if name in known or any(t.fullmatch(name) for t in templates) or name.endswith(" result"):
+        if name in known or any(fits_template(t, name) for t in templates) or name.endswith(" result"):
             continue
         near = did_you_mean(name, sorted(known))
         return (f"'{name}' is not a game state, a track or a fact the rules record"
                 + (f"; {near}" if near else "; game states: " + ", ".join(sorted(sym.game_states))))
     return None
+
+
+def template_pieces(key: str) -> list[str]:
+    """A fact's key with fields, ``"{hex} hits by {s}"``, as the text between its fields: ``["", " hits by ", ""]``."""
+    return re.split(r"\{[^}]*\}", key)
+
+
+def fits_template(pieces: list[str], name: str) -> bool:
+    """Whether a fact's name fills a key's fields (one character or more each): the text between the
+    fields found left to right, each as early as it can be. The earliest place of each piece leaves the
+    most room to the rest, so this finds a way whenever there is one, in one pass over the name;
+    a regular expression with a '.+' per field may try every way of cutting the name, which takes
+    hours for a name of forty characters and a key of twenty fields."""
+    if len(pieces) == 1:  # a '{' that opens no field is text
+        return name == pieces[0]
+    first, *middle, last = pieces
+    start, end = len(first), len(name) - len(last)
+    if not (name.startswith(first) and name.endswith(last)) or end < start:
+        return False
+    for piece in middle:
+        found = name.find(piece, start + 1, end - 1)  # a field before it and one after it: a character each
+        if found < 0:
+            return False
+        start = found + len(piece)
+    return end - start >= 1
 
 
 def _track_keys(sym, decl) -> list[str]:

@@ -4,6 +4,7 @@ No board game needs anything near these: they stand between a slip or a hostile 
 a hang, a memory blow-up or a Python traceback, and each is reported as a diagnostic at
 the place that passes it. The step budget alone can be changed from outside, with the
 environment variable UMPIRE_MAX_STEPS, because a very long game might one day need more.
+Limits a test lowers (MAX_NARRATION) are read from this module when a run begins.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ MAX_EXPR_DEPTH = 100  # operators, calls and brackets nested in one expression (
 MAX_DIGITS = 18  # digits of a number written in the rules (and of any number computed)
 MAX_STRING_LITERAL = 10_000  # characters of one quoted string in a file
 MAX_TURNS = 1_000  # the turns a game header (or an overlay, or a scenario's 'until turn') may name
+MAX_CHITS = 1_000_000  # chits the cups of a ruleset declare in all, and chits one cup may hold during a run
 
 # ── the language server ──
 # Bytes (UTF-8) of an open file's text that the language server checks; a larger one gets one
@@ -33,7 +35,11 @@ MAX_STRING = 100_000  # characters of a string built by interpolation
 MAX_LIST = 1_000_000  # items of a list built by a comprehension or by joining lists ('+')
 MAX_FUNCTION_DEPTH = 200  # ruleset functions calling functions, nested
 MAX_PROCEDURE_DEPTH = 100  # procedures calling procedures, nested (each level costs more Python stack)
-DEFAULT_MAX_STEPS = 10_000_000  # statements run plus items gone through, per run (the longest game measured: 486,092)
+MAX_REPEAT = 10_000  # rounds of one 'repeat' (or of one impulse loop) before it is taken for a runaway loop
+MAX_POOL = 10_000  # dice in one roll
+MAX_DRAW = 10_000  # chits drawn, or elements picked, by one 'draw' or 'pick'
+MAX_NARRATION = 50_000_000  # characters of narration one run writes (the longest game measured: 2,461,633 bytes)
+DEFAULT_MAX_STEPS = 10_000_000  # statements run plus items gone through, per run (the longest game measured: 5,069,949)
 STEPS_VARIABLE = "UMPIRE_MAX_STEPS"
 
 

@@ -117,6 +117,7 @@ def _saved_position() -> dict:
     (lambda p: p["cups"][0]["chits"][0].__setitem__(0, "admiral"), "expected [chit of cup activation, count]"),
     (lambda p: p["cups"][0]["chits"][0].__setitem__(1, "two"), "expected a number"),
     (lambda p: p["cups"][0].__setitem__("chits", {}), "expected a list"),
+    (lambda p: p["cups"][0]["chits"][0].__setitem__(1, 10**7), "a cup holds at most 1,000,000 chits"),
 ])
 def test_damaged_cup_contents_are_refused_with_the_field(damage, why, monkeypatch):
     monkeypatch.chdir(ROOT)
@@ -209,6 +210,8 @@ def test_a_position_waiting_for_a_draw_is_written_and_read_back(stem, nth, monke
     (lambda d: d["values"].__setitem__(0, {"t": "unit", "id": "Z9"}), "no unit 'Z9' in this game"),
     (lambda d: d.update(cup="bag"), "these rules have no cup 'bag'"),
     (lambda d: d.update(replace="no"), "expected true or false"),
+    (lambda d: d["weights"].__setitem__(0, 10**7), "a draw is made from at most 1,000,000"),
+    (lambda d: d.update(count=20_000, weights=[30_000] * len(d["weights"])), "takes at most 10,000"),
 ])
 def test_a_damaged_waiting_draw_is_refused(damage, why, monkeypatch):
     import random

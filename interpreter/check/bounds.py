@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from ..ir import nodes as n
 from ..ir.visit import descendants, dispatch
-from ..runtime.vm import MAX_REPEAT
+from ..limits import MAX_REPEAT
 from ..syntax.diagnostics import Span
 from .symbols import Symbols
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ..ir import nodes as n
 from ..ir.visit import descendants, dispatch
+from ..limits import MAX_CHITS
 from ..syntax.diagnostics import Diagnostic
 
 
@@ -162,6 +163,7 @@ class Collector:
     def __init__(self) -> None:
         self.sym = Symbols()
         self.diags: list[Diagnostic] = []
+        self.chits = 0  # the chits the cups declare so far, in all (limits.MAX_CHITS)
 
     def error(self, message: str, decl) -> None:
         self.diags.append(Diagnostic("error", message, decl.span))
@@ -264,6 +266,15 @@ class Collector:
         self.sym.cups[decl.name] = decl
         for chit in decl.chits:
             self.sym.chits.setdefault(chit.name, decl.name)
+            self.count_chits(chit)
+
+    def count_chits(self, chit: n.ChitCount) -> None:
+        """The chits of every cup, counted in all: a draw goes through the chits of its cup, so a
+        ruleset declaring millions would make each draw slow and each cup's contents huge."""
+        before, self.chits = self.chits, self.chits + chit.count
+        if before <= MAX_CHITS < self.chits:  # said once, at the chit that passes the limit
+            self.error(f"the cups declare {self.chits:,} chits with these; the cups of a ruleset hold at most "
+                       f"{MAX_CHITS:,} in all", chit)
 
     # ── declarations kept in source order ──
     def decl_hook(self, decl: n.HookDecl) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..ir import nodes as n
 from ..lang import FUNCTION_ARGUMENTS
-from ..limits import MAX_INT, MAX_LIST, MAX_STRING
+from ..limits import MAX_INT, MAX_LIST, MAX_POOL, MAX_STRING
 from . import cups, fog, records, source
 from .guards import check_int, check_list, check_string, over_budget
 from .removal import Removal
@@ -26,7 +26,6 @@ Env = dict
 ExprFn = Callable[[Env], Any]
 StmtFn = Callable[[Env], None]
 
-MAX_POOL = 10_000  # no board game rolls more; a guard against runaway rules
 _SHORT = 10**19  # a number between minus and plus this shows in at most 20 characters
 
 
@@ -584,6 +583,7 @@ class Compiler:
                 raise RuleError(f"cannot roll {show(k)} dice", span)
             if k > MAX_POOL:
                 raise RuleError(f"a roll of {k} dice is more than the {MAX_POOL} one roll may have", span)
+            engine.count_steps(k, span, cite)  # each die rolled is a step: a loop of big rolls meets the budget
             return RollRequest(k, die.low, die.high, die.name, label_of(env), cite, span)
 
         def receive(env, req: RollRequest, faces: list) -> None:
@@ -608,6 +608,7 @@ class Compiler:
             face_down(env)  # who 'known to' names is checked before anything is drawn
             k = 1 if count is None else cups.size_check(as_number(count(env)), "draw", span)
             chits = engine.state.cups[cup]
+            cups.gone_through(engine, list(chits.values()), k, cite, span)
             return cups.request(list(chits), list(chits.values()), k, replace, label, cite, span, cup)
 
         def receive(env, req: DrawRequest, indexes: list) -> None:
@@ -633,6 +634,7 @@ class Compiler:
             face_down(env)  # who 'known to' names is checked before anything is picked
             k = 1 if count is None else cups.size_check(as_number(count(env)), "pick", span)
             items = as_list(options(env), f"the list '{name}' is picked from", span)
+            cups.gone_through(engine, [len(items)], k, cite, span)
             return cups.request(items, [1] * len(items), k, False, name, cite, span, None)
 
         def receive(env, req: DrawRequest, indexes: list) -> None:

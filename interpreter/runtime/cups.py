@@ -20,6 +20,8 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
+from ..limits import MAX_CHITS, MAX_DRAW
+from .guards import too_many_chits
 from .requests import DrawRequest, RuleError
 from .values import show
 
@@ -88,9 +90,15 @@ def size_check(count: Any, what: str, span) -> int:
     """How many a draw or pick takes: a whole number from 0."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise RuleError(f"cannot {what} {show(count)}: the number must be a whole number from 0", span)
-    if count > 10_000:
-        raise RuleError(f"cannot {what} {count} at once: more than 10000", span)
+    if count > MAX_DRAW:
+        raise RuleError(f"cannot {what} {count} at once: more than {MAX_DRAW}", span)
     return count
+
+
+def gone_through(engine, weights: list[int], count: int, cite, span) -> None:
+    """A draw or a pick goes through everything it is made from, and takes ``count``: each of them is a
+    step of the run's budget (Engine.count_steps), so a loop of draws from a big cup meets it."""
+    engine.count_steps(sum(weights) + count, span, cite)
 
 
 def chit_names(value: Any, cup: str, chits: dict[str, int], span) -> list[str]:
@@ -123,14 +131,21 @@ def drawn_text(req: DrawRequest, drawn: list) -> str:
 
 def put(engine, cup: str, value: Any, cite, span, secret: bool = False) -> None:
     chits = engine.state.cups[cup]
-    for chit in chit_names(value, cup, chits, span):
+    names = chit_names(value, cup, chits, span)
+    engine.count_steps(len(names), span, cite)
+    held = sum(chits.values()) + len(names)
+    if held > MAX_CHITS:  # checked before any is put: the cup is left as it was
+        raise too_many_chits(cup, held, span, cite)
+    for chit in names:
         chits[chit] += 1
     engine.trace(cite, f"put {show(value)} into {cup} ({sum(chits.values())} in it)", secret=secret)
 
 
 def remove(engine, cup: str, value: Any, cite, span) -> None:
     chits = engine.state.cups[cup]
-    for chit in chit_names(value, cup, chits, span):
+    names = chit_names(value, cup, chits, span)
+    engine.count_steps(len(names), span, cite)
+    for chit in names:
         if chits[chit] == 0:
             raise RuleError(f"cup '{cup}' holds no {chit} to remove", span,
                             hint=f"it holds {listing(list(chits), list(chits.values()))}")

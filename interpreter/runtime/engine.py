@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .. import limits
 from ..check.symbols import Symbols
 from ..ir import citations
 from ..ir import nodes as n
@@ -24,7 +25,7 @@ from .calendar import turn_label
 from .calls import positional_caller
 from .compile import Compiler, as_number, unit_attr
 from .fog import moved
-from .guards import function_too_deep, over_budget, python_too_deep
+from .guards import function_too_deep, over_budget, python_too_deep, too_much_narration
 from .labels import brief as _brief
 from .requests import GameEnded, RuleError, Unprinted
 from .state import GameState, Track
@@ -100,6 +101,8 @@ class Engine:
         self.calls = 0  # ruleset function call depth
         self.steps = 0  # statements run and items gone through in this run, against the step budget
         self.max_steps = max_steps()
+        self.narrated = 0  # characters of the trace written in this run, against limits.MAX_NARRATION
+        self.max_narration = limits.MAX_NARRATION
         self._view_fn = None
         self.viewer = None  # a fog.SideView: the trace is written as that side sees it (run --side)
         self.on_record = None  # called after each `record` (exact odds stop a path once its facts are known)
@@ -129,7 +132,7 @@ class Engine:
         """A fresh game state and trace; the compiled rules are kept (they do not depend on the state)."""
         self.state = GameState()
         self.events, self.violations, self.deferred, self.depth = [], [], [], 0
-        self.calls = self.steps = 0
+        self.calls = self.steps = self.narrated = 0
         self._init_state()
 
     # ── set-up ──
@@ -161,6 +164,7 @@ class Engine:
         sees of it; None when it sees nothing)."""
         if not self.narrate:
             return
+        self.count_narration(cite, text)
         if self.viewer is not None and self.viewer.hides(text, secret):
             text = self.viewer.hidden_line() if face_down is None else self.viewer.seen_face_down(face_down())
         if self.explain:
@@ -173,6 +177,14 @@ class Engine:
             self.removed.clear()
             return
         self.events.append(Event(cite, text, kind, clock=self.clock()))
+
+    def count_narration(self, cite: n.Citation | str, text: str) -> None:
+        """A line of the trace counts its characters (and its line's end) against the narration's limit:
+        a rule that tells without end stops at the statement that would pass it."""
+        self.narrated += len(text) + 1
+        if self.narrated > self.max_narration:
+            span = self.process.where()[0] if self.process is not None else None
+            raise too_much_narration(self.max_narration, span, str(cite) if cite else None)
 
     def clock(self) -> tuple[int, str | None, str | None]:
         """Where in the sequence of play the game stands: turn, phase and step."""
@@ -211,6 +223,7 @@ class Engine:
             tag, why = departs
             event = Event(cite, f"departure {tag}: the example fails the rule check '{message}' ({why}); the run goes on",
                           "departure", clock=self.clock())
+        self.count_narration(cite, event.text)  # a check failing in a loop tells without end too
         self.violations.append(event)
         self.state.facts[RULE_CHECKS_FAILED] = len(self.violations)
         self.events.append(event)
@@ -236,7 +249,8 @@ class Engine:
             return values[None] if None in values else dict(values)  # read-only: tracks change by 'adjust'
         if name in st.globals:
             return st.globals[name]
-        if name in st.cups:
+        if name in st.cups:  # the chits gone through are steps of the budget, as a comprehension's items are
+            self.count_steps(sum(st.cups[name].values()), span, None)
             return cups.contents(st.cups[name])
         if name in sym.counters:
             raise RuleError(f"counter {name} is not in play in this game", span)
@@ -773,6 +787,9 @@ class Table:
         count = as_number(env.get(d.count_param))
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise RuleError(f"{d.name} rolls {d.count_param} = {show(count)} dice: the number of dice must be 1 or more", d.die_span)
+        if count > limits.MAX_POOL:
+            raise RuleError(f"{d.name} rolls {d.count_param} = {count} dice: more than the {limits.MAX_POOL} one roll "
+                            "may have", d.die_span)
         return count
 
     def key(self, env: dict) -> int:

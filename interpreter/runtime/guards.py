@@ -7,7 +7,7 @@ message and not all of them print a citation apart).
 
 from __future__ import annotations
 
-from ..limits import MAX_FUNCTION_DEPTH, MAX_INT, MAX_LIST, MAX_PROCEDURE_DEPTH, MAX_STRING, STEPS_VARIABLE
+from ..limits import MAX_CHITS, MAX_FUNCTION_DEPTH, MAX_INT, MAX_LIST, MAX_PROCEDURE_DEPTH, MAX_STRING, STEPS_VARIABLE
 from ..syntax.diagnostics import Span
 from .requests import RuleError
 
@@ -43,6 +43,16 @@ def over_budget(steps: int, span: Span, cite: str | None) -> RuleError:
     return RuleError(f"the run has taken {steps:,} steps (statements run and items gone through) without ending"
                      f"{_at(cite)}; a rule that never ends?", span, cite,
                      f"a longer run may have a larger budget: set {STEPS_VARIABLE}")
+
+
+def too_many_chits(cup: str, held: int, span: Span, cite: str | None) -> RuleError:
+    return RuleError(f"cup '{cup}' would hold {held:,} chits{_at(cite)}; a cup holds at most {MAX_CHITS:,}", span, cite)
+
+
+def too_much_narration(limit: int, span: Span | None, cite: str | None) -> RuleError:
+    """The narration of one run would pass its limit (limits.MAX_NARRATION): a rule that tells without end."""
+    return RuleError(f"the narration of this run would pass {limit:,} characters with this line{_at(cite)}; "
+                     "a rule that never ends?", span, cite)
 
 
 def function_too_deep(name: str, cite: str | None, span: Span) -> RuleError:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir import nodes as n
+from ..limits import MAX_CHITS, MAX_DRAW, MAX_POOL
 from ..syntax.diagnostics import Span
 from .position import Position
 from .records import fits, misfit
@@ -242,6 +243,8 @@ class _Reader:
     def v_roll(self, v, field):
         self.table(v, field, ("count", "low", "high", "die", "label", "cite", "span"))
         nums = [self.want(v[k], int, f"{field}.{k}", "a number") for k in ("count", "low", "high")]
+        if not 0 <= nums[0] <= MAX_POOL:
+            raise PositionError(f"a roll has 0 to {MAX_POOL} dice", f"{field}.count")
         return RollRequest(*nums, self.want(v["die"], str, field, "a text"), self.want(v["label"], str, field, "a text"),
                            self.value(v["cite"], f"{field}.cite"), self.value(v["span"], f"{field}.span"))
 
@@ -253,6 +256,8 @@ class _Reader:
         replace = self.want(v["replace"], bool, f"{field}.replace", "true or false")
         if len(weights) != len(values) or len(values) < 2 or any(w < 1 for w in weights) or count < 1 or (not replace and count >= sum(weights)):
             raise PositionError("the draw's counts do not fit what it draws from (a waiting draw leaves something to chance)", field)
+        if sum(weights) > MAX_CHITS or count > MAX_DRAW:
+            raise PositionError(f"a draw is made from at most {MAX_CHITS:,} and takes at most {MAX_DRAW:,}", field)
         cup = self.want(self.value(v["cup"], f"{field}.cup"), (str, type(None)), f"{field}.cup", "a cup's name or none")
         if cup is not None and cup not in self.engine.sym.cups:
             raise PositionError(f"these rules have no cup '{cup}'", f"{field}.cup")
@@ -477,6 +482,8 @@ def _cups(r: _Reader, v, engine) -> dict:
             chits[pair[0]] = r.want(pair[1], int, f"{f}.chits[{k}]", "a number")
             if isinstance(pair[1], bool) or chits[pair[0]] < 0:
                 raise PositionError("a count of chits is a whole number from 0", f"{f}.chits[{k}]")
+            if sum(chits.values()) > MAX_CHITS:
+                raise PositionError(f"a cup holds at most {MAX_CHITS:,} chits", f"{f}.chits[{k}]")
         if set(chits) != set(declared):
             raise PositionError(f"cup '{name}' does not give every chit its count", f"{f}.chits")
         out[name] = {chit: chits[chit] for chit in declared}  # in the order the cup declares them

@@ -22,14 +22,13 @@ from typing import Any
 from ..ir import citations
 from ..ir import nodes as n
 from ..ir.visit import descendants
-from ..limits import MAX_PROCEDURE_DEPTH
+from ..limits import MAX_PROCEDURE_DEPTH, MAX_REPEAT
 from .guards import over_budget, procedure_too_deep
 from .labels import call_label, hook_label, table_label
 from .requests import ChoiceRequest, GameEnded, RollRequest, RuleError
 from .values import Die, Pool, Unit, show
 
 _NAME_LENGTHS = {"procedure": 2, "step": 3, "invariant": 2, "hook": 3, "row": 4, "result": 3}  # a code key's parts
-MAX_REPEAT = 10_000  # rounds of one 'repeat' before it is taken for a runaway loop
 _DONE = object()  # a frame has finished
 _PUSHED = object()  # an instruction pushed a frame: the process runs it next
 
@@ -659,7 +658,9 @@ class TableFrame(Frame):
             if d.read_at is not None:  # read at a value the rules have: no roll, the row is found now
                 self.read(proc, t.key(self.env), "read at")
                 return self.advance(proc)
-            return RollRequest(t.count(self.env), t.die.low, t.die.high, t.die.name, d.name, d.roll_cite or self.cite, d.span)
+            count, cite = t.count(self.env), d.roll_cite or self.cite
+            proc.engine.count_steps(count, d.span, cite)  # each die rolled is a step, as a roll statement's
+            return RollRequest(count, t.die.low, t.die.high, t.die.name, d.name, cite, d.span)
         if self.stage == "row":
             self.stage = "declared"
             return proc.push(_triggered(proc.engine, CodeFrame(self.effect, dict(self.env))))
