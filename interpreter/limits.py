@@ -39,7 +39,7 @@ MAX_REPEAT = 10_000  # rounds of one 'repeat' (or of one impulse loop) before it
 MAX_POOL = 10_000  # dice in one roll
 MAX_DRAW = 10_000  # chits drawn, or elements picked, by one 'draw' or 'pick'
 MAX_NARRATION = 50_000_000  # characters of narration one run writes (the longest game measured: 2,461,633 bytes)
-DEFAULT_MAX_STEPS = 10_000_000  # statements run plus items gone through, per run (the longest game measured: 5,069,949)
+DEFAULT_MAX_STEPS = 30_000_000  # statements run plus items gone through, per run (six times the longest game measured: 5,069,949)
 STEPS_VARIABLE = "UMPIRE_MAX_STEPS"
 
 
