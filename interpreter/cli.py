@@ -15,6 +15,7 @@ import os
 import sys
 
 from .digits import whole_number
+from .limits import DEFAULT_ODDS_PATHS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -201,7 +202,7 @@ def _add_odds(sub) -> None:
                    help="add the game's demo data (invented tables standing in for ones the rulebook does not print)")
     p.add_argument("--no-exact", action="store_true", help="skip the exact enumeration (with --monte-carlo N)")
     p.add_argument("--seed", type=whole_number, default=1, help="seed of the Monte Carlo runs")
-    p.add_argument("--limit", type=whole_number, default=2_000_000,
+    p.add_argument("--limit", type=whole_number, default=DEFAULT_ODDS_PATHS,
                    help="refuse enumerations that send on more outcomes than this (with --replay: run more dice paths); "
                         "a question whose estimate passes it is refused at once, naming the --monte-carlo command")
     p.add_argument("--replay", action="store_true",

@@ -28,10 +28,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from .limits import MAX_EDITOR_BYTES
+from .limits import MAX_EDITOR_BYTES, MAX_FILE_BYTES
 from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, Span, UmpireError
 
-MAX_BYTES = 8 * 1024 * 1024  # far above any real ruleset (the largest is under 200 KB)
+MAX_BYTES = MAX_FILE_BYTES
 
 
 @dataclass(frozen=True)

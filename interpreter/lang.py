@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .limits import MAX_AGENT_BUDGET
+
 
 @dataclass(frozen=True)
 class Builtin:
@@ -27,7 +29,7 @@ def agent_known(kind: str, kinds: tuple[str, ...]) -> bool:
     if kind in kinds:
         return True
     name, _, budget = kind.partition(":")
-    return name in ("search", "mcts", "greedy") and name in kinds and budget.isascii() and budget.isdigit() and 1 <= int(budget) <= 10_000
+    return name in ("search", "mcts", "greedy") and name in kinds and budget.isascii() and budget.isdigit() and 1 <= int(budget) <= MAX_AGENT_BUDGET
 
 BUILTINS: dict[str, Builtin] = {
     b.name: b

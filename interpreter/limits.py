@@ -19,6 +19,9 @@ MAX_STRING_LITERAL = 10_000  # characters of one quoted string in a file
 MAX_TURNS = 1_000  # the turns a game header (or an overlay, or a scenario's 'until turn') may name
 MAX_CHITS = 1_000_000  # chits the cups of a ruleset declare in all, and chits one cup may hold during a run
 
+MAX_FILE_BYTES = 8 * 1024 * 1024  # bytes of one file read (rules, scenario, overlay, save); the largest real ruleset is under 200 KB
+MAX_QUOTED_LINE = 1_000  # characters of a source line a diagnostic quotes whole; a longer one is quoted around the caret
+
 # ── the language server ──
 # Bytes (UTF-8) of an open file's text that the language server checks; a larger one gets one
 # diagnostic and is not parsed. A check's time and memory grow with the text (a 1 MB ruleset
@@ -35,12 +38,17 @@ MAX_STRING = 100_000  # characters of a string built by interpolation
 MAX_LIST = 1_000_000  # items of a list built by a comprehension or by joining lists ('+')
 MAX_FUNCTION_DEPTH = 200  # ruleset functions calling functions, nested
 MAX_PROCEDURE_DEPTH = 100  # procedures calling procedures, nested (each level costs more Python stack)
+MAX_RANGE = 100_000  # numbers of one range(): a rules author's list, never a loop counter gone astray
 MAX_REPEAT = 10_000  # rounds of one 'repeat' (or of one impulse loop) before it is taken for a runaway loop
 MAX_POOL = 10_000  # dice in one roll
 MAX_DRAW = 10_000  # chits drawn, or elements picked, by one 'draw' or 'pick'
 MAX_NARRATION = 50_000_000  # characters of narration one run writes (the longest game measured: 2,461,633 bytes)
 DEFAULT_MAX_STEPS = 30_000_000  # statements run plus items gone through, per run (six times the longest game measured: 5,069,949)
 STEPS_VARIABLE = "UMPIRE_MAX_STEPS"
+
+# ── odds and agents ──
+DEFAULT_ODDS_PATHS = 2_000_000  # dice paths `umpire odds` enumerates before it declines (--limit changes it)
+MAX_AGENT_BUDGET = 10_000  # the N of an agent written search:N, mcts:N or greedy:N
 
 
 def max_steps() -> int:

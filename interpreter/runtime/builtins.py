@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from ..limits import MAX_RANGE
 from ..syntax.diagnostics import did_you_mean
 from .calendar import names_of
 from .compile import as_key, as_number
@@ -21,7 +22,6 @@ from .values import Place, Record, show
 if TYPE_CHECKING:
     from .engine import Engine
 
-MAX_RANGE = 100_000  # a list built by range() is a rules author's list, never a loop counter gone astray
 
 # Every built-in by its name in the language: a function of the engine, the call's span, then its arguments.
 _REGISTERED: dict[str, Callable[..., Any]] = {}

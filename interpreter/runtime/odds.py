@@ -35,6 +35,7 @@ from typing import Any
 
 from ..check.symbols import Symbols
 from ..ir import nodes as n
+from ..limits import DEFAULT_ODDS_PATHS
 from ..syntax.diagnostics import Sources
 from . import cups
 from .agents import Agent
@@ -52,7 +53,7 @@ from .values import ORDER_WATCH, OrderedRead, show
 
 # An enumeration is refused before a roll whose outcomes would take the outcomes sent on past this
 # (by branching: each roll's size is known before its work starts), or once a replay has run this many paths.
-DEFAULT_LIMIT = 2_000_000
+DEFAULT_LIMIT = DEFAULT_ODDS_PATHS
 
 
 class OddsError(Exception):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
 
+from ..limits import MAX_QUOTED_LINE
 from ..style import paint, printable
 
 
@@ -114,7 +115,7 @@ def render(diag: Diagnostic, sources: Sources, colour: bool = False) -> str:
 
 
 # A quoted line longer than this (a generated file, a huge string) is shown around the caret only.
-_LONGEST_QUOTE = 1000
+_LONGEST_QUOTE = MAX_QUOTED_LINE
 _CONTEXT = 80
 
 
