@@ -26,6 +26,9 @@ MAX_PROCEDURE_DEPTH = 100  # procedures calling procedures, nested (each level c
 DEFAULT_MAX_STEPS = 10_000_000  # statements run plus items gone through, per run (the longest game measured: 486,092)
 STEPS_VARIABLE = "UMPIRE_MAX_STEPS"
 
+# ── a saved game ──
+MAX_DIFFERENCES_SHOWN = 50  # fields `play --load --verify` lists that differ from the replay (the rest are counted)
+
 
 def max_steps() -> int:
     """The step budget of one run: UMPIRE_MAX_STEPS when it is a positive whole number, else the default."""
