@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir import nodes as n
+from ..lang import VALUE_TYPES
 from ..limits import MAX_INT
 from ..syntax.diagnostics import Span
 from .position import Position
@@ -521,9 +522,15 @@ def _declared(r: _Reader, held, field: str, decls: dict, what: str) -> dict:
         decl = decls.get(name) if isinstance(name, str) else None
         if decl is None:
             raise PositionError(f"these rules declare no {what} '{name}'", f"{field}.{name}")
-        if not fits(value, decl.type, r.engine.sym):
+        if _checkable(decl.type, r.engine.sym) and not fits(value, decl.type, r.engine.sym):
             raise PositionError(f"{name} is of type {type_text(decl.type)}: it cannot hold {value!r}", f"{field}.{name}")
     return held
+
+
+def _checkable(t: n.TypeName, sym) -> bool:
+    """A type whose values a saved one can be told apart from: an enumeration, a value type, a record type
+    (the points of a secondary map, say, are names any text could be)."""
+    return bool(t.enum) or t.name in VALUE_TYPES or t.name in sym.records
 
 
 def _tracks(r: _Reader, v, engine) -> dict:
