@@ -3,7 +3,7 @@ its position's (position_data.py): that its parts agree with one another and wit
 and, with `--verify`, that they are the replay's, field by field.
 
 A save's parts are plain data; `flat` reads each as its fields, by a path a person can find in the
-file (`tracks.war_funds[english]`, `units.ES1.location`, `stack[2].fields.pc`), so a difference is
+file (`tracks.funds[red]`, `units.A1.location`, `stack[2].fields.pc`), so a difference is
 named where it is, not as a list index.
 """
 
@@ -166,7 +166,7 @@ def _place(rec: Any, i: int, out: dict[str, str]) -> None:
 
 
 def _track(rec: Any, i: int, out: dict[str, str]) -> None:
-    """A track's value by side: `tracks.war_funds[english]`, or `tracks.turn` for a track of one value."""
+    """A track's value by side: `tracks.funds[red]`, or `tracks.turn` for a track of one value."""
     name = rec.get("name") if isinstance(rec, dict) else None
     values = rec.get("values") if isinstance(rec, dict) else None
     if not isinstance(name, str) or not isinstance(values, list) or set(rec) != {"name", "values"}:
