@@ -391,6 +391,10 @@ class _Session:
             path, summary, held = found[0]
             raise ScriptError(f"field 'state.{path}': the summary of the position says {summary}; "
                               f"the position holds {held}")
+        segment, clock = resume["goes_on"]["segment"], resume["position"]["clock"]
+        if segment[0] in ("turn_start", "step") and clock[:len(segment) - 1] != segment[1:]:
+            raise ScriptError(f"field 'goes_on.segment': {segment} is not the segment of the sequence of play the "
+                              f"position's clock {clock} stands in")
         drawing = {side for side, a in self.agents.items() if getattr(a, "rng", None) is not None}
         remembering = {side for side, a in self.agents.items() if hasattr(a, "memory")}
         problem = agents_problem(resume["goes_on"], drawing, remembering)

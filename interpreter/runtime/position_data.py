@@ -20,7 +20,7 @@ from typing import Any
 
 from ..ir import nodes as n
 from ..lang import VALUE_TYPES
-from ..limits import MAX_INT
+from ..limits import MAX_INT, MAX_TURNS
 from ..syntax.diagnostics import Span
 from .position import Position
 from .records import fits, misfit, type_text
@@ -454,9 +454,8 @@ def _clock(r: _Reader, v, sym) -> tuple:
     r.want(turn, int, "clock[0]", "a turn number")
     for i, x in ((1, phase), (2, step)):
         r.want(x, (str, type(None)), f"clock[{i}]", "a name")
-    turns = sym.game.turns if sym.game and sym.game.turns else None
-    if turn < 1 or (turns is not None and turn > turns):
-        raise PositionError(f"turn {turn} is not a turn of this game (1..{turns or ''})", "clock[0]")
+    if not 1 <= turn <= MAX_TURNS:  # a scenario's 'until turn' may play past the header's turns, never past this
+        raise PositionError(f"turn {turn} is not a turn a game can have (1..{MAX_TURNS})", "clock[0]")
     phases = {p.name: p for p in sym.sequence.phases} if sym.sequence else {}
     if phase is not None and phase not in phases:
         raise PositionError(f"no phase '{phase}' in this game's sequence of play", "clock[1]")
