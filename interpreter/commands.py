@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from . import cache, files, progress
 from .lang import agent_known
 from .load import demo_path, header_file, load_overlay, load_rules, load_scenario, load_scenario_rules, rules_path_for
-from .style import counted, enabled, report_lines
+from .style import counted, enabled, printable, report_lines
 from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render, render_all
 from .writing import WriteError
 
@@ -485,8 +485,10 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
 
     try:
         resume = _read_save(load, AGENT_KINDS) if load else None
-        if resume is not None and verify:
-            resume.position = resume.goes_on = None  # replayed from the seed and compared, as format 2 saves are
+        if resume is not None and verify and resume.position is not None:
+            # replayed from the seed, as format 2 saves are, and the saved position compared with the replay's
+            resume.compare = {"position": resume.position, "goes_on": resume.goes_on}
+            resume.position = resume.goes_on = None
         if save is not None:
             saves.check_target(save, force)
     except saves.SaveError as err:
@@ -583,6 +585,8 @@ def _play_game(args: _PlayArgs) -> int:
     if pictures is not None and pictures.failed:
         print(f"umpire: error: --draw: {pictures.failed}", file=sys.stderr)
     if game.error is not None:
+        for difference in game.differences:  # a replayed save's fields that are not the saved ones, one a line
+            print(f"umpire: error: {printable(difference)}", file=sys.stderr)
         print(render(game.error, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
     saved = _after_the_game(game, args, applied, sources.names())
@@ -606,6 +610,8 @@ def _resumed(resume) -> dict:
     out = {**resume.head, "state": resume.state}
     if resume.position is not None:
         out["position"], out["goes_on"] = resume.position, resume.goes_on
+    if resume.compare is not None:
+        out["compare"] = resume.compare
     return out
 
 

@@ -50,6 +50,9 @@ STEPS_VARIABLE = "UMPIRE_MAX_STEPS"
 DEFAULT_ODDS_PATHS = 2_000_000  # dice paths `umpire odds` enumerates before it declines (--limit changes it)
 MAX_AGENT_BUDGET = 10_000  # the N of an agent written search:N, mcts:N or greedy:N
 
+# ── a saved game ──
+MAX_DIFFERENCES_SHOWN = 50  # fields `play --load --verify` lists that differ from the replay (the rest are counted)
+
 
 def max_steps() -> int:
     """The step budget of one run: UMPIRE_MAX_STEPS when it is a positive whole number, else the default."""

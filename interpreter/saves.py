@@ -7,9 +7,11 @@ and scenario played), a summary of the position (`state`), and since format 3 th
 the sequence of play, the dice's and the random agents' generators). Loading puts the position
 back and goes on (play.py); `--verify`, and every save of format 1 or 2, replays the game from its
 seed to the saved decision instead and compares the position and the narration with the saved
-ones, so a save cannot describe a game that did not happen. Everything here checks the file
-itself: every field's type and range, before any of it is used, each refusal naming the field;
-the position's fields are checked against the game's rules when it is loaded.
+ones, field by field (runtime/save_check.py), so a save cannot describe a game that did not
+happen. Everything here checks the file itself: every field's type and range, and no field a save
+does not have, before any of it is used, each refusal naming the field; the position's fields are
+checked against the game's rules when it is loaded (runtime/position_data.py), and its parts against
+one another and the game's agents (runtime/save_check.py).
 
 Paths are stored relative to the save's own folder, so a save loads from any working folder and
 can be mailed with the rules beside it; `root` is the deepest folder holding every file the game
@@ -122,6 +124,14 @@ class Resume:
     state: dict
     position: dict | None = None  # format 3: the position, checked when loaded against the rules
     goes_on: dict | None = None   # format 3: segment, dice and agents' generators, checked here
+    compare: dict | None = None   # --verify: the saved position and goes_on, compared with the replay's
+
+
+# Every field a save may have, by table: a field added by hand is refused, naming it.
+HEADER = ("format", "seed", "agents", "decisions", "events", "narration", "typed", "file", "root", "overlays", "errata",
+          "scenario", "applied", "links")
+STATE = ("turn", "phase", "step", "units", "places", "tracks", "globals", "cups")
+GOES_ON = ("segment", "dice", "agents", "memory")
 
 
 def read(path: str, agent_kinds: tuple[str, ...]) -> Resume:
@@ -130,6 +140,9 @@ def read(path: str, agent_kinds: tuple[str, ...]) -> Resume:
     head = _table(data, "umpire_save")
     state = _table(data, "state")
     version = _get(head, "format", int, 1, lo=1, hi=FORMAT)
+    _only(data, ("umpire_save", "state", "position", "goes_on") if version >= 3 else ("umpire_save", "state"), "")
+    _only(head, HEADER, "")
+    _only(state, STATE, "state.")
     base = os.path.dirname(os.path.abspath(path)) if version >= 2 else None
     checked = _header(head, version, agent_kinds)
     _check_position(state)
@@ -153,17 +166,18 @@ def read(path: str, agent_kinds: tuple[str, ...]) -> Resume:
 def _goes_on(data: dict, kinds: list[str]) -> dict:
     """What a game loaded from its position goes on from, every field checked."""
     table = _table(data, "goes_on")
-    segment = _get(table, "segment", list)
+    _only(table, GOES_ON, "goes_on.")
+    segment = _get(table, "segment", list, where="goes_on.")
     if not segment or segment[0] not in ("game_start", "turn_start", "step", "game_end") or \
             not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in segment):
         raise SaveError(f"{segment!r} is not a segment of a game (game_start, turn_start, step or game_end, "
                         f"with its turn, phase and step)", "goes_on.segment")
-    agents = _get(table, "agents", dict)
+    agents = _get(table, "agents", dict, where="goes_on.")
     for side, state in agents.items():
         _rng_state(state, f"goes_on.agents.{side}")
-    out = {"segment": segment, "dice": _rng_state(_get(table, "dice", list), "goes_on.dice"), "agents": agents}
+    out = {"segment": segment, "dice": _rng_state(_get(table, "dice", list, where="goes_on."), "goes_on.dice"), "agents": agents}
     if "memory" in table:
-        out["memory"] = _memory(_get(table, "memory", dict))
+        out["memory"] = _memory(_get(table, "memory", dict, where="goes_on."))
     return out
 
 
@@ -188,7 +202,18 @@ def _rng_state(state, field: str) -> list:
         raise SaveError("is not the state of a random generator ([version, 625 whole numbers])", field)
     if state[0] != random.Random.VERSION:  # the one layout of the state this Python's generator takes back
         raise SaveError(f"version {state[0]} is not the random generator's version ({random.Random.VERSION})", field)
+    if not state[1][0] & 0x80000000 and not any(state[1][1:624]):
+        # The Mersenne Twister's state of all zeros (the first word's top bit aside) gives only zeros, ever:
+        # no generator seeded by Umpire reaches it.
+        raise SaveError("is all zeros: no random generator's state is, and one that was would give only zeros", field)
     return state
+
+
+def _only(table: dict, fields: tuple[str, ...], within: str) -> None:
+    """Refuse a field that no save of this format has (`within`: the table's name and a dot)."""
+    extra = [k for k in table if k not in fields]
+    if extra:
+        raise SaveError("no save has this field", f"{within}{extra[0]}")
 
 
 def _load(path: str) -> dict:
@@ -236,9 +261,15 @@ def _header(head: dict, version: int, agent_kinds: tuple[str, ...]) -> dict:
 
 
 def _check_position(state: dict) -> None:
+    """The summary of the position (what a replay is compared with): each field of its kind; what it holds
+    is compared with the position itself, or with the replay, when the game is loaded."""
     for key in ("turn", "units", "places", "tracks", "globals"):
         if key not in state:
             raise SaveError("the saved position is incomplete", f"state.{key}")
+    for key, kind in (("turn", int), ("phase", str), ("step", str), ("units", dict), ("places", dict), ("tracks", dict),
+                      ("globals", dict), ("cups", dict)):
+        if key in state:
+            _get(state, key, kind, where="state.")
 
 
 def _game_files(head: dict, base: str | None) -> tuple[str, str | None]:
@@ -263,12 +294,12 @@ _NO_DEFAULT = object()
 
 
 def _get(table: dict, key: str, kind: type, default=_NO_DEFAULT, *, lo: int | None = None, hi: int | None = None,
-         item: type | None = None):
+         item: type | None = None, where: str = ""):
     if key not in table:
         if default is _NO_DEFAULT:
-            raise SaveError("missing", key)
+            raise SaveError("missing", where + key)
         return default
-    value = table[key]
+    key, value = where + key, table[key]
     # A TOML boolean is a Python bool, which is also an int: never take one for the other.
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise SaveError(f"{value!r} is not {_NAMES[kind]}", key)

@@ -118,6 +118,25 @@ def _data(monkeypatch):
     (lambda d: d.update(format=99), "format"),
     (lambda d: d["facts"].update(t="lambda"), "facts.t"),
     (lambda d: d.pop("units"), ""),
+    # what the rules tell apart, beyond the names of units, places and code
+    (lambda d: d["units"][0].update(side="martians"), "units[0].side"),
+    (lambda d: d["units"].insert(1, dict(d["units"][0])), "units[1].id"),
+    (lambda d: d["units"][1].update(cargo=[]), "units[2].carrier"),
+    (lambda d: d["units"][0].update(cargo=["ES1"]), "units[0].cargo[0]"),
+    (lambda d: d["units"][0]["state"]["items"].append(["zeal", 3]), "units[0].state.zeal"),
+    (lambda d: d["globals"]["items"][0].__setitem__(1, "martians"), "globals.winner"),
+    (lambda d: d["globals"]["items"][1].__setitem__(1, 10**19), "globals.items[1]"),
+    (lambda d: d["globals"]["items"].pop(), "globals"),
+    (lambda d: d["places"].append({"id": d["units"][0]["location"]["id"],
+                                   "state": {"t": "map", "ref": 99, "items": [["fort", 2]]}}), "places[0].state.fort"),
+    (lambda d: d["tracks"][0]["values"][1].__setitem__(1, -1), "tracks[0].values[1][1]"),
+    (lambda d: d["tracks"][0]["values"].pop(), "tracks[0].values"),
+    (lambda d: d["tracks"].append(d["tracks"][0]), "tracks[1].name"),
+    (lambda d: d.update(clock=[1, "english_phase", "no_step"]), "clock[2]"),
+    (lambda d: d.update(clock=[10**6, "english_phase", "combat_resolution"]), "clock[0]"),
+    (lambda d: d.update(depth=-1), "depth"),
+    (lambda d: d.update(umpire=1), "umpire"),
+    (lambda d: d["units"][0]["location"].update(near="2719"), "units[0].location.near"),
 ])
 def test_a_damaged_position_is_refused_with_its_field(damage, field, monkeypatch):
     game, data = _data(monkeypatch)

@@ -188,6 +188,26 @@ def damaged(save: Path, where: tuple, value) -> None:
     (("goes_on", "segment"), ["lunch", 3], "goes_on.segment"),
     (("goes_on", "segment"), ["step", 99, "english_phase", "movement"], "goes_on.segment"),
     (("goes_on", "dice"), [3, [1, 2, 3]], "goes_on.dice"),
+    # what the game's rules tell apart: a side, a phase or step, a track's bounds, a generator's state
+    (("position", "units", 0, "side"), "martians", "position.units[0].side"),
+    (("position", "clock", 1), "nope", "position.clock[1]"),
+    (("position", "clock", 2), "nope", "position.clock[2]"),
+    (("position", "clock", 0), 0, "position.clock[0]"),
+    (("position", "tracks", 0, "values", 0, 1), 10**18, "position.tracks[0].values[0][1]"),
+    (("position", "tracks", 0, "values", 0, 1), 101, "position.tracks[0].values[0][1]"),
+    (("position", "tracks", 0, "values", 0, 0), "martians", "position.tracks[0].values[0][0]"),
+    (("goes_on", "dice", 1), [0] * 625, "goes_on.dice"),
+    (("goes_on", "agents", "english", 1), [0] * 624 + [624], "goes_on.agents.english"),
+    (("goes_on", "agents", "martians"), [3, [1] * 624 + [0]], "goes_on.agents.martians"),
+    # fields no save has, wherever they are added
+    (("shadow",), {"x": 1}, "shadow"),
+    (("umpire_save", "shadow"), 1, "shadow"),
+    (("state", "shadow"), 1, "state.shadow"),
+    (("goes_on", "shadow"), 1, "goes_on.shadow"),
+    (("position", "shadow"), 1, "position.shadow"),
+    (("position", "units", 0, "shadow"), 1, "position.units[0].shadow"),
+    (("position", "units", 0, "location", "shadow"), 1, "position.units[0].location.shadow"),
+    (("state", "turn"), "one", "state.turn"),
 ])
 def test_a_damaged_position_is_refused_naming_the_field(saved, capsys, where, value, field):
     save = saved[0]
@@ -299,3 +319,31 @@ def test_a_generator_state_of_another_version_is_refused_naming_the_field(tmp_pa
     field = ".".join(where)
     assert (loaded.returncode, loaded.stderr) == (
         1, f"umpire: error: {save}: field '{field}': version 99 is not the random generator's version (3)\n")
+
+
+def test_a_position_that_is_not_its_summary_is_refused(saved, capsys):
+    """A track edited in the position alone: the save's summary of it (`state`) still says the old value."""
+    save = saved[0]
+    damaged(save, ("position", "tracks", 0, "values", 0, 1), 43)
+    code, out, err = run(capsys, "play", "--load", str(save))
+    assert (code, err) == (1, "umpire: error: field 'state.tracks.war_funds.english': the summary of the position says "
+                              "40; the position holds 43\n")
+
+
+def test_verifying_names_each_field_the_replay_does_not_have(saved, capsys):
+    """A track moved within its bounds in the position and its summary alike is a position the rules
+    allow, so it loads; --verify replays the game and names every field that is not the replay's."""
+    save = saved[0]
+    damaged(save, ("position", "tracks", 0, "values", 0, 1), 43)
+    damaged(save, ("state", "tracks", "war_funds", "english"), 43)
+    damaged(save, ("position", "units", 0, "location"), {"t": "place", "id": "2719"})
+    assert run(capsys, "play", "--load", str(save))[0] in (0, 1)
+    code, out, err = run(capsys, "play", "--load", str(save), "--verify")
+    lines = err.splitlines()
+    unit = tomllib.loads(save.read_text())["position"]["units"][0]["id"]
+    assert code == 1 and "[5.0]" not in out
+    assert "umpire: error: position differs from the replay at tracks.war_funds[english]: saved 43, replayed 40" in lines
+    assert "umpire: error: state differs from the replay at tracks.war_funds.english: saved 43, replayed 40" in lines
+    assert any(line.startswith(f"umpire: error: position differs from the replay at units.{unit}.location: saved place 2719")
+               for line in lines), err
+    assert lines[-1].startswith("umpire: error: this saved game does not replay to the saved position: 3 difference(s)")

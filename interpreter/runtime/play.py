@@ -26,6 +26,7 @@ from .position import Position
 from .position_data import PositionError, from_data, to_data
 from .readout import Readout
 from .requests import GameEnded, RuleError, ScriptError
+from .save_check import agents_problem, differences, flat, generator_differences, position_fields, shown
 from .search import GreedyAgent, Lookahead, SearchAgent, TreeSearchAgent
 from .setup import Setup
 from .stands_in import stands_in_brief
@@ -45,6 +46,7 @@ class Game:
     streamed: int = 0         # lines of the narration already shown on the terminal while playing
     rewound: bool = False     # the save is of the position before an open 'secretly' block's first decision
     final: dict = field(default_factory=dict)  # where the game ended: turn, decisions, game states and facts
+    differences: list[str] = field(default_factory=list)  # a replayed save's fields that are not the saved ones
 
 
 @dataclass
@@ -174,6 +176,7 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
         game.save = session.save(session.runner.asked - 1)
     except (RuleError, ScriptError) as err:
         game.error = Diagnostic("error", err.message, err.span or NO_SPAN, getattr(err, "hint", None))
+        game.differences = list(getattr(err, "differences", ()))
     except KeyboardInterrupt as interrupt:
         # Between two decisions a rule may be half done: that position is not one a save can hold.
         game.quit = f"interrupted ({what_stopped(interrupt)}) while the rules were running; a position can be saved only at a decision"
@@ -240,7 +243,7 @@ class _Session:
         self.runner = Runner(self.engine, SeededDice(self.seed), self.agents)
         self.runner.stop_after = stop_after
         self.runner.on_secret = self.hold_secret
-        check = _resume_check(self.engine, resume, self.resumed_at) if by_replay else None
+        check = _resume_check(self.engine, resume, self.resumed_at, self.where_it_stands) if by_replay else None
 
         def asked(count: int) -> None:  # the real game's position, between the search agents' rollouts
             if check is not None:
@@ -365,6 +368,7 @@ class _Session:
         proc = Process(engine, None)
         position.restore(engine, proc)
         engine.process = proc  # the process waiting (a save at its decision reads it from here)
+        self.agree(resume)
         del engine.events[:]  # what the set-up traced again is before the save point: not told again
         self.before = (resume["events"], resume["narration"])
         self.links.append(resume["events"])
@@ -378,6 +382,37 @@ class _Session:
             if hasattr(self.agents.get(side), "memory"):
                 self.agents[side].memory = {"clock": list(memory["clock"]), "seen": list(memory["seen"])}
         return tuple(goes_on["segment"]), proc, proc.pending()
+
+    def agree(self, resume: dict) -> None:
+        """A loaded save's parts agree: its summary of the position (`state`) is the position put back,
+        and its generators and memories are those of the game's agents."""
+        found = differences(flat(resume["state"]), flat(snapshot(self.engine)))
+        if found:
+            path, summary, held = found[0]
+            raise ScriptError(f"field 'state.{path}': the summary of the position says {summary}; "
+                              f"the position holds {held}")
+        segment, clock = resume["goes_on"]["segment"], resume["position"]["clock"]
+        if segment[0] in ("turn_start", "step") and clock[:len(segment) - 1] != segment[1:]:
+            raise ScriptError(f"field 'goes_on.segment': {segment} is not the segment of the sequence of play the "
+                              f"position's clock {clock} stands in")
+        drawing = {side for side, a in self.agents.items() if getattr(a, "rng", None) is not None}
+        remembering = {side for side, a in self.agents.items() if hasattr(a, "memory")}
+        problem = agents_problem(resume["goes_on"], drawing, remembering)
+        if problem:
+            raise ScriptError(f"field '{problem[0]}': {problem[1]}")
+
+    def where_it_stands(self) -> dict:
+        """The position and what the game goes on from, as a save holds them."""
+        proc = self.engine.process
+        goes_on = {
+            "segment": list(self.segment),
+            "dice": _rng_state(self.runner.dice.rng),
+            "agents": {side: _rng_state(a.rng) for side, a in self.agents.items() if getattr(a, "rng", None) is not None},
+        }
+        memory = {side: a.memory for side, a in self.agents.items() if getattr(a, "memory", None) is not None}
+        if memory:  # the greedy agent's positions met in this step (search.py); other saves are unchanged
+            goes_on["memory"] = memory
+        return {"position": to_data(Position.of(self.engine, proc)), "goes_on": goes_on}
 
     def hold_secret(self) -> None:
         """The save of the position before a 'secretly' block's first answer. A save asked for while
@@ -398,16 +433,7 @@ class _Session:
         head["narration"] = _link(digest, lines) if digest is not None else _chain(lines, self.links)
         if self.links:
             head["links"] = list(self.links)
-        proc = self.engine.process
-        data["position"] = to_data(Position.of(self.engine, proc))
-        data["goes_on"] = {
-            "segment": list(self.segment),
-            "dice": _rng_state(self.runner.dice.rng),
-            "agents": {side: _rng_state(a.rng) for side, a in self.agents.items() if getattr(a, "rng", None) is not None},
-        }
-        memory = {side: a.memory for side, a in self.agents.items() if getattr(a, "memory", None) is not None}
-        if memory:  # the greedy agent's positions met in this step (search.py); other saves are unchanged
-            data["goes_on"]["memory"] = memory
+        data.update(self.where_it_stands())
         return data
 
     def stream(self) -> None:
@@ -517,18 +543,45 @@ def _link(before: str | None, lines: list[str]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _resume_check(engine: Engine, resume: dict, resumed_at: list[int]):
-    """At the save point, the replayed state must be the saved one; narration resumes there."""
+def _resume_check(engine: Engine, resume: dict, resumed_at: list[int], where_it_stands: Callable[[], dict]):
+    """At the save point, the replayed state must be the saved one; narration resumes there. With
+    `--verify` (`compare`: the saved position and what it goes on from), so must those be."""
     target = resume["decisions"]
 
     def check(asked: int) -> None:
         if asked == target and not resumed_at[1]:
             told = _chain([e.line() for e in engine.events], resume.get("links", []))
-            if snapshot(engine) != resume["state"] or told != resume.get("narration"):
-                raise ScriptError("this saved game does not replay to the saved position: the rules, set-up or seed changed")
+            found = shown("state", differences(flat(resume["state"]), flat(snapshot(engine))))
+            if "compare" in resume:
+                found += _compared(resume["compare"], where_it_stands())
+            if told != resume.get("narration"):
+                found.append(f"narration differs from the replay: saved digest {resume.get('narration')}, replayed {told}")
+            if found:
+                raise NotTheReplay(found)
             if resume["events"] != len(engine.events):
                 raise ScriptError(f"field 'events': the save says {resume['events']} lines of narration before the saved "
                                   f"position; the game has {len(engine.events)}")
             resumed_at[0], resumed_at[1] = resume["events"], True
 
     return check
+
+
+def _compared(saved: dict, replayed: dict) -> list[str]:
+    """The saved position and what it goes on from against the replay's, field by field."""
+    found = shown("position", differences(position_fields(saved["position"]), position_fields(replayed["position"])))
+    goes_on, again = saved["goes_on"], replayed["goes_on"]
+    diffs = differences(flat(goes_on.get("segment"), "segment"), flat(again["segment"], "segment"))
+    diffs += generator_differences("dice", goes_on.get("dice"), again["dice"])
+    for side in dict.fromkeys([*goes_on.get("agents", {}), *again["agents"]]):
+        diffs += generator_differences(f"agents.{side}", goes_on.get("agents", {}).get(side), again["agents"].get(side))
+    diffs += differences(flat(goes_on.get("memory", {}), "memory"), flat(again.get("memory", {}), "memory"))
+    return found + shown("goes_on", diffs)
+
+
+class NotTheReplay(ScriptError):
+    """A save whose fields are not the replay's: each difference is a line of its own."""
+
+    def __init__(self, found: list[str]):
+        super().__init__(f"this saved game does not replay to the saved position: {len(found)} difference(s), "
+                         f"listed above (the rules, set-up or seed changed, or the save was edited)")
+        self.differences = found

@@ -19,10 +19,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..ir import nodes as n
-from ..limits import MAX_CHITS, MAX_DRAW, MAX_POOL
+from ..lang import VALUE_TYPES
+from ..limits import MAX_CHITS, MAX_DRAW, MAX_INT, MAX_POOL, MAX_TURNS
 from ..syntax.diagnostics import Span
 from .position import Position
-from .records import fits, misfit
+from .records import fits, misfit, type_text
 from .requests import DrawRequest, RollRequest
 from .values import MISSING, Die, Place, Pool, Record, Unit, X
 from .vm import Code, CodeFrame, EliminateFrame, Frame, QueuedEliminations, RerollFrame, TableFrame, _leave_call
@@ -43,6 +44,18 @@ _FIELDS: dict[type, dict[str, Any]] = {
                   "spent": list, "stage": str, "voided": _ANY, "[side]": _ANY, "[can_spend]": list, "[label]": _NAME},
 }
 _FUNCTIONS = {"leave_call": _leave_call}  # the engine's own callbacks a frame may hold, by name
+# Each kind of tagged value's fields besides its `t`: a field no kind has is refused, naming it.
+_TAGGED: dict[str, tuple[str, ...]] = {
+    "none": (), "x": (), "missing": (), "die": ("face", "label", "history"), "unit": ("id",), "place": ("id",),
+    "code": ("name",), "cite": ("text", "section", "qualifier", "span"), "span": ("file", "line", "col", "end_line", "end_col"),
+    "roll": ("count", "low", "high", "die", "label", "cite", "span"),
+    "draw": ("count", "values", "weights", "replace", "label", "cup", "cite", "span"),
+    "tuple": ("items",), "fn": ("name",), "table": ("name",), "ref": ("ref",), "pool": ("ref", "label", "key", "die", "dice"),
+    "list": ("ref", "items"), "map": ("ref", "items"), "set": ("ref", "items"), "record": ("ref", "type", "fields"),
+    "frame": ("ref", "frame", "fields"),
+}
+_POSITION = ("format", "clock", "units", "places", "tracks", "globals", "facts", "stack", "waiting", "deferred", "depth",
+             "steps")
 
 
 class PositionError(Exception):
@@ -185,23 +198,32 @@ class _Reader:
             raise PositionError(f"expected {what}, found {type(v).__name__}", field)
         return v
 
-    def table(self, v: Any, field: str, keys: tuple[str, ...]) -> dict:
+    def table(self, v: Any, field: str, keys: tuple[str, ...], optional: tuple[str, ...] | None = None) -> dict:
+        """A table with these fields; given `optional`, with no other fields but those: a hand-added one is refused."""
         self.want(v, dict, field, "a table")
         missing = [k for k in keys if k not in v]
         if missing:
             raise PositionError(f"'{missing[0]}' is missing", field)
+        extra = [k for k in v if k not in keys and k not in optional] if optional is not None else []
+        if extra:
+            raise PositionError("no such field in a saved position", f"{field}.{extra[0]}" if field else extra[0])
         return v
 
     # ── values ──
     def value(self, v: Any, field: str) -> Any:
-        if isinstance(v, (bool, int, str)):
+        if isinstance(v, (bool, str)):
+            return v
+        if isinstance(v, int):
+            if not -MAX_INT <= v <= MAX_INT:  # no run computes a number of more digits (limits.py)
+                raise PositionError(f"{v} has more than the {len(str(MAX_INT))} digits a number of a game can have", field)
             return v
         self.at = field
-        t = self.table(v, field, ("t",))["t"]
-        method = getattr(self, "v_" + t, None) if isinstance(t, str) and t.isidentifier() else None
-        if method is None:
-            raise PositionError(f"unknown kind of value '{t}'", field + ".t")
-        return method(v, field)
+        self.want(v, dict, field, "a table")
+        t = v.get("t")
+        if not isinstance(t, str) or t not in _TAGGED:
+            raise PositionError(f"unknown kind of value {t!r}" if "t" in v else "'t' is missing", field + ".t" if "t" in v else field)
+        self.table(v, field, ("t", *_TAGGED[t]), optional=())
+        return getattr(self, "v_" + t)(v, field)
 
     def v_none(self, v, field):
         return None
@@ -396,71 +418,148 @@ def from_data(data: Any, engine) -> Position:
 
 
 def _read(r: _Reader, data: Any, engine) -> Position:
-    r.table(data, "", ("format", "clock", "units", "places", "tracks", "globals", "facts", "stack", "waiting",
-                       "deferred", "depth", "steps"))
+    r.table(data, "", _POSITION, optional=("cups",))
     if data["format"] != FORMAT:
         raise PositionError(f"format {data['format']!r} is not {FORMAT}, the one this Umpire reads", "format")
+    sym = engine.sym
     pos = Position()
-    pos.clock = _clock(r, data["clock"])
+    pos.clock = _clock(r, data["clock"], sym)
     pos.units = _units(r, data["units"], engine)
-    pos.places = {r.place(p.get("id"), f"places[{i}].id"): r.want(r.value(p.get("state"), f"places[{i}].state"), dict,
-                                                                  f"places[{i}].state", "a map")
-                  for i, p in enumerate(r.want(data["places"], list, "places", "a list"))}
+    pos.places = _places(r, data["places"], sym)
     pos.tracks = _tracks(r, data["tracks"], engine)
     pos.cups = _cups(r, data.get("cups", []), engine)
-    pos.globals = r.want(r.value(data["globals"], "globals"), dict, "globals", "a map")
+    pos.globals = _declared(r, r.value(data["globals"], "globals"), "globals", sym.game_states, "game state")
+    unset = [name for name in sym.game_states if name not in pos.globals]
+    if unset:
+        raise PositionError(f"the game state '{unset[0]}' has no value", "globals")
     pos.facts = r.want(r.value(data["facts"], "facts"), dict, "facts", "a map")
     pos.stack = tuple(_frame(r, f, i) for i, f in enumerate(r.want(data["stack"], list, "stack", "a list")))
     _link_frames(pos.stack)
     pos.waiting = r.want(data["waiting"], bool, "waiting", "true or false")
     pos.deferred = r.want(r.value(data["deferred"], "deferred"), list, "deferred", "a list")
-    pos.depth = r.want(data["depth"], int, "depth", "a number")
-    pos.steps = r.want(data["steps"], int, "steps", "a number")
+    pos.depth = _count(r, data["depth"], "depth")
+    pos.steps = _count(r, data["steps"], "steps")
     pos.events, pos.violations = len(engine.events), len(engine.violations)  # a loaded position cuts no trace
     return pos
 
 
-def _clock(r: _Reader, v) -> tuple:
+def _count(r: _Reader, v, field: str) -> int:
+    """A count the engine keeps (calls nested, statements run): a whole number from 0."""
+    if r.want(v, int, field, "a number") < 0:
+        raise PositionError(f"{v} is less than 0", field)
+    return v
+
+
+def _clock(r: _Reader, v, sym) -> tuple:
+    """The turn, phase and step: a turn of the game, a phase of its sequence of play and a step of that phase."""
     if not isinstance(v, list) or len(v) != 3:
         raise PositionError("expected [turn, phase, step]", "clock")
     turn, phase, step = (r.value(x, f"clock[{i}]") for i, x in enumerate(v))
     r.want(turn, int, "clock[0]", "a turn number")
     for i, x in ((1, phase), (2, step)):
         r.want(x, (str, type(None)), f"clock[{i}]", "a name")
+    if not 1 <= turn <= MAX_TURNS:  # a scenario's 'until turn' may play past the header's turns, never past this
+        raise PositionError(f"turn {turn} is not a turn a game can have (1..{MAX_TURNS})", "clock[0]")
+    phases = {p.name: p for p in sym.sequence.phases} if sym.sequence else {}
+    if phase is not None and phase not in phases:
+        raise PositionError(f"no phase '{phase}' in this game's sequence of play", "clock[1]")
+    if step is not None and (phase is None or step not in {s.name for s in phases[phase].steps}):
+        raise PositionError(f"no step '{step}' in the phase {phase or '(none)'}", "clock[2]")
     return turn, phase, step
 
 
 def _units(r: _Reader, v, engine) -> tuple:
     out, seen = [], set()
+    sides = engine.sym.sides
     for i, rec in enumerate(r.want(v, list, "units", "a list")):
         f = f"units[{i}]"
-        r.table(rec, f, ("id", "side", "location", "carrier", "cargo", "state"))
+        r.table(rec, f, ("id", "side", "location", "carrier", "cargo", "state"), optional=())
         u = r.unit(rec["id"], f"{f}.id")
+        if u.id in seen:
+            raise PositionError(f"unit '{u.id}' has a second record", f"{f}.id")
         seen.add(u.id)
+        side = r.want(rec["side"], str, f"{f}.side", "a side")
+        if side not in sides and side != u.side:  # a unit changes side only to a side of the game
+            raise PositionError(f"'{side}' is not a side of this game ({', '.join(sides)})", f"{f}.side")
         loc = r.want(r.value(rec["location"], f"{f}.location"), (Place, type(None)), f"{f}.location", "a place or none")
         carrier = r.want(r.value(rec["carrier"], f"{f}.carrier"), (Unit, type(None)), f"{f}.carrier", "a unit or none")
         cargo = tuple(r.unit(c, f"{f}.cargo[{k}]") for k, c in enumerate(r.want(rec["cargo"], list, f"{f}.cargo", "a list")))
-        state = r.want(r.value(rec["state"], f"{f}.state"), dict, f"{f}.state", "a map")
-        out.append((u, r.want(rec["side"], str, f"{f}.side", "a side"), loc, carrier, cargo, state))
+        state = _declared(r, r.value(rec["state"], f"{f}.state"), f"{f}.state", engine.sym.unit_states, "unit state")
+        out.append((u, side, loc, carrier, cargo, state))
     absent = [uid for uid in engine.state.units if uid not in seen]
     if absent:
         raise PositionError(f"unit '{absent[0]}' of this game has no record", "units")
+    _aboard(out)
     return tuple(out)
 
 
+def _aboard(units: list) -> None:
+    """What carries a unit carries it: each unit's carrier lists it as cargo, and is where it is."""
+    records = {u: (loc, carrier, cargo) for u, _side, loc, carrier, cargo, _state in units}
+    for i, (u, _side, loc, carrier, cargo, _state) in enumerate(units):
+        if carrier is not None and (u not in records[carrier][2] or records[carrier][0] is not loc):
+            raise PositionError(f"'{carrier.id}' does not carry '{u.id}' where it is", f"units[{i}].carrier")
+        for k, c in enumerate(cargo):
+            if records[c][1] is not u:
+                raise PositionError(f"'{c.id}' is not aboard '{u.id}'", f"units[{i}].cargo[{k}]")
+
+
+def _places(r: _Reader, v, sym) -> dict:
+    """The places whose state is not empty: each place once, each state one its rules let change."""
+    out = {}
+    mutable = {name: prop for name, prop in sym.place_props.items() if prop.mutable}
+    for i, rec in enumerate(r.want(v, list, "places", "a list")):
+        r.table(rec, f"places[{i}]", ("id", "state"), optional=())
+        place = r.place(rec["id"], f"places[{i}].id")
+        if place in out:
+            raise PositionError(f"place '{place.id}' has a second record", f"places[{i}].id")
+        out[place] = _declared(r, r.value(rec["state"], f"places[{i}].state"), f"places[{i}].state", mutable,
+                               "state of a place")
+    return out
+
+
+def _declared(r: _Reader, held, field: str, decls: dict, what: str) -> dict:
+    """A map of states (a game's, a unit's, a place's): each one the rules declare, holding a value of its type."""
+    r.want(held, dict, field, "a map")
+    for name, value in held.items():
+        decl = decls.get(name) if isinstance(name, str) else None
+        if decl is None:
+            raise PositionError(f"these rules declare no {what} '{name}'", f"{field}.{name}")
+        if _checkable(decl.type, r.engine.sym) and not fits(value, decl.type, r.engine.sym):
+            raise PositionError(f"{name} is of type {type_text(decl.type)}: it cannot hold {value!r}", f"{field}.{name}")
+    return held
+
+
+def _checkable(t: n.TypeName, sym) -> bool:
+    """A type whose values a saved one can be told apart from: an enumeration, a value type, a record type
+    (the points of a secondary map, say, are names any text could be)."""
+    return bool(t.enum) or t.name in VALUE_TYPES or t.name in sym.records
+
+
 def _tracks(r: _Reader, v, engine) -> dict:
+    """Every track of the game once, with a value for each of its keys (side, nation or none) within its bounds."""
     out = {}
     for i, rec in enumerate(r.want(v, list, "tracks", "a list")):
         f = f"tracks[{i}]"
-        r.table(rec, f, ("name", "values"))
+        r.table(rec, f, ("name", "values"), optional=())
         name = rec["name"]
-        if not isinstance(name, str) or name not in engine.state.tracks:
-            raise PositionError(f"no track '{name}' in this game", f"{f}.name")
+        track = engine.state.tracks.get(name) if isinstance(name, str) else None
+        if track is None or name in out:
+            raise PositionError(f"no track '{name}' in this game (or named twice)", f"{f}.name")
         values = out[name] = {}
         for k, pair in enumerate(r.want(rec["values"], list, f"{f}.values", "a list")):
             if not isinstance(pair, list) or len(pair) != 2:
                 raise PositionError("expected [side, value]", f"{f}.values[{k}]")
-            values[r.value(pair[0], f"{f}.values[{k}]")] = r.want(pair[1], int, f"{f}.values[{k}]", "a number")
+            key = r.value(pair[0], f"{f}.values[{k}]")
+            label = name if key is None else f"{name}[{key}]"
+            if key not in track.values or key in values:
+                raise PositionError(f"the track '{name}' has no entry {key!r} (or has it twice)", f"{f}.values[{k}][0]")
+            value = r.want(pair[1], int, f"{f}.values[{k}]", "a number")
+            if not track.low <= value <= track.high:
+                raise PositionError(f"{label} {value} is outside the track ({track.low}..{track.high})", f"{f}.values[{k}][1]")
+            values[key] = value
+        if set(values) != set(track.values):
+            raise PositionError(f"track '{name}' does not give every side its value", f"{f}.values")
     if set(out) != set(engine.state.tracks):
         raise PositionError("not every track of this game has its values", "tracks")
     return out
@@ -471,7 +570,7 @@ def _cups(r: _Reader, v, engine) -> dict:
     out: dict[str, dict[str, int]] = {}
     for i, rec in enumerate(r.want(v, list, "cups", "a list")):
         f = f"cups[{i}]"
-        r.table(rec, f, ("name", "chits"))
+        r.table(rec, f, ("name", "chits"), optional=())
         name = rec["name"]
         if not isinstance(name, str) or name not in engine.state.cups or name in out:
             raise PositionError(f"no cup '{name}' in this game (or named twice)", f"{f}.name")
@@ -480,7 +579,7 @@ def _cups(r: _Reader, v, engine) -> dict:
             if not isinstance(pair, list) or len(pair) != 2 or pair[0] not in declared or pair[0] in chits:
                 raise PositionError(f"expected [chit of cup {name}, count], each chit once", f"{f}.chits[{k}]")
             chits[pair[0]] = r.want(pair[1], int, f"{f}.chits[{k}]", "a number")
-            if isinstance(pair[1], bool) or chits[pair[0]] < 0:
+            if isinstance(pair[1], bool) or not 0 <= chits[pair[0]] <= MAX_INT:
                 raise PositionError("a count of chits is a whole number from 0", f"{f}.chits[{k}]")
             if sum(chits.values()) > MAX_CHITS:
                 raise PositionError(f"a cup holds at most {MAX_CHITS:,} chits", f"{f}.chits[{k}]")
