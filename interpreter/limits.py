@@ -51,6 +51,7 @@ DEFAULT_ODDS_PATHS = 2_000_000  # dice paths `umpire odds` enumerates before it 
 MAX_AGENT_BUDGET = 10_000  # the N of an agent written search:N, mcts:N or greedy:N
 
 # ── a saved game ──
+MAX_SAVE_BYTES = 16 * 1024 * 1024  # bytes of a save file read by --load
 MAX_DIFFERENCES_SHOWN = 50  # fields `play --load --verify` lists that differ from the replay (the rest are counted)
 
 

@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .lang import agent_known
+from .limits import MAX_SAVE_BYTES
 from .writing import link_problem, write_file
 
 FORMAT = 3
 # Files a save must never replace, whatever --force says: the game's own sources.
 PROTECTED = (".rules", ".scenario", ".errata", ".house", ".overlay", ".sections", ".lark", ".py")
-MAX_SAVE_BYTES = 16 * 1024 * 1024
 
 
 class SaveError(Exception):
