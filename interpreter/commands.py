@@ -750,14 +750,23 @@ def _chosen_setup(game: n.Game | None, choice: str | None) -> str | None:
     raise UmpireError([Diagnostic("error", f"the game names no scenario '{choice}'", game.span, hint)])
 
 
-def _read_line() -> str | None:
-    """A person's answer. The prompt goes where the questions go, to standard error, unless standard
-    output is the terminal itself: there input() must write it, so that line editing knows where the
-    answer starts; written to stdout otherwise, it would land in the narration a file or pipe keeps."""
+def _at_terminal(stream) -> bool:
     try:
-        if sys.stdout.isatty():
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):  # replaced by a test's stand-in, or closed
+        return False
+
+
+def _read_line() -> str | None:
+    """A person's answer. At a terminal, input() writes the prompt, so that line editing knows where
+    the answer starts; with the narration going to a file or pipe, the prompt goes where the questions
+    go, to standard error, so the narration keeps none; with the answers piped in, no one reads a
+    prompt, and none is written."""
+    try:
+        if _at_terminal(sys.stdout):
             return input("> ")
-        print("> ", end="", file=sys.stderr, flush=True)
+        if _at_terminal(sys.stdin):
+            print("> ", end="", file=sys.stderr, flush=True)
         return input()
     except EOFError:
         return None

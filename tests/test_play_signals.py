@@ -4,10 +4,12 @@ the narration so far is told, with the signal named."""
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -64,7 +66,7 @@ def plays_on_from(save: Path) -> subprocess.CompletedProcess:
 def test_sigterm_while_a_person_s_prompt_waits_writes_the_save(tmp_path):
     save = tmp_path / "lock.toml"
     game = umpire(*LOCK, "--save", str(save), stdin=subprocess.PIPE)  # kept open: the prompt waits
-    read_until(game.stderr, b"> ")  # the prompt is written, then the answer read: the signal lands in the read
+    read_until(game.stderr, b"shows the position\n")  # the question asked, the answer read: the signal lands in the read
     game.send_signal(signal.SIGTERM)
     out, err = game.communicate(timeout=600)
     assert game.returncode == 0, err.decode()
@@ -105,8 +107,10 @@ def test_ctrl_c_typed_at_a_decision_on_a_terminal_saves_under_the_name_typed_nex
 
 def read_pty_until(master: int, end: bytes | None) -> bytes:
     """What the game wrote to its terminal up to ``end`` (None: until it closes it)."""
-    seen = b""
+    seen, deadline = b"", time.monotonic() + 300  # a prompt that never comes fails, not hangs
     while end is None or not seen.endswith(end):
+        ready, _, _ = select.select([master], [], [], max(0.0, deadline - time.monotonic()))
+        assert ready, f"waited for {end!r}; the terminal shows: {seen.decode(errors='replace')}"
         try:
             chunk = os.read(master, 1)
         except OSError:  # EIO: the game has closed its terminal
@@ -119,10 +123,35 @@ def read_pty_until(master: int, end: bytes | None) -> bytes:
 
 
 def test_a_person_s_prompt_stays_out_of_piped_narration():
-    """With standard output a pipe, the '> ' prompt goes to standard error with the questions: the
-    narration a file or pipe keeps holds no prompt."""
-    game = subprocess.run([sys.executable, "-m", "interpreter", *LOCK], cwd=ROOT, input="4\n2\n6\n",
+    """With the answers and the narration both piped, no '> ' prompt is written (no one reads it): the
+    narration a file or pipe keeps holds none, and each question's lines stay whole on standard error."""
+    game = subprocess.run([sys.executable, "-m", "interpreter", *LOCK, "--detail"], cwd=ROOT, input="4\n2\n6\n",
                           capture_output=True, text=True, timeout=600)
     assert game.returncode == 0, game.stderr
     assert "opened is now red" in game.stdout
-    assert "> " not in game.stdout and game.stderr.count("> ") >= 3
+    assert "> " not in game.stdout and "> " not in game.stderr
+    assert game.stderr.count("\n[2.1] red, decide") == 2, "each question starts a line of its own"
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty") or sys.platform == "win32", reason="a terminal of its own (pty)")
+def test_a_person_at_a_terminal_with_the_narration_in_a_file_gets_the_prompt_on_standard_error(tmp_path):
+    """`umpire play … > game.txt` typed at a terminal: the person still sees '> ' (on standard error,
+    the terminal), and the file holds the narration alone."""
+    master, slave = os.openpty()
+    narration = tmp_path / "game.txt"
+    with narration.open("wb") as out:
+        game = subprocess.Popen([sys.executable, "-m", "interpreter", *LOCK, "--detail"], cwd=ROOT, stdin=slave, stdout=out,
+                                stderr=slave, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    os.close(slave)
+    seen = b""
+    try:
+        for digit in b"426":
+            seen += read_pty_until(master, b"shows the position\r\n> ")
+            os.write(master, bytes([digit]) + b"\r")
+        seen += read_pty_until(master, None)
+    except AssertionError:
+        game.kill()  # it waits at a prompt that never showed
+        raise
+    assert game.wait(timeout=600) == 0, seen.decode()
+    told = narration.read_text(encoding="utf-8")
+    assert "opened is now red" in told and "> " not in told
