@@ -13,28 +13,27 @@ with exit 1.
     --- stderr
     ...what went to standard error: every diagnostic...
 
-After an intended change to a message, regenerate the goldens and review the diff:
+The goldens are syrupy snapshots stored beside their inputs (tests/conftest.py, DiagnosticGolden),
+updated as the traces are: after an intended change to a message, regenerate them and review the diff:
 
-    UPDATE_GOLDEN=1 python3 -m pytest tests/test_diagnostics.py
+    python -m pytest tests/test_diagnostics.py --snapshot-update
 
 Whatever the input, no output may contain a Python traceback or an "internal error".
 """
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
+from conftest import BAD, BAD_SUFFIXES
 
 from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-BAD = ROOT / "tests" / "bad"
 # An `.overlay` input (errata, house rules) is given to `umpire check`, like a rules file.
-INPUTS = sorted(p for p in BAD.iterdir() if p.suffix in (".rules", ".scenario", ".overlay"))
-UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+INPUTS = sorted(p for p in BAD.iterdir() if p.suffix in BAD_SUFFIXES)
 
 # The head line of every diagnostic: file:line:col: severity: message (or file: severity: message).
 HEAD = re.compile(r"^[^\s:][^:]*(:\d+:\d+)?: (error|warning|note): \S")
@@ -77,7 +76,7 @@ def test_every_golden_has_its_input():
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.name)
-def test_diagnostic(path: Path, capsys, monkeypatch):
+def test_diagnostic(path: Path, capsys, monkeypatch, diagnostic_golden):
     code, out, err = run_cli(path, capsys, monkeypatch)
     text = render_golden(code, out, err)
 
@@ -94,12 +93,7 @@ def test_diagnostic(path: Path, capsys, monkeypatch):
     if err:
         assert HEAD.match(err.splitlines()[0]), f"the first line of stderr is not a diagnostic head:\n{err}"
 
-    golden = path.with_suffix(".golden")
-    if UPDATE:
-        golden.write_text(text, encoding="utf-8")
-    if not golden.exists():
-        pytest.fail(f"{golden.name} is missing: write it with UPDATE_GOLDEN=1, then review it")
-    assert text == golden.read_text(encoding="utf-8")
+    assert text == diagnostic_golden  # tests/bad/NAME.golden (conftest.DiagnosticGolden)
 
 
 # ───────────────────────────── the shaping helpers ─────────────────────────────
