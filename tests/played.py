@@ -5,10 +5,13 @@ scenario's odds.
 scenario and its ruleset as the odds functions take them (test_play.py, test_odds.py,
 test_end_game.py).
 
-``HeaderGames.load(ROOT, RULES)`` reads the ruleset with its demo data and errata, as `umpire play`
-does, and every set-up its header names (`scenario NAME "FILE"`); ``games.run(name, seed, agents)``
+``HeaderGames.load(ROOT, RULES, demo=NAME)`` reads the ruleset with its demo data and errata, as
+`umpire play` does, and every set-up its header names (`scenario NAME "FILE"`), with the demo set-up
+under NAME; a set-up naming overlays of its own is played with them. ``games.run(name, seed, agents)``
 plays one, keeping the game for the other tests of the module (a run with options — a save, a
-resume — is played afresh each time).
+resume — is played afresh each time); ``games.afresh`` never keeps it. Every game's whole-game tests
+use it: test_full_games.py (Jenkins' Ear), test_gam_play.py, test_sog_play.py, test_wls_play.py,
+test_yj_play.py.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import os
 from pathlib import Path
 
 from interpreter.cli import main
-from interpreter.load import demo_path, load_rules, load_scenario, rules_path_for
+from interpreter.load import demo_path, load_rules, load_scenario, load_scenario_rules, rules_path_for
 from interpreter.runtime.play import play
 from interpreter.syntax.diagnostics import Sources, render
 
@@ -42,40 +45,56 @@ def load_for_odds(path: str):
 
 
 class HeaderGames:
-    def __init__(self, symbols, setups: dict, sources: Sources):
+    def __init__(self, symbols, setups: dict, sources: Sources, own_rules: dict):
         self.symbols, self.setups, self.sources = symbols, setups, sources
+        self.own_rules = own_rules  # a set-up's name -> the ruleset with its overlays, for a set-up that has some
         self.played: dict = {}
 
     @classmethod
     @contextlib.contextmanager
-    def load(cls, root: Path, rules: str):
-        """The games of ``rules`` (a path from ``root``), read from ``root`` as the working folder."""
+    def load(cls, root: Path, rules: str, demo: str | None = None, errata: bool = True):
+        """The games of ``rules`` (a path from ``root``), read from ``root`` as the working folder: the
+        set-ups its header names, and its demo set-up under the name ``demo`` when one is given. A
+        set-up with rules of its own (overlays it names) is played with them, as `umpire play` does;
+        ``errata=False`` plays the rules as printed (`umpire play --no-errata`)."""
         cwd = os.getcwd()
         os.chdir(root)
         try:
             sources = Sources()
-            loaded = load_rules(rules, sources, with_demo=True, with_errata=True)
+            loaded = load_rules(rules, sources, with_demo=True, with_errata=errata)
             assert not loaded.errors, [render(d, sources) for d in loaded.errors]
             game = loaded.symbols.game
-            setups = {c.name: load_scenario(demo_path(game.span.file, c.file), sources) for c in game.scenarios}
-            yield cls(loaded.symbols, setups, sources)
+            named = [(demo, game.demo_setup)] if demo else []
+            named += [(c.name, c.file) for c in game.scenarios]
+            setups = {name: load_scenario(demo_path(game.span.file, file), sources) for name, file in named}
+            own_rules = {}
+            for name, setup in setups.items():
+                if setup.overlays:
+                    with_overlays = load_scenario_rules(setup, sources, (), with_errata=errata, with_demo=True)
+                    assert not with_overlays.errors, [render(d, sources) for d in with_overlays.errors]
+                    own_rules[name] = with_overlays.symbols
+            yield cls(loaded.symbols, setups, sources, own_rules)
         finally:
             os.chdir(cwd)
 
-    def run(self, name: str, seed: int, agents: tuple[str, ...], **kw):
+    def symbols_of(self, name: str):
+        """The ruleset set-up ``name`` is played with."""
+        return self.own_rules.get(name, self.symbols)
+
+    def run(self, name: str, seed: int, agents: tuple[str, ...] = ("random", "random"), **kw):
         """The game of set-up ``name`` with this seed and these agents; it must end without a rule error."""
         key = (name, seed, agents)
         if kw or key not in self.played:
-            game = play(self.symbols, self.sources, self.setups[name], seed, list(agents), **kw)
+            game = play(self.symbols_of(name), self.sources, self.setups[name], seed, list(agents), **kw)
             assert game.error is None, (name, seed, render(game.error, self.sources))
             if kw:
                 return game
             self.played[key] = game
         return self.played[key]
 
-    def afresh(self, name: str, seed: int, agents: tuple[str, ...]):
+    def afresh(self, name: str, seed: int, agents: tuple[str, ...] = ("random", "random"), **kw):
         """The same game played again, never from the kept ones (to compare a replay)."""
-        return play(self.symbols, self.sources, self.setups[name], seed, list(agents))
+        return play(self.symbols_of(name), self.sources, self.setups[name], seed, list(agents), **kw)
 
     def save_and_resume(self, name: str, seed: int, agents: tuple[str, ...], stop: int):
         """The game saved before decision ``stop`` + 1 and resumed: its lines, first part then the rest,

@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.load import demo_path, load_rules, load_scenario
-from interpreter.runtime.play import play
-from interpreter.syntax.diagnostics import Sources
+from tests.played import HeaderGames
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = "rulesets/jenkins_ear.rules"
@@ -21,23 +19,13 @@ RULES = "rulesets/jenkins_ear.rules"
 
 @pytest.fixture(scope="module")
 def game_data():
-    import os
-
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        sources = Sources()
-        loaded = load_rules(RULES, sources, with_demo=True)
-        assert not loaded.errors
-        setup = load_scenario(demo_path(loaded.symbols.game.span.file, loaded.symbols.game.demo_setup), sources)
-        yield loaded.symbols, sources, setup
-    finally:
-        os.chdir(cwd)
+    """The demo set-up, played with the rules as printed (no errata)."""
+    with HeaderGames.load(ROOT, RULES, demo="demo", errata=False) as games:
+        yield games
 
 
 def run(game_data, seed, **kw):
-    sym, sources, setup = game_data
-    return play(sym, sources, setup, seed, ["random", "random"], **kw)
+    return game_data.afresh("demo", seed, **kw)
 
 
 def test_a_hundred_seeded_games_reach_the_victory_determination(game_data):
@@ -75,10 +63,9 @@ def test_save_load_continue_equals_the_uninterrupted_game(game_data, seed):
 
 def test_eager_agents_fight_and_finish(game_data):
     """Agents that seize every opportunity bring the fleets together: combat happens in play."""
-    sym, sources, setup = game_data
     combats = 0
     for seed in range(1, 21):
-        game = play(sym, sources, setup, seed, ["eager", "eager"])
+        game = game_data.afresh("demo", seed, ("eager", "eager"))
         assert game.error is None, (seed, game.error.message)
         assert game.lines[-1].startswith("[5.0] the game is over: the "), seed
         combats += sum(line.startswith("[9.1] naval combat in ") for line in game.lines)

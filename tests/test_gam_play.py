@@ -8,15 +8,14 @@ demo map (`places from "demo_map.scenario"`), each adding its own markers.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 
-from interpreter.load import demo_path, load_rules, load_scenario
-from interpreter.runtime.play import play
-from interpreter.syntax.diagnostics import Sources, render
+from interpreter.load import load_scenario
+from interpreter.syntax.diagnostics import Sources
+from tests.played import HeaderGames
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = "rulesets/guerra_a_muerte.rules"
@@ -33,39 +32,22 @@ SEEDS = {"campaign": (1, 2), "opening_guns": (1, 2), "empire_strikes_back": (1, 
 
 @pytest.fixture(scope="module")
 def gam():
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        sources = Sources()
-        loaded = load_rules(RULES, sources, with_demo=True, with_errata=True)
-        assert not loaded.errors, [render(d, sources) for d in loaded.errors]
-        game = loaded.symbols.game
-        setups = {"campaign": load_scenario(demo_path(game.span.file, game.demo_setup), sources)}
-        for choice in game.scenarios:
-            setups[choice.name] = load_scenario(demo_path(game.span.file, choice.file), sources)
-        yield loaded.symbols, sources, setups
-    finally:
-        os.chdir(cwd)
+    with HeaderGames.load(ROOT, RULES, demo="campaign") as games:
+        yield games
 
 
-def run(gam, name: str, seed: int):
-    sym, sources, setups = gam
-    game = play(sym, sources, setups[name], seed, ["random", "random"])
-    assert game.error is None, (name, seed, render(game.error, sources))
-    return game.lines
-
-
-PLAYED: dict[tuple[str, int], list[str]] = {}  # games already played, to keep the file's runtime modest
+def run(gam, name: str, seed: int) -> list[str]:
+    """The game played afresh (not one kept)."""
+    return gam.afresh(name, seed).lines
 
 
 def played(gam, name: str, seed: int) -> list[str]:
-    if (name, seed) not in PLAYED:
-        PLAYED[name, seed] = run(gam, name, seed)
-    return PLAYED[name, seed]
+    """The game, played once for the module (to keep the file's runtime modest)."""
+    return gam.run(name, seed).lines
 
 
 def test_the_game_header_names_the_three_scenarios_and_the_demo_files(gam):
-    sym, _, setups = gam
+    sym, setups = gam.symbols, gam.setups
     assert set(setups) == set(GAMES)
     assert sym.game.demo_data and sym.game.demo_setup
     # Each set-up says which game it is (the game_end hook picks the victory conditions by it).
@@ -99,7 +81,7 @@ def test_the_same_seed_gives_a_byte_identical_game(gam):
 
 
 def test_the_four_set_ups_share_one_demo_map(gam):
-    _, _, setups = gam
+    setups = gam.setups
     sources = Sources()
     shared = load_scenario(str(ROOT / "rulesets" / "guerra_a_muerte" / "demo_map.scenario"), sources)
     ids = [pd.id for pd in shared.places]
@@ -117,7 +99,7 @@ def test_the_four_set_ups_share_one_demo_map(gam):
 
 
 def test_a_set_up_adds_its_markers_to_the_shared_map(gam):
-    _, _, setups = gam
+    setups = gam.setups
     values = {pd.id: {v.name: v.value for v in pd.values} for pd in setups["empire_strikes_back"].places}
     # The shared values stay, the set-up's marker is added (12.2.3's Mexican uprisings).
     assert values["central_mexico"]["rp_value"] == 5 and values["central_mexico"]["masses_patriot"] == 5

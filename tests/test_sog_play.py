@@ -16,9 +16,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.load import demo_path, load_rules, load_scenario, load_scenario_rules
-from interpreter.runtime.play import play
-from interpreter.syntax.diagnostics import Sources, render
+from tests.played import HeaderGames
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = "rulesets/sea_of_glory_1805.rules"
@@ -28,38 +26,14 @@ CAMPAIGN_END = re.compile(r"^\[23\.1\] (Allied|British) \d+ VP, (Allied|British)
 
 @pytest.fixture(scope="module")
 def sog():
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        sources = Sources()
-        loaded = load_rules(RULES, sources, with_demo=True, with_errata=True)
-        assert not loaded.errors, [render(d, sources) for d in loaded.errors]
-        game = loaded.symbols.game
-        campaign = load_scenario(demo_path(game.span.file, game.demo_setup), sources)
-        (choice,) = game.scenarios
-        trafalgar = load_scenario(demo_path(game.span.file, choice.file), sources)
-        # The Trafalgar set-up names its own rules (24.2): the ruleset with that overlay.
-        with_overlay = load_scenario_rules(trafalgar, sources, (), with_errata=True, with_demo=True)
-        assert not with_overlay.errors, [render(d, sources) for d in with_overlay.errors]
-        yield {"campaign": (loaded.symbols, campaign), "trafalgar": (with_overlay.symbols, trafalgar)}, sources
-    finally:
-        os.chdir(cwd)
-
-
-PLAYED: dict = {}
+    """The campaign (the demo set-up) and Trafalgar, played with the rules its set-up names (24.2)."""
+    with HeaderGames.load(ROOT, RULES, demo="campaign") as games:
+        assert set(games.setups) == {"campaign", "trafalgar"} and set(games.own_rules) == {"trafalgar"}
+        yield games
 
 
 def run(sog, name: str, seed: int, agents=("random", "random"), **kw):
-    games, sources = sog
-    sym, setup = games[name]
-    key = (name, seed, agents)
-    if kw or key not in PLAYED:
-        game = play(sym, sources, setup, seed, list(agents), **kw)
-        assert game.error is None, (name, seed, render(game.error, sources))
-        if kw:
-            return game
-        PLAYED[key] = game
-    return PLAYED[key]
+    return sog.run(name, seed, agents, **kw)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -94,8 +68,7 @@ def test_villeneuve_against_nelson_shows_his_lower_command(sog):
 def test_every_allied_admiral_has_his_nation(sog, name):
     """The Allied chain of command ranks admirals by nation (8.2) and the generics are present by it (8.4):
     an admiral without one would be outranked by every generic, so each set-up gives each his own."""
-    games, _ = sog
-    _, setup = games[name]
+    setup = sog.setups[name]
     admirals = [u for u in setup.units if u.side == "allied" and u.type in ("named_admiral", "generic_admiral")]
     assert admirals
     assert [u.id for u in admirals if "nationality" not in {v.name for v in u.values}] == []
@@ -109,8 +82,8 @@ def test_villeneuve_commands_the_toulon_block_at_trafalgar(sog):
 
 
 def test_the_same_seed_gives_a_byte_identical_game(sog):
-    assert run(sog, "campaign", 1).lines == play(*_args(sog, "campaign", 1)).lines
-    assert run(sog, "trafalgar", 3).lines == play(*_args(sog, "trafalgar", 3)).lines
+    assert run(sog, "campaign", 1).lines == sog.afresh("campaign", 1).lines
+    assert run(sog, "trafalgar", 3).lines == sog.afresh("trafalgar", 3).lines
 
 
 def _ending(lines: list[str], is_result) -> bool:
@@ -118,12 +91,6 @@ def _ending(lines: list[str], is_result) -> bool:
     and no other line is one."""
     found = [i for i, line in enumerate(lines) if is_result(line)]
     return len(found) == 1 and found[0] >= len(lines) - 6
-
-
-def _args(sog, name, seed):
-    games, sources = sog
-    sym, setup = games[name]
-    return sym, sources, setup, seed, ["random", "random"]
 
 
 @pytest.mark.parametrize("name, seed, stop", [("campaign", 1, 400), ("trafalgar", 2, 60)])
