@@ -14,8 +14,8 @@ from .syntax.diagnostics import Diagnostic, Sources, UmpireError
 # The IR, the parser, the builder, the checker and the overlays are imported by the loads that
 # run them: a load served from the cache (cache.py) needs none of them.
 if TYPE_CHECKING:
-    from .check.symbols import Symbols
     from .ir import nodes as n
+    from .ir.symbols import Symbols
     from .overlay.apply import AppliedOverlay
     from .overlay.ir import Overlay
 

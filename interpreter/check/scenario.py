@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..ir.visit import descendants
 from ..lang import SCENARIO_AGENTS
 from ..runtime.engine import Engine
@@ -13,7 +14,6 @@ from ..runtime.setup import Setup
 from ..syntax.diagnostics import Diagnostic, did_you_mean
 from .maps import coast_ends
 from .resolve import Checker
-from .symbols import Symbols
 from .unprinted import missing_run
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..syntax.diagnostics import Diagnostic, Sources, UmpireError
-from .symbols import Symbols
 
 
 def missing_run(sc: n.Scenario, name: str, span, sym: Symbols) -> Diagnostic | None:

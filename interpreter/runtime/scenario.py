@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..check.symbols import Symbols
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..ir.visit import descendants
 from ..overlay.apply import header_line
 from ..syntax.diagnostics import Diagnostic, Sources, Span

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..check.symbols import Symbols
 from ..digits import is_number
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..syntax.diagnostics import Span, did_you_mean
 from .calendar import start_turn
 from .engine import Engine
