@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from ..grids.geometry import usable_id_format
 from ..ir import citations
 from ..ir import nodes as n
 from ..ir.symbols import Symbols
@@ -26,7 +27,6 @@ from ..lang import (
     ROUNDINGS,
     VALUE_TYPES,
 )
-from ..runtime.geometry import usable_id_format
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from .maps import MapChecks
 from .records import RecordChecks

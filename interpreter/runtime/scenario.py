@@ -1,7 +1,7 @@
 """Scenarios run: script dice and decisions, run the target, check the expectations, write the report.
 
 A scenario reproduces a rulebook's worked example (or a hand-made rule case). Its position is
-built by setup.py, checked before it runs by check/scenario.py; the map's grid by geometry.py.
+built by setup.py, checked before it runs by check/scenario.py; the map's grid by grids/geometry.py.
 """
 
 from __future__ import annotations
