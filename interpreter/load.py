@@ -1,4 +1,4 @@
-"""The front end in one call: read → parse → build IR → check. Used by every command."""
+"""The front end in one call: read → parse → build IR → check (a scenario's set-up run for its check). Used by every command."""
 
 from __future__ import annotations
 
@@ -176,6 +176,27 @@ def load_scenario(path: str, sources: Sources, chain: tuple[str, ...] = ()) -> n
         if chain:
             return _load_scenario(path, sources, chain)
         return cache.through(("scenario", path), sources, nodes.Scenario, _load_scenario, path, sources, chain)
+
+
+def check_scenario(scenario: n.Scenario, symbols: Symbols) -> list[Diagnostic]:
+    """A scenario checked against its ruleset: the checker's static checks, then its set-up run on an
+    engine of its own, which reports an unknown type, place or stat, or a printed value the scenario
+    overrides, in the set-up's own words; the places and coasts it sets up are what the expectations
+    and the rules' coast ends are checked against. The checker runs nothing itself: the set-up is the
+    runtime's, and this is the one place that joins the two."""
+    from .check.scenario import check_set_up, static_checks
+    from .runtime.engine import Engine
+    from .runtime.requests import ScriptError
+    from .runtime.setup import Setup
+
+    diags = static_checks(scenario, symbols)
+    engine = Engine(symbols)
+    try:
+        Setup(engine, scenario).run()
+    except ScriptError as err:
+        return [*diags, Diagnostic("error", err.message, err.span or scenario.span, err.hint)]
+    coasts = {name: [place.id for place in listed] for name, listed in engine.state.coasts.items()}
+    return diags + check_set_up(scenario, symbols, engine.state.places, coasts)
 
 
 def _load_scenario(path: str, sources: Sources, chain: tuple[str, ...]) -> n.Scenario:
