@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import cache, files
+from .files import demo_path as demo_path  # the commands name it with the loads
 from .syntax.diagnostics import Diagnostic, Sources, UmpireError
 
 # The IR, the parser, the builder, the checker and the overlays are imported by the loads that
@@ -189,7 +190,7 @@ def check_scenario(scenario: n.Scenario, symbols: Symbols) -> list[Diagnostic]:
     from .runtime.requests import ScriptError
     from .runtime.setup import Setup
 
-    diags = static_checks(scenario, symbols)
+    diags = static_checks(scenario, symbols, lambda: _demo_symbols(scenario))
     engine = Engine(symbols)
     try:
         Setup(engine, scenario).run()
@@ -197,6 +198,15 @@ def check_scenario(scenario: n.Scenario, symbols: Symbols) -> list[Diagnostic]:
         return [*diags, Diagnostic("error", err.message, err.span or scenario.span, err.hint)]
     coasts = {name: [place.id for place in listed] for name, listed in engine.state.coasts.items()}
     return diags + check_set_up(scenario, symbols, engine.state.places, coasts)
+
+
+def _demo_symbols(scenario: n.Scenario) -> Symbols | None:
+    """The symbols of the scenario's ruleset read with its game's demo data, as 'umpire play' reads it
+    (None when that reading fails: its own errors are reported where it is read)."""
+    try:
+        return load_rules(rules_path_for(scenario), Sources(), with_demo=True).symbols
+    except UmpireError:
+        return None
 
 
 def _load_scenario(path: str, sources: Sources, chain: tuple[str, ...]) -> n.Scenario:
@@ -255,9 +265,3 @@ def header_file(game: n.Game, relative: str, kind: files.Kind, construct: str) -
     """A file the game header names (demo data, demo setup, errata, a scenario), checked as a reference."""
     with files.entry(game.span.file):
         return files.resolve_reference(relative, game.span.file, kind, game.span_of(relative), construct)
-
-
-def demo_path(rules_path: str, relative: str) -> str:
-    """Demo files are named relative to the file whose game header names them (the name only:
-    ``header_file`` is what checks it before it is read)."""
-    return os.path.normpath(os.path.join(os.path.dirname(rules_path), relative))

@@ -8,7 +8,7 @@ places and coasts of that position to `check_set_up`.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from ..ir import nodes as n
 from ..ir.symbols import Symbols
@@ -20,10 +20,11 @@ from .resolve import Checker
 from .unprinted import missing_run
 
 
-def static_checks(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
-    """Static checks of what a scenario runs and expects, before anything runs."""
+def static_checks(sc: n.Scenario, sym: Symbols, with_demo: Callable[[], Symbols | None]) -> list[Diagnostic]:
+    """Static checks of what a scenario runs and expects, before anything runs. ``with_demo()`` reads the
+    ruleset with its game's demo data, for a run of a table or procedure the rulebook does not print."""
     checker = Checker(sym, extra_values={u.id for u in sc.units})
-    _check_run(checker, sc, sym)
+    _check_run(checker, sc, sym, with_demo)
     for exp in sc.expects:
         checker.expr(exp.expr, set())
         if exp.departure is not None:
@@ -134,7 +135,7 @@ def _check_coast_ends(checker: Checker, coasts: Mapping[str, Sequence[str]], sc:
             checker.error(f"@{lit.id} is not on coast {coast} as {where.file}:{where.line} lists it", lit.span, hint)
 
 
-def _check_run(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
+def _check_run(checker: Checker, sc: n.Scenario, sym: Symbols, with_demo: Callable[[], Symbols | None]) -> None:
     """The 'run' line: a procedure or table with its arguments, or a step with the 'at' line it needs."""
     run = sc.run
     if run is None:
@@ -143,7 +144,7 @@ def _check_run(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
             checker.error("the scenario has no 'run' line", sc.span, "add 'run step NAME' or 'run PROCEDURE(args)'")
     elif run.proc is not None:
         target = sym.procedures.get(run.proc) or sym.tables.get(run.proc)
-        unprinted = missing_run(sc, run.proc, run.span, sym) if target is None else None
+        unprinted = missing_run(sc, run.proc, run.span, sym, with_demo) if target is None else None
         if unprinted is not None:
             checker.diags.append(unprinted)
         elif target is None:
