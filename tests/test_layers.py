@@ -1,6 +1,7 @@
 """The stages import one way: each imports only the stages below it, as the layers contract of
 pyproject.toml ([tool.importlinter]) lists them and docs/design.md ("Pipeline") states. An import
-back up (the checker building the runtime's engine, the runtime reading the checker) fails here."""
+back up (the checker building the runtime's engine) fails here, and so does the runtime importing the
+checker: it reads the checked program, the symbol table in ir/symbols.py."""
 
 from __future__ import annotations
 
@@ -18,3 +19,4 @@ def test_each_stage_imports_only_the_stages_below_it(monkeypatch, capsys):
     report = capsys.readouterr().out
     assert code == 0, report
     assert "Stages import only the stages below them KEPT" in report
+    assert "The runtime does not import the checker KEPT" in report
