@@ -170,7 +170,7 @@ def _check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple
 def _rules_verdict(path: str, sources: Sources, overlays: list[str] = ()):
     """A ruleset checked as 'play' reads it (with its demo data and errata when the header names them, its
     demo set-up and scenarios too): the ruleset so read, every diagnostic, the summary lines."""
-    from .check.scenario import check_scenario
+    from .load import check_scenario
     from .overlay.apply import summary_lines
 
     loaded = load_rules(path, sources, overlays=overlays)
@@ -269,7 +269,7 @@ def _load_scenario_and_rules(path: str, sources: Sources, overlays: list[str] = 
                              with_demo: bool = False):
     """The scenario, its ruleset amended by the overlays the scenario names and then ``overlays``, and every
     diagnostic of both."""
-    from .check.scenario import check_scenario
+    from .load import check_scenario
 
     scenario = load_scenario(path, sources)
     rules = rules_path_for(scenario)
@@ -693,7 +693,7 @@ def _write_save(data: dict, save: str, args: _PlayArgs, applied: list[str], read
 
 def _game_to_play(path: str, sources: Sources, overlays, errata: bool, choice: str | None):
     """The set-up (a scenario, the demo set-up or a named scenario) and the checked ruleset to play."""
-    from .check.scenario import check_scenario
+    from .load import check_scenario
 
     if path.endswith(".scenario"):
         scenario, loaded, diags = _load_scenario_and_rules(path, sources, overlays, with_errata=errata)

@@ -311,3 +311,9 @@ def _bad_utf8(path: str, data: bytes, start: int, sources: Sources | None) -> Um
     span = Span(file=path, line=line, col=col, end_line=line, end_col=col + 1)
     return _fail(f"the file is not valid UTF-8: byte 0x{data[start]:02x} cannot be decoded", span,
                  "save the file as UTF-8")
+
+
+def demo_path(rules_path: str, relative: str) -> str:
+    """Demo files are named relative to the file whose game header names them (the name only:
+    ``resolve_reference`` is what checks it before it is read)."""
+    return os.path.normpath(os.path.join(os.path.dirname(rules_path), relative))

@@ -1,4 +1,4 @@
-"""The front end in one call: read → parse → build IR → check. Used by every command."""
+"""The front end in one call: read → parse → build IR → check (a scenario's set-up run for its check). Used by every command."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import cache, files
+from .files import demo_path as demo_path  # the commands name it with the loads
 from .syntax.diagnostics import Diagnostic, Sources, UmpireError
 
 # The IR, the parser, the builder, the checker and the overlays are imported by the loads that
 # run them: a load served from the cache (cache.py) needs none of them.
 if TYPE_CHECKING:
-    from .check.symbols import Symbols
     from .ir import nodes as n
+    from .ir.symbols import Symbols
     from .overlay.apply import AppliedOverlay
     from .overlay.ir import Overlay
 
@@ -178,6 +179,36 @@ def load_scenario(path: str, sources: Sources, chain: tuple[str, ...] = ()) -> n
         return cache.through(("scenario", path), sources, nodes.Scenario, _load_scenario, path, sources, chain)
 
 
+def check_scenario(scenario: n.Scenario, symbols: Symbols) -> list[Diagnostic]:
+    """A scenario checked against its ruleset: the checker's static checks, then its set-up run on an
+    engine of its own, which reports an unknown type, place or stat, or a printed value the scenario
+    overrides, in the set-up's own words; the places and coasts it sets up are what the expectations
+    and the rules' coast ends are checked against. The checker runs nothing itself: the set-up is the
+    runtime's, and this is the one place that joins the two."""
+    from .check.scenario import check_set_up, static_checks
+    from .runtime.engine import Engine
+    from .runtime.requests import ScriptError
+    from .runtime.setup import Setup
+
+    diags = static_checks(scenario, symbols, lambda: _demo_symbols(scenario))
+    engine = Engine(symbols)
+    try:
+        Setup(engine, scenario).run()
+    except ScriptError as err:
+        return [*diags, Diagnostic("error", err.message, err.span or scenario.span, err.hint)]
+    coasts = {name: [place.id for place in listed] for name, listed in engine.state.coasts.items()}
+    return diags + check_set_up(scenario, symbols, engine.state.places, coasts)
+
+
+def _demo_symbols(scenario: n.Scenario) -> Symbols | None:
+    """The symbols of the scenario's ruleset read with its game's demo data, as 'umpire play' reads it
+    (None when that reading fails: its own errors are reported where it is read)."""
+    try:
+        return load_rules(rules_path_for(scenario), Sources(), with_demo=True).symbols
+    except UmpireError:
+        return None
+
+
 def _load_scenario(path: str, sources: Sources, chain: tuple[str, ...]) -> n.Scenario:
     text = read(path, sources)
     scenario = _built(text, path, "scenario_file")
@@ -234,9 +265,3 @@ def header_file(game: n.Game, relative: str, kind: files.Kind, construct: str) -
     """A file the game header names (demo data, demo setup, errata, a scenario), checked as a reference."""
     with files.entry(game.span.file):
         return files.resolve_reference(relative, game.span.file, kind, game.span_of(relative), construct)
-
-
-def demo_path(rules_path: str, relative: str) -> str:
-    """Demo files are named relative to the file whose game header names them (the name only:
-    ``header_file`` is what checks it before it is read)."""
-    return os.path.normpath(os.path.join(os.path.dirname(rules_path), relative))

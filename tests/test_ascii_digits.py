@@ -10,8 +10,8 @@ import pytest
 
 from interpreter import limits
 from interpreter.cli import main
-from interpreter.runtime.geometry import parse_hex_id
-from interpreter.runtime.squares import id_format
+from interpreter.grids.geometry import parse_hex_id
+from interpreter.grids.squares import id_format
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRE = "scenarios/jenkins_ear/case_naval_fire_ship.scenario"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.grids.geometry import hex_directions, hex_neighbours, parse_hex_id
 from interpreter.lang import HEX_DIRECTIONS
 from interpreter.load import load_rules, load_scenario, rules_path_for
 from interpreter.runtime.engine import Engine
-from interpreter.runtime.geometry import hex_directions, hex_neighbours, parse_hex_id
 from interpreter.runtime.paths import cheapest, reach
 from interpreter.runtime.setup import Setup
 from interpreter.syntax.diagnostics import Sources

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from interpreter.grids.geometry import hex_neighbours
 from interpreter.ir import nodes as n
 from interpreter.runtime.agents import PASS, FirstLegalAgent, RandomAgent
 from interpreter.runtime.compile import max_matching
 from interpreter.runtime.dice import ScriptedDice, SeededDice
 from interpreter.runtime.driver import forced_answer, illegal, normalize
-from interpreter.runtime.geometry import hex_neighbours
 from interpreter.runtime.requests import ChoiceRequest, RollRequest, RuleError, ScriptError
 from interpreter.syntax.diagnostics import NO_SPAN
 
@@ -199,7 +199,7 @@ def test_every_documented_unit_attribute_is_implemented():
 
 
 def test_the_hex_grid_reads_ids_in_the_format_the_map_declares():
-    from interpreter.runtime.geometry import hex_id, parse_hex_id
+    from interpreter.grids.geometry import hex_id, parse_hex_id
 
     # The same cells, written column first (CCRR) and row first (RRCC): the same neighbours.
     for pid in ("3119", "2919", "0101", "1208"):

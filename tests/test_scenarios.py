@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import TRACE_TEST, trace_of
 
-from interpreter.check.scenario import check_scenario
-from interpreter.load import load_scenario, load_scenario_rules
+from interpreter.load import check_scenario, load_scenario, load_scenario_rules
 from interpreter.runtime.scenario import run_scenario
 from interpreter.syntax.diagnostics import Sources, render
 

@@ -22,11 +22,11 @@ only scenarios run, a stat no rule reads yet). Every message cites the rule conc
 from __future__ import annotations
 
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..lang import FUNCTION_ARGUMENTS
 from ..syntax.diagnostics import Diagnostic
 from .bounds import BOOL, FALSE, INF, TRUE, Bounds, Ctx, Site, Values, describe, nodes, show, sites, statements
 from .printed import repeated_numbers
-from .symbols import Symbols
 
 
 def analyse(sym: Symbols) -> tuple[list[Diagnostic], list[str]]:

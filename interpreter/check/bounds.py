@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel
 
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..ir.visit import descendants, dispatch
 from ..limits import MAX_REPEAT
 from ..syntax.diagnostics import Span
-from .symbols import Symbols
 
 INF = math.inf
 _MAX_SPANS = 64  # more pieces than this and a set is widened to its hull

@@ -10,10 +10,10 @@ checked with it, by check/scenario.py through `coast_ends`.
 
 from __future__ import annotations
 
+from ..grids.compass import direction_hint
+from ..grids.squares import DEFAULT_SQUARE_ID, id_format
 from ..ir import nodes as n
 from ..lang import BUILTINS, DIRECTIONS, HEX_DIRECTIONS, WRAP_AXES
-from ..runtime.compass import direction_hint
-from ..runtime.squares import DEFAULT_SQUARE_ID, id_format
 from ..syntax.diagnostics import did_you_mean
 
 # The built-ins that read a square grid's directions (a run on another map would stop at them).

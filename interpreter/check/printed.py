@@ -32,8 +32,8 @@ from collections.abc import Iterator
 from pydantic import BaseModel
 
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..syntax.diagnostics import Diagnostic, Span
-from .symbols import Symbols
 
 _SCALING = ("*", "/")
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from ..grids.geometry import usable_id_format
 from ..ir import citations
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..ir.visit import descendants, dispatch
 from ..lang import (
     BEYOND_POLICIES,
@@ -25,11 +27,10 @@ from ..lang import (
     ROUNDINGS,
     VALUE_TYPES,
 )
-from ..runtime.geometry import usable_id_format
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from .maps import MapChecks
 from .records import RecordChecks
-from .symbols import Symbols, collect
+from .symbols import collect
 
 _GAME_TIME = ("turn", "game")  # the engine's own time units: their hooks are turn_start, game_start, game_end
 

@@ -1,26 +1,30 @@
-"""A scenario checked before anything runs: its run target, expectations, decisions and set-up."""
+"""A scenario checked before anything runs: its run target, expectations and decisions, then the names
+its expectations and the rules use against the position its set-up gives.
+
+The checker runs nothing: the front end sets the scenario up (load.check_scenario) and hands the
+places and coasts of that position to `check_set_up`.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..ir.visit import descendants
 from ..lang import SCENARIO_AGENTS
-from ..runtime.engine import Engine
-from ..runtime.requests import ScriptError
-from ..runtime.setup import Setup
 from ..syntax.diagnostics import Diagnostic, did_you_mean
 from .maps import coast_ends
 from .resolve import Checker
-from .symbols import Symbols
 from .unprinted import missing_run
 
 
-def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
-    """Static checks of what a scenario runs and expects, before anything runs."""
+def static_checks(sc: n.Scenario, sym: Symbols, with_demo: Callable[[], Symbols | None]) -> list[Diagnostic]:
+    """Static checks of what a scenario runs and expects, before anything runs. ``with_demo()`` reads the
+    ruleset with its game's demo data, for a run of a table or procedure the rulebook does not print."""
     checker = Checker(sym, extra_values={u.id for u in sc.units})
-    _check_run(checker, sc, sym)
+    _check_run(checker, sc, sym, with_demo)
     for exp in sc.expects:
         checker.expr(exp.expr, set())
         if exp.departure is not None:
@@ -28,14 +32,15 @@ def check_scenario(sc: n.Scenario, sym: Symbols) -> list[Diagnostic]:
     _check_decisions(checker, sc, sym)
     _check_agents(checker, sc, sym)
     _check_stands_in(checker, sc, sym)
-    engine = Engine(sym)
-    try:  # the set-up is static: unknown types, places, stats and printed values are found here
-        Setup(engine, sc).run()
-    except ScriptError as err:
-        checker.error(err.message, err.span or sc.span, err.hint)
-        return checker.diags
-    _check_coast_ends(checker, engine, sc, sym)
-    _check_expectation_names(checker, engine, sc, sym)
+    return checker.diags
+
+
+def check_set_up(sc: n.Scenario, sym: Symbols, places: Collection[str], coasts: Mapping[str, Sequence[str]]) -> list[Diagnostic]:
+    """What the rules and the expectations name, checked against the position the scenario's set-up gives:
+    its places' ids, and each coast's places in order."""
+    checker = Checker(sym, extra_values={u.id for u in sc.units})
+    _check_coast_ends(checker, coasts, sc, sym)
+    _check_expectation_names(checker, places, sc, sym)
     return checker.diags
 
 
@@ -56,14 +61,14 @@ def _expectations(sc: n.Scenario) -> list:
     return [exp.expr for exp in sc.expects] + [exp.departure.printed for exp in sc.expects if exp.departure is not None]
 
 
-def _check_expectation_names(checker: Checker, engine: Engine, sc: n.Scenario, sym: Symbols) -> None:
+def _check_expectation_names(checker: Checker, places: Collection[str], sc: n.Scenario, sym: Symbols) -> None:
     """A place an expectation writes (@0201) is one the set-up has, and `fact("NAME")` names a fact some
     rule records (or the engine does): else the run would only fail the expectation at its end."""
     recorded = None  # (finding the records walks the whole ruleset: only when an expectation reads a fact)
     for node in descendants(_expectations(sc)):
-        if isinstance(node, n.PlaceLit) and node.id not in engine.state.places:
+        if isinstance(node, n.PlaceLit) and node.id not in places:
             checker.error(f"there is no place '{node.id}' in this scenario's set-up", node.span,
-                          did_you_mean(node.id, engine.state.places))
+                          did_you_mean(node.id, places))
         elif isinstance(node, n.CallExpr) and node.func == "fact" and len(node.args) == 1 \
                 and isinstance(node.args[0].value, n.StrLit) and not _interpolated(node.args[0].value):
             recorded = recorded if recorded is not None else recorded_facts(sym)
@@ -117,20 +122,20 @@ def _listed(written: list[str]) -> str:
     return "the facts the rules record: " + ", ".join(f"'{w}'" for w in names[:12]) + (" …" if len(names) > 12 else "")
 
 
-def _check_coast_ends(checker: Checker, engine: Engine, sc: n.Scenario, sym: Symbols) -> None:
+def _check_coast_ends(checker: Checker, coasts: Mapping[str, Sequence[str]], sc: n.Scenario, sym: Symbols) -> None:
     """A place the rules write at an end of 'between(COAST, @A, @B)' lies on the coast as this scenario lists it."""
     if not sym.coasts:
         return
     roots = [*sym.procedures.values(), *sym.functions.values(), *sym.tables.values(), *sym.hooks, *sym.invariants]
     for coast, lit in coast_ends(roots):
-        listed = engine.state.coasts.get(coast)
-        if listed is not None and all(p.id != lit.id for p in listed):
+        listed = coasts.get(coast)
+        if listed is not None and lit.id not in listed:
             where = next(d.span for d in sc.map_data if isinstance(d, n.CoastDef) and d.name == coast)
-            hint = did_you_mean(lit.id, [p.id for p in listed]) or f"the coast runs {listed[0].id} … {listed[-1].id}"
+            hint = did_you_mean(lit.id, listed) or f"the coast runs {listed[0]} … {listed[-1]}"
             checker.error(f"@{lit.id} is not on coast {coast} as {where.file}:{where.line} lists it", lit.span, hint)
 
 
-def _check_run(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
+def _check_run(checker: Checker, sc: n.Scenario, sym: Symbols, with_demo: Callable[[], Symbols | None]) -> None:
     """The 'run' line: a procedure or table with its arguments, or a step with the 'at' line it needs."""
     run = sc.run
     if run is None:
@@ -139,7 +144,7 @@ def _check_run(checker: Checker, sc: n.Scenario, sym: Symbols) -> None:
             checker.error("the scenario has no 'run' line", sc.span, "add 'run step NAME' or 'run PROCEDURE(args)'")
     elif run.proc is not None:
         target = sym.procedures.get(run.proc) or sym.tables.get(run.proc)
-        unprinted = missing_run(sc, run.proc, run.span, sym) if target is None else None
+        unprinted = missing_run(sc, run.proc, run.span, sym, with_demo) if target is None else None
         if unprinted is not None:
             checker.diags.append(unprinted)
         elif target is None:

@@ -9,14 +9,18 @@ play`, and by a scenario only through a ruleset that includes it (a test harness
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
+from ..files import demo_path
 from ..ir import nodes as n
-from ..syntax.diagnostics import Diagnostic, Sources, UmpireError
-from .symbols import Symbols
+from ..ir.symbols import Symbols
+from ..syntax.diagnostics import Diagnostic
 
 
-def missing_run(sc: n.Scenario, name: str, span, sym: Symbols) -> Diagnostic | None:
-    """The error for a scenario's ``run NAME(…)`` when NAME is declared missing; None otherwise."""
+def missing_run(sc: n.Scenario, name: str, span, sym: Symbols, with_demo: Callable[[], Symbols | None]) -> Diagnostic | None:
+    """The error for a scenario's ``run NAME(…)`` when NAME is declared missing; None otherwise.
+    ``with_demo()`` gives the symbols of the ruleset read with its game's demo data (None when that
+    reading fails): the front end reads it, only when the error needs it."""
     decl = sym.missing.get(name)
     if decl is None:
         return None
@@ -26,12 +30,10 @@ def missing_run(sc: n.Scenario, name: str, span, sym: Symbols) -> Diagnostic | N
     game = sym.game
     if game is None or not game.demo_data:
         return Diagnostic("error", message, span, "the game names no demo data to stand in for it", notes)
-    from ..load import demo_path
-
     ruleset = game.span.file
     demo = demo_path(ruleset, game.demo_data)
     named = game.span_of(game.demo_data)
-    supplied = _supplied_by_demo(sc, name)
+    supplied = _supplied_by_demo(with_demo(), name)
     if supplied is None:
         notes.append(f"the game's demo data {demo} (named at {named.file}:{named.line}) does not supply it either")
         return Diagnostic("error", message, span, "no data stands in for it: a scenario cannot run it", notes)
@@ -42,16 +44,10 @@ def missing_run(sc: n.Scenario, name: str, span, sym: Symbols) -> Diagnostic | N
     return Diagnostic("error", message, span, "the game's demo data stands in for it: see below", notes)
 
 
-def _supplied_by_demo(sc: n.Scenario, name: str):
-    """Where the scenario's ruleset read with its game's demo data defines ``name`` (None when it does
-    not, or when that reading fails: its own errors are reported where it is read)."""
-    from ..load import load_rules, rules_path_for
-
-    try:
-        sym = load_rules(rules_path_for(sc), Sources(), with_demo=True).symbols
-    except UmpireError:
-        return None
-    found = sym.tables.get(name) or sym.procedures.get(name)
+def _supplied_by_demo(sym: Symbols | None, name: str):
+    """Where the ruleset read with its game's demo data defines ``name`` (None when it does not, or when
+    it could not be read)."""
+    found = None if sym is None else sym.tables.get(name) or sym.procedures.get(name)
     return None if found is None else found.span
 
 

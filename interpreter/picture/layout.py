@@ -2,9 +2,9 @@
 
 - A hex grid computes it from the id, in the map's id format (`grid hex "CCRR"`) and column
   layout: flat-topped hexes, `even_q` shifting the even columns half a hex down, `odd_q` the odd
-  ones (as runtime/geometry.py makes them neighbours). The hexes between the places a scenario
+  ones (as grids/geometry.py makes them neighbours). The hexes between the places a scenario
   defines are drawn too, faintly, so the map reads as a map.
-- A square grid computes it from the id, in the map's format (runtime/squares.py).
+- A square grid computes it from the id, in the map's format (grids/squares.py).
 - Areas and points take the scenario's `at X, Y` (language 6.1), X and Y counting places across
   and down.
 - A place none of these places is laid out in a grid below the others, and the picture says so.
@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..runtime.geometry import DEFAULT_HEX_ID, hex_id, parse_hex_id
-from ..runtime.squares import square_grid
+from ..grids.geometry import DEFAULT_HEX_ID, hex_id, parse_hex_id
+from ..grids.squares import square_grid
 
 SQRT3 = math.sqrt(3)
 LABEL = 18  # room for a place's id above its stack and its marks below

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import limits
-from ..check.symbols import Symbols
 from ..ir import citations
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..limits import MAX_FUNCTION_DEPTH, max_steps
 from ..style import printable
 from ..syntax.diagnostics import Span

@@ -7,12 +7,12 @@ from the scenario, never the position, except through the places it returns.
 
 from __future__ import annotations
 
+from ..grids.compass import compass, direction_hint
+from ..grids.squares import square_grid
 from ..lang import DIAGONALS
 from ..syntax.diagnostics import did_you_mean
 from .builtins import builtin
-from .compass import compass, direction_hint
 from .requests import RuleError
-from .squares import square_grid
 from .values import Place, show
 
 

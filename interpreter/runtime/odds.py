@@ -33,8 +33,8 @@ from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from typing import Any
 
-from ..check.symbols import Symbols
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..limits import DEFAULT_ODDS_PATHS
 from ..syntax.diagnostics import Sources
 from . import cups

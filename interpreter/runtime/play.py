@@ -12,8 +12,8 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..check.symbols import Symbols
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..overlay.apply import header_line
 from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources
 from .agents import Agent, EagerAgent, FirstLegalAgent, RandomAgent

@@ -1,7 +1,7 @@
 """Scenarios run: script dice and decisions, run the target, check the expectations, write the report.
 
 A scenario reproduces a rulebook's worked example (or a hand-made rule case). Its position is
-built by setup.py, checked before it runs by check/scenario.py; the map's grid by geometry.py.
+built by setup.py, checked before it runs by check/scenario.py; the map's grid by grids/geometry.py.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..check.symbols import Symbols
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..ir.visit import descendants
 from ..overlay.apply import header_line
 from ..syntax.diagnostics import Diagnostic, Sources, Span

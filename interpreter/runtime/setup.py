@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..check.symbols import Symbols
 from ..digits import is_number
+from ..grids.geometry import DEFAULT_HEX_ID, hex_neighbours
+from ..grids.squares import square_grid
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 from ..syntax.diagnostics import Span, did_you_mean
 from .calendar import start_turn
 from .engine import Engine
-from .geometry import DEFAULT_HEX_ID, hex_neighbours
 from .requests import ScriptError
-from .squares import square_grid
 from .values import MISSING, Place, Unit, X, show
 
 

@@ -5,8 +5,8 @@ come from demo data: an answer resting on an invented map is not the published g
 
 from __future__ import annotations
 
-from ..check.symbols import Symbols
 from ..ir import nodes as n
+from ..ir.symbols import Symbols
 
 
 def stands_in(sc: n.Scenario | None, sym: Symbols) -> list[str]:
