@@ -15,6 +15,9 @@ from ..load import demo_path, header_file, load_overlay, load_rules, load_scenar
 from ..style import counted, enabled
 from ..syntax.diagnostics import Diagnostic, Sources, UmpireError, render
 
+# The checker, the analysis and the overlays are imported by the functions that use them: `umpire check`
+# of files the cache has seen (cache.py) needs none of them.
+
 
 def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = (), every: bool = False) -> int:
     """Each file's diagnostics on standard error, then its summary and counts on standard output.
