@@ -13,9 +13,11 @@ The pipeline runs one way; read the folders in this order:
                built-ins, dice, agents, the driver, a position's set-up and geometry,
                scenarios, whole games, odds
     load.py    the front end in one call (read → parse → IR → overlays → check), its results
-               kept by cache.py (keyed by the content of every file read), used by
-    cli.py     the command line (the arguments), commands.py (what each command does);
-               coverage.py (umpire coverage), saves.py (saved games)
+               kept by cache.py (keyed by the content of every file read), and a path
+               made ready to run (a scenario or set-up and its checked ruleset), used by
+    cli/       the command line: main.py (the arguments), one module per command (check.py,
+               run.py, play.py, odds.py…, each with its text and --json output); coverage.py
+               (the measure of umpire coverage), study.py (a study's games), saves.py (saved games)
     editors/   the TextMate grammar generated from the grammar, and the language server
                (umpire lsp) that checks an editor's buffers with the same front end
 

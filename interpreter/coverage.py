@@ -1,4 +1,4 @@
-"""``umpire coverage``: how much of the rulebook's numbered sections a ruleset encodes.
+"""How much of the rulebook's numbered sections a ruleset encodes.
 
 The rulebook's list of sections lives beside the ruleset, in a file with the same stem
 (``game.sections`` for ``game.rules``): one section a line, its number then its short
@@ -26,19 +26,16 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .check.symbols import Symbols
+from .ir.symbols import Symbols
 from .ir import citations
 from .ir.nodes import Citation
 from .load import load_rules, read
-from .style import enabled
-from .syntax.diagnostics import Diagnostic, Sources, Span, UmpireError, did_you_mean, render, render_all
+from .syntax.diagnostics import Diagnostic, Sources, Span, UmpireError, did_you_mean
 
 _SECTION_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)+[a-z]?")  # ASCII digits: digits.py
-_EXAMPLES_SHOWN = 3
 
 
 @dataclass(frozen=True)
@@ -239,94 +236,6 @@ def declared(sym: Symbols) -> list[Declared]:
     return found
 
 
-# ─────────────────────────────── the report ───────────────────────────────
-
-
-def percent(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%"
-
-
-def report(cov: Coverage, missing_only: bool = False) -> list[str]:
-    """The lines ``umpire coverage`` prints: one per section (with what is left out of it, for
-    ``--missing``), then the totals, the sections by status and, in full, the rulings."""
-    rows = [s for s in cov.sections.values() if not missing_only or cov.status(s.number) != "encoded"]
-    width = max([len("section")] + [len(s.number) + 2 * s.depth for s in cov.sections.values()])
-    title_width = max([len("title")] + [len(s.title) for s in cov.sections.values()])
-    out = [f"{'section':<{width}}  {'title':<{title_width}}  {'status':<15}  cites  where"]
-    for s in rows:
-        cites = cov.cited[s.number]
-        number = "  " * s.depth + s.number
-        out.append(f"{number:<{width}}  {s.title:<{title_width}}  {cov.status(s.number):<15}  {len(cites):>5}  {_where(cites)}".rstrip())
-        if missing_only:
-            out.extend(f"{' ' * (width + 2)}{line}" for line in _left_out(cov, s.number))
-    out.append("")
-    out.extend(_totals(cov))
-    if not missing_only:
-        out.extend(_rulings(cov))
-        if cov.tally()["encoded"] < len(cov.sections):
-            out.append("what is left out of each section not encoded, and why: umpire coverage --missing")
-    if cov.examples:
-        out.append("examples cited (not rule numbers): " + _tally(cov.examples))
-    if cov.unknown:
-        out.append(f"rule numbers cited that the list does not hold: {len(cov.unknown)} (each a warning, on standard error)")
-    return out
-
-
-def _left_out(cov: Coverage, number: str) -> list[str]:
-    """What the ruleset declares it leaves out of a section, each with where it says so."""
-    return [f"- {d.text} ({_where([d.cite])})" for d in cov.declared.get(number, ())]
-
-
-def _totals(cov: Coverage) -> list[str]:
-    total, tally = len(cov.sections), cov.tally()
-    encoded = tally["encoded"]
-    out = [f"coverage: {encoded} of {total} sections encoded ({percent(encoded, total)}); "
-           "the percentage counts 'encoded' sections only",
-           "by status: " + ", ".join(f"{tally[status]} {status}" for status in STATUSES)
-           + f"; {total - tally['not cited']} of {total} cited at all ({percent(total - tally['not cited'], total)})"]
-    for status in STATUSES[1:]:
-        label = "covered only through subsections" if status == "via subsections" else status
-        out.extend(_listing(label, [s for s in cov.sections.values() if cov.status(s.number) == status]))
-    return out
-
-
-def _rulings(cov: Coverage) -> list[str]:
-    """Each ruling the ruleset cites, with every line that cites it."""
-    if not cov.rulings:
-        return []
-    width = max(len(r) for r in cov.rulings)
-    out = [f"rulings cited (not rule numbers): {len(cov.rulings)}, where each applies"]
-    for ruling in sorted(cov.rulings, key=_natural):
-        out.append(f"  {ruling:<{width}}  {_where(cov.rulings[ruling], shown=None)}")
-    return out
-
-
-def _where(cites: list[Citation], shown: int | None = _EXAMPLES_SHOWN) -> str:
-    """The lines that cite a section (the first few, unless ``shown`` is None), grouped by file:
-    ``a.rules:3, 9; b.rules:12 ...``."""
-    lines = sorted({(c.span.file, c.span.line) for c in cites})
-    shown = len(lines) if shown is None else shown
-    by_file: dict[str, list[str]] = {}
-    for file, line in lines[:shown]:
-        by_file.setdefault(file, []).append(str(line))
-    text = "; ".join(f"{file}:{', '.join(numbers)}" for file, numbers in by_file.items())
-    return text + (" ..." if len(lines) > shown else "")
-
-
-def _listing(label: str, sections: list[Section]) -> list[str]:
-    if not sections:
-        return []
-    return [f"{label} ({len(sections)}): " + ", ".join(f"{s.number} {s.title}" for s in sections)]
-
-
-def _tally(counts: Counter[str]) -> str:
-    return ", ".join(f"{name} ({count})" for name, count in sorted(counts.items(), key=lambda kv: _natural(kv[0])))
-
-
-def _natural(text: str) -> list:
-    return [int(t) if t.isdigit() else t for t in re.split(r"([0-9]+)", text)]
-
-
 def unknown_diagnostics(cov: Coverage, sections_path: str) -> list[Diagnostic]:
     """A warning for each cited rule number the rulebook's list does not hold (a typo, most likely)."""
     return [
@@ -348,21 +257,3 @@ def load_coverage(rules_path: str, sections_path: str | None, sources: Sources):
             "write one (docs/coverage.md) or name it with --sections FILE")])
     sections = read_sections(sections_path, sources)
     return loaded, sections_path, measure(sections, citations.written(loaded.ruleset.decls), declared(loaded.symbols))
-
-
-def cmd_coverage(rules_path: str, sections_path: str | None = None, missing_only: bool = False) -> int:
-    """Print the coverage of a ruleset; exit 1 when it or its sections file cannot be read."""
-    sources = Sources()
-    try:
-        loaded, sections_path, cov = load_coverage(rules_path, sections_path, sources)
-    except UmpireError as err:
-        print(render_all(err.diagnostics, sources, colour=enabled(sys.stderr)), file=sys.stderr)
-        return 1
-    if loaded.errors:
-        print(f"note: {rules_path} has {len(loaded.errors)} error(s) (see umpire check); its citations are counted as written",
-              file=sys.stderr)
-    print(f"rule coverage of {rules_path} against {sections_path}")
-    print("\n".join(report(cov, missing_only)))
-    for diag in unknown_diagnostics(cov, sections_path):
-        print(render(diag, sources, colour=enabled(sys.stderr)), file=sys.stderr)
-    return 0

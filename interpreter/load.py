@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from . import cache, files
 from .files import demo_path as demo_path  # the commands name it with the loads
-from .syntax.diagnostics import Diagnostic, Sources, UmpireError
+from .style import enabled
+from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render_all
 
 # The IR, the parser, the builder, the checker and the overlays are imported by the loads that
 # run them: a load served from the cache (cache.py) needs none of them.
@@ -265,3 +267,85 @@ def header_file(game: n.Game, relative: str, kind: files.Kind, construct: str) -
     """A file the game header names (demo data, demo setup, errata, a scenario), checked as a reference."""
     with files.entry(game.span.file):
         return files.resolve_reference(relative, game.span.file, kind, game.span_of(relative), construct)
+
+
+# ─────────────── a path made ready to run: the scenario or set-up and its checked ruleset ───────────────
+# Every command that runs or plays a game, and the study's workers, start here.
+
+
+def scenario_and_rules(path: str, sources: Sources, overlays: list[str] = (), with_errata: bool = False,
+                       with_demo: bool = False):
+    """The scenario, its ruleset amended by the overlays the scenario names and then ``overlays``, and every
+    diagnostic of both."""
+    scenario = load_scenario(path, sources)
+    rules = rules_path_for(scenario)
+    if not os.path.exists(rules):
+        cache.note_absent(rules)  # a checked verdict kept by the cache holds until the file appears
+        missing = Diagnostic("error", f"the ruleset '{scenario.uses}' does not exist (looked for {rules})", scenario.uses_span)
+        return scenario, None, [missing]
+    loaded = load_scenario_rules(scenario, sources, overlays, with_errata=with_errata, with_demo=with_demo)
+    if loaded.errors:
+        return scenario, loaded, loaded.errors
+    return scenario, loaded, check_scenario(scenario, loaded.symbols)
+
+
+def stop_on_errors(diags: list[Diagnostic]) -> None:
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise UmpireError(errors)
+
+
+def prepared_scenario(path: str, sources: Sources, overlays: list[str], with_demo: bool = False):
+    """The scenario and its checked ruleset, ready to run; an UmpireError with the errors otherwise."""
+    scenario, loaded, diags = scenario_and_rules(path, sources, overlays, with_demo=with_demo)
+    stop_on_errors(diags)
+    if scenario.run is None:  # the check lets a file of places alone through: it is a shared map
+        raise UmpireError([Diagnostic("error", "this file holds places alone (a shared map): it has no 'run' line to run",
+                                      scenario.span, "'umpire check' checks it; a scenario takes its places with "
+                                      "'places from \"FILE\"' and runs them")])
+    return scenario, loaded
+
+
+def ready_scenario(path: str, sources: Sources, overlays: list[str], with_demo: bool = False):
+    """The scenario and its checked ruleset, ready to run, or None once the errors are printed."""
+    try:
+        scenario, loaded = prepared_scenario(path, sources, overlays, with_demo)
+    except UmpireError as err:
+        print(render_all(err.diagnostics, sources, colour=enabled(sys.stderr)), file=sys.stderr)
+        return None
+    return scenario, loaded
+
+
+def game_to_play(path: str, sources: Sources, overlays, errata: bool, choice: str | None):
+    """The set-up (a scenario, the demo set-up or a named scenario) and the checked ruleset to play."""
+    if path.endswith(".scenario"):
+        scenario, loaded, diags = scenario_and_rules(path, sources, overlays, with_errata=errata)
+    else:
+        scenario, loaded = None, load_rules(path, sources, with_demo=True, with_errata=errata, overlays=overlays)
+        diags = loaded.diagnostics
+        setup = chosen_setup(loaded.symbols.game, choice) if not loaded.errors else None
+        if setup is not None:
+            scenario = load_scenario(setup, sources)
+            if scenario.overlays:  # a set-up with rules of its own (a scenario's overlay): played with them
+                scenario, loaded, diags = scenario_and_rules(setup, sources, overlays, with_errata=errata, with_demo=True)
+            else:
+                diags = diags + check_scenario(scenario, loaded.symbols)
+    stop_on_errors(diags)
+    return scenario, loaded
+
+
+def chosen_setup(game: n.Game | None, choice: str | None) -> str | None:
+    """The set-up file to play from: the scenario the header names as `choice`, else the demo set-up."""
+    if game is None:
+        if choice:
+            raise UmpireError([Diagnostic("error", f"no game header names a scenario '{choice}'", NO_SPAN)])
+        return None
+    if choice is None:
+        return header_file(game, game.demo_setup, files.SCENARIO, "demo setup") if game.demo_setup else None
+    for listed in game.scenarios:
+        if listed.name == choice:
+            return header_file(game, listed.file, files.SCENARIO, "scenario")
+    names = [listed.name for listed in game.scenarios]
+    hint = did_you_mean(choice, names) or (f"the game's scenarios are {', '.join(names)}" if names else
+                                            "the game header names no scenario ('scenario NAME \"file\"')")
+    raise UmpireError([Diagnostic("error", f"the game names no scenario '{choice}'", game.span, hint)])

@@ -8,6 +8,7 @@ string beside its float.
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 from fractions import Fraction
 from typing import Any
@@ -22,6 +23,18 @@ VERSION = 1
 def document(command: str, **fields: Any) -> dict:
     """A document of one command's result, its format named first."""
     return {"format": f"umpire-{command}/{VERSION}", **fields}
+
+
+def emit(doc: dict) -> None:
+    """The one document on standard output: a reader never has to scrape standard error, and standard
+    output holds nothing else."""
+    print(json.dumps(doc, indent=1, ensure_ascii=False))
+
+
+def stopped(command: str, diags: list[Diagnostic], code: int = 1, **fields) -> int:
+    """The document of a command stopped by errors before it had a result, and its exit code."""
+    emit(document(command, **fields, errors=[diagnostic(d) for d in diags], exit=code))
+    return code
 
 
 def diagnostic(d: Diagnostic) -> dict:
@@ -86,18 +99,18 @@ def probability(p: Fraction) -> dict:
 
 def shown(value: Any) -> str:
     """A measured value as the text report shows it ('none' when a path records nothing)."""
-    from .runtime.odds_report import _value
+    from .runtime.odds_report import shown_value
 
-    return _value(value)
+    return shown_value(value)
 
 
 def exact(odds) -> dict:
     """An exact distribution: every fact's values with their probabilities, then jointly."""
-    from .runtime.odds import _order
+    from .runtime.odds import value_order
 
     facts = [{"name": name, "values": [{"value": shown(v), **probability(p)} for v, p in odds.marginal(i).items()]}
              for i, name in enumerate(odds.names)]
-    joint = sorted(odds.outcomes.items(), key=lambda kv: tuple(_order(v) for v in kv[0]))
+    joint = sorted(odds.outcomes.items(), key=lambda kv: tuple(value_order(v) for v in kv[0]))
     return {"paths": odds.runs, "stopped_early": odds.cut, "seconds": round(odds.seconds, 3), "notes": list(odds.notes),
             "facts": facts, "jointly": [{"values": [shown(v) for v in key], **probability(p)} for key, p in joint],
             "total": probability(odds.total)}
@@ -105,12 +118,12 @@ def exact(odds) -> dict:
 
 def sampled_counts(names_: list[str], counts_, runs: int) -> list[dict]:
     """Each fact's values with their share of ``runs`` seeded runs and a 95% interval (Wilson's)."""
-    from .runtime.odds import _order
-    from .runtime.odds_report import _marginal_counts, wilson
+    from .runtime.odds import value_order
+    from .runtime.odds_report import marginal_counts, wilson
 
     facts = []
     for i, name in enumerate(names_):
-        ordered = sorted(_marginal_counts(counts_, i).items(), key=lambda kv: _order(kv[0]))
+        ordered = sorted(marginal_counts(counts_, i).items(), key=lambda kv: value_order(kv[0]))
         facts.append({"name": name, "values": [{"value": shown(v), "runs": c, "share": c / runs,
                                                 "interval95": list(wilson(c, runs))} for v, c in ordered]})
     return facts

@@ -48,13 +48,13 @@ class Result:
 def prepared(spec: Spec):
     """The checked ruleset and the set-up, loaded once per process (each worker loads its own)."""
     from . import files
-    from .commands import _game_to_play
+    from .load import game_to_play
     from .syntax.diagnostics import Sources
 
     sources = Sources()
     box = files.Sandbox.for_run([spec.path, *spec.overlays], files.allowed_folders(spec.allowed))
     with files.sandbox(box):
-        scenario, loaded = _game_to_play(spec.path, sources, list(spec.overlays), spec.errata, spec.choice)
+        scenario, loaded = game_to_play(spec.path, sources, list(spec.overlays), spec.errata, spec.choice)
     return loaded.symbols, sources, scenario
 
 

@@ -300,9 +300,9 @@ procedure go(s: side) [10.0] {
 @pytest.fixture(scope="module")
 def jenkins_ear():
     """What `umpire check rulesets/jenkins_ear.rules` finds, as diagnostics (with its demo data, as check reads it)."""
-    from interpreter.commands import _check_rules
+    from interpreter.cli.check import check_rules
 
-    diags, summary = _check_rules(str(ROOT / "rulesets" / "jenkins_ear.rules"), Sources())
+    diags, summary = check_rules(str(ROOT / "rulesets" / "jenkins_ear.rules"), Sources())
     assert not [d for d in diags if d.severity == "error"]
     analysis = [line for line in summary if line.startswith("analysis: ")]
     assert len(analysis) == 1, summary

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import _parser, main
+from interpreter.cli import main, parser
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,7 +29,7 @@ def _arguments(parser: argparse.ArgumentParser, name: str):
 
 
 def test_every_argument_and_option_has_help_text():
-    bare = [f"{name} {'/'.join(a.option_strings) or a.dest}" for name, a in _arguments(_parser(), "umpire")
+    bare = [f"{name} {'/'.join(a.option_strings) or a.dest}" for name, a in _arguments(parser(), "umpire")
             if not (a.help or "").strip()]
     assert bare == []
 

@@ -13,7 +13,8 @@ import re
 import pytest
 from test_limits import HEADER, at, cli, fails
 
-from interpreter import commands_study, limits
+from interpreter import limits
+from interpreter.cli import study as study_command
 
 
 def steps(monkeypatch, budget: int) -> None:
@@ -127,7 +128,7 @@ def test_the_narration_limit_is_far_above_a_game(tmp_path):
     ("{n}ab{n}ab", "xabyab", True),
 ])
 def test_a_fact_fills_a_key_s_fields_as_a_regular_expression_would(key, name, fits):
-    from interpreter.commands_study import fits_template, template_pieces
+    from interpreter.cli.study import fits_template, template_pieces
 
     assert fits_template(template_pieces(key), name) is fits
     pattern = re.sub(r"\\\{[^}]*\\\}", ".+", re.escape(key))
@@ -144,7 +145,7 @@ def test_a_study_s_fact_is_matched_without_backtracking(tmp_path, monkeypatch):
                 raise AssertionError("a fact's key was read by a regular expression")
             return getattr(re, name)
 
-    monkeypatch.setattr(commands_study, "re", NoExpressions())
+    monkeypatch.setattr(study_command, "re", NoExpressions())
     body = ('procedure main() [2.0] { say "never" }\non game_start() [3.0] {\n'
             '  for each n in range(1, 2) [3.1] {\n    record "' + "{n}" * 20 + 'Z" = n [3.1]\n  }\n}\n')
     (tmp_path / "g.rules").write_text(HEADER + body, encoding="utf-8")

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import commands_odds, progress
+from interpreter import progress
 from interpreter.cli import main
+from interpreter.cli import odds as odds_command
 from interpreter.runtime import odds as odds_module
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,7 +56,7 @@ def no_enumeration(monkeypatch):
         started.append(args)
         raise AssertionError("the enumeration was started")
 
-    monkeypatch.setattr(commands_odds, "enumerated", refuse)
+    monkeypatch.setattr(odds_command, "enumerated", refuse)
     monkeypatch.setattr(odds_module, "exact_odds", refuse)
     monkeypatch.setattr(odds_module, "replay_odds", refuse)
     return started
@@ -87,9 +88,9 @@ def test_the_command_the_refusal_names_answers_the_question(hopeless, capsys):
 
 
 def test_the_monte_carlo_command_keeps_every_option_of_the_question():
-    a = commands_odds.OddsArgs("my scenario.scenario", ["3018 land hits scored by english"], "first", None, 7, 2_000_000,
+    a = odds_command.OddsArgs("my scenario.scenario", ["3018 land hits scored by english"], "first", None, 7, 2_000_000,
                  ["house.overlay"], decide=["english:losses=ES1,ES2"], demo=True, allow=["../maps"])
-    assert commands_odds.monte_carlo_command(a) == (
+    assert odds_command.monte_carlo_command(a) == (
         "umpire odds 'my scenario.scenario' --fact '3018 land hits scored by english' --policy first "
         "--decide english:losses=ES1,ES2 --demo --with house.overlay --allow-path ../maps --seed 7 --monte-carlo 1000")
 

@@ -146,3 +146,49 @@ def test_the_engine_names_no_game():
              for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) for m in [pattern.search(line)] if m]
     assert len(words) >= 8
     assert found == []
+
+
+# The command line and the modules beside it: the front end (load.py), the reports, the language server.
+COMMAND_LAYER = [*(ROOT / "interpreter").glob("*.py"), *(ROOT / "interpreter" / "cli").glob("*.py"),
+                 *(ROOT / "interpreter" / "editors").glob("*.py")]
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(path: Path) -> list[tuple[str, list[str]]]:
+    """Each `from MODULE import NAMES` of Umpire's own modules in a file, function-level ones too, as
+    (the module's full name, the names)."""
+    import ast
+
+    package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            found.append((".".join([*base, *([node.module] if node.module else [])]), [a.name for a in node.names]))
+    return found
+
+
+def test_the_command_layer_imports_no_private_name_of_another_module():
+    """What one module of the command line needs of another is public (load.py's front end, a command's
+    helpers): a name with a leading underscore stays in its module."""
+    private = [f"{path.relative_to(ROOT)}: from {module} import {name}" for path in COMMAND_LAYER
+               for module, names in _imported(path) for name in names if name.startswith("_") and not name.startswith("__")]
+    assert private == []
+
+
+def test_the_command_modules_import_one_another_without_a_cycle():
+    """A command's module may use another's (explain draws, play draws its turns) but never in a circle."""
+    modules = {_module_name(p): p for p in COMMAND_LAYER}
+    graph = {name: set() for name in modules}
+    for name, path in modules.items():
+        for module, names in _imported(path):
+            graph[name] |= {m for m in (module, *(f"{module}.{n}" for n in names)) if m in modules and m != name}
+    order: list[str] = []
+    while graph.keys() - set(order):
+        free = sorted(m for m in graph.keys() - set(order) if graph[m] <= set(order))
+        assert free, f"an import cycle among {sorted(graph.keys() - set(order))}"
+        order += free

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import commands_draw, saves
+from interpreter import saves
+from interpreter.cli import draw as draw_command
 from interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,7 +165,7 @@ def test_play_draw_into_a_read_only_folder_says_so(tmp_path, capsys, monkeypatch
     shut.mkdir()
     folder = shut / "game" if not make else shut
     real_access = os.access
-    monkeypatch.setattr(commands_draw.os, "access",
+    monkeypatch.setattr(draw_command.os, "access",
                         lambda p, mode: False if Path(p) == shut else real_access(p, mode))
     assert main(["play", TOY, "--seed", "1", "--draw", str(folder)]) == 1
     assert capsys.readouterr().err == f"umpire: error: --draw: the folder {shut} cannot be written to\n"

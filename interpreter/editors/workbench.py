@@ -1,7 +1,7 @@
 """The language server's work, without the protocol: which files to check when one changes, what
 each check found, file by file, and the names the files read declare.
 
-An open file is checked as `umpire check` checks it (commands.check_file), with the text of every
+An open file is checked as `umpire check` checks it (cli/check.py, check_file), with the text of every
 open buffer in place of its file's (files.buffers), inside a sandbox whose roots are those of a
 run of `umpire check FILE` (the working folder, the file's folder, ``--allow-path``). A file that
 another open file reads (an included part, a shared map, the ruleset a scenario uses) is checked
@@ -136,7 +136,7 @@ def too_large(text: str | None) -> bool:
 def _checked(path: str, buffers: dict[str, str], allowed: list[str], sources: Sources) -> list[Diagnostic]:
     """The diagnostics `umpire check` gives a file, read from the buffers; a bug in Umpire is one
     more diagnostic, never the end of the server."""
-    from ..commands import check_file
+    from ..cli.check import check_file
 
     try:
         with files.sandbox(files.Sandbox.for_run([path], allowed)), files.buffers(buffers):

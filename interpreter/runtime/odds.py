@@ -161,10 +161,10 @@ class Odds:
         out: dict[Any, Fraction] = {}
         for key, p in self.outcomes.items():
             out[key[i]] = out.get(key[i], Fraction(0)) + p
-        return dict(sorted(out.items(), key=lambda kv: _order(kv[0])))
+        return dict(sorted(out.items(), key=lambda kv: value_order(kv[0])))
 
 
-def _order(value: Any) -> tuple:
+def value_order(value: Any) -> tuple:
     if isinstance(value, Recorded):
         value = value.value
     return (0, value, "") if isinstance(value, (int, float)) and not isinstance(value, bool) else (1, 0, show(value))

@@ -9,7 +9,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any
 
-from .odds import Odds, Recorded, Sampled, _order
+from .odds import Odds, Recorded, Sampled, value_order
 from .policies import POLICIES, Seen, decide_key
 from .values import show
 
@@ -31,24 +31,24 @@ def report(odds: Odds, mc: tuple[Counter, float] | None = None, decide: dict[str
     lines += [f"the rulebook does not print: {line}" for line in odds.unprinted]
     for i, name in enumerate(odds.names):
         lines.append(f"{name}:")
-        mc_marginal = _marginal_counts(mc[0], i) if mc else None
+        mc_marginal = marginal_counts(mc[0], i) if mc else None
         marginal = odds.marginal(i)
-        width, wide = max(len(_value(v)) for v in marginal), _fraction_width(marginal.values())
+        width, wide = max(len(shown_value(v)) for v in marginal), _fraction_width(marginal.values())
         for value, p in marginal.items():
-            lines.append(f"  {_value(value):>{width}}  {_fraction(p, wide)}" + _mc_text(mc_marginal, value, mc))
+            lines.append(f"  {shown_value(value):>{width}}  {_fraction(p, wide)}" + _mc_text(mc_marginal, value, mc))
     if len(odds.names) > 1:
         lines.append("jointly (" + ", ".join(odds.names) + "):")
-        joint = sorted(odds.outcomes.items(), key=lambda kv: tuple(_order(v) for v in kv[0]))
-        width = max(len(", ".join(_value(v) for v in key)) for key, _ in joint)
+        joint = sorted(odds.outcomes.items(), key=lambda kv: tuple(value_order(v) for v in kv[0]))
+        width = max(len(", ".join(shown_value(v) for v in key)) for key, _ in joint)
         wide = _fraction_width(p for _, p in joint)
         for key, p in joint:
-            lines.append(f"  {', '.join(_value(v) for v in key):>{width}}  {_fraction(p, wide)}")
+            lines.append(f"  {', '.join(shown_value(v) for v in key):>{width}}  {_fraction(p, wide)}")
     total = odds.total
     lines.append(f"total probability: {total}" + (" (exactly)" if total == 1 else " -- NOT 1: a bug in Umpire"))
     if mc:
         runs = sum(mc[0].values())
         lines.append(f"monte carlo: {runs} seeded runs of the interpreter, {mc[1]:.2f} s; "
-                     f"largest deviation {_largest_deviation(odds, mc[0]):.2f} standard errors")
+                     f"largest deviation {largest_deviation(odds, mc[0]):.2f} standard errors")
     return lines + warnings(odds.names, list(odds.outcomes), odds.seen)
 
 
@@ -62,12 +62,12 @@ def report_sampled(sampled: Sampled, policy: str, decide: dict[str, str] | None 
     lines += [f"rests on: {line}" for line in sampled.rests_on]
     for i, name in enumerate(sampled.names):
         lines.append(f"{name}:")
-        counts = _marginal_counts(sampled.counts, i)
-        ordered = sorted(counts.items(), key=lambda kv: _order(kv[0]))
-        width = max(len(_value(v)) for v, _ in ordered)
+        counts = marginal_counts(sampled.counts, i)
+        ordered = sorted(counts.items(), key=lambda kv: value_order(kv[0]))
+        width = max(len(shown_value(v)) for v, _ in ordered)
         for value, c in ordered:
             low, high = wilson(c, runs)
-            lines.append(f"  {_value(value):>{width}}  {c / runs:8.2%}   ({low:.2%} to {high:.2%})")
+            lines.append(f"  {shown_value(value):>{width}}  {c / runs:8.2%}   ({low:.2%} to {high:.2%})")
     return lines + warnings(sampled.names, list(sampled.counts), sampled.seen)
 
 
@@ -117,7 +117,7 @@ def warnings(names: list[str], keys: list[tuple], seen: Seen) -> list[str]:
     return lines
 
 
-def _marginal_counts(counts: Counter, i: int) -> Counter:
+def marginal_counts(counts: Counter, i: int) -> Counter:
     out: Counter = Counter()
     for key, c in counts.items():
         out[key[i]] += c
@@ -131,7 +131,7 @@ def _mc_text(marginal: Counter | None, value: Any, mc) -> str:
     return f"   monte carlo {marginal.get(value, 0) / runs:7.2%}"
 
 
-def _largest_deviation(odds: Odds, counts: Counter) -> float:
+def largest_deviation(odds: Odds, counts: Counter) -> float:
     """max over joint outcomes of |observed - expected| / standard error."""
     runs = sum(counts.values())
     worst = 0.0
@@ -143,7 +143,7 @@ def _largest_deviation(odds: Odds, counts: Counter) -> float:
     return worst
 
 
-def _value(value: Any) -> str:
+def shown_value(value: Any) -> str:
     if isinstance(value, Recorded):
         value = value.value
     return "none" if value is None else show(value)

@@ -14,10 +14,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .digits import is_number
-from .saves import output_refusal
-from .syntax.diagnostics import Sources, UmpireError, render, render_all
-from .writing import WriteError, write_file
+from ..digits import is_number
+from ..load import game_to_play, ready_scenario
+from ..saves import output_refusal
+from ..syntax.diagnostics import Sources, UmpireError, render, render_all
+from ..writing import WriteError, write_file
 
 
 @dataclass
@@ -96,7 +97,7 @@ def write(drawing, path: str, force: bool) -> None:
 
 
 def _side_problem(sym, side: str | None) -> str | None:
-    from .syntax.diagnostics import did_you_mean
+    from ..syntax.diagnostics import did_you_mean
 
     if side is None or side in sym.sides:
         return None
@@ -106,12 +107,11 @@ def _side_problem(sym, side: str | None) -> str | None:
 
 def _rules_pictures(a: DrawArgs, sources: Sources):
     """A rules file: the picture of its demo set-up, or of the header's scenario named (an empty map when none)."""
-    from .commands import _game_to_play
-    from .picture import layout, scene, svg
-    from .runtime.engine import Engine
-    from .runtime.setup import Setup
+    from ..picture import layout, scene, svg
+    from ..runtime.engine import Engine
+    from ..runtime.setup import Setup
 
-    setup, loaded = _game_to_play(a.path, sources, list(a.overlays), True, a.scenario)
+    setup, loaded = game_to_play(a.path, sources, list(a.overlays), True, a.scenario)
     problem = _side_problem(loaded.symbols, a.side)
     if problem:
         return problem
@@ -126,17 +126,16 @@ def _rules_pictures(a: DrawArgs, sources: Sources):
 
 def _say_stands_in(setup, sym) -> None:
     """A picture of a demo map or demo counters says so, as an odds answer does (runtime/stands_in.py)."""
-    from .runtime.stands_in import stands_in
+    from ..runtime.stands_in import stands_in
 
     print("".join(f"rests on: {line}\n" for line in stands_in(setup, sym)), end="")
 
 
 def _scenario_pictures(a: DrawArgs, sources: Sources):
     """A scenario: run it, taking the scenes asked on the way."""
-    from .commands import _ready_scenario
-    from .runtime.scenario import run_scenario
+    from ..runtime.scenario import run_scenario
 
-    ready = _ready_scenario(a.path, sources, list(a.overlays))
+    ready = ready_scenario(a.path, sources, list(a.overlays))
     if ready is None:
         return ""  # the errors are printed
     scenario, loaded = ready
@@ -166,7 +165,7 @@ class Camera:
         self.closed = False  # --step: the step has begun and ended
 
     def watch(self, engine, number: int) -> None:
-        from .picture import layout
+        from ..picture import layout
 
         if self.board is None:
             self.board = layout.board_of(engine, self.scenario)
@@ -203,7 +202,7 @@ class Camera:
         return (what + ", " if what else "") + f"after line {number}: {line if len(line) <= 90 else line[:89] + '…'}"
 
     def _take(self, engine, moment: str):
-        from .picture import scene
+        from ..picture import scene
 
         return scene.take(engine, self.scenario.title, moment, self.side)
 
@@ -216,7 +215,7 @@ class Camera:
         return "picture" in self.scenes
 
     def pictures(self) -> list:
-        from .picture import svg
+        from ..picture import svg
 
         names = ("before", "after") if self.step is not None else ("picture",)
         return [svg.draw(self.scenes[name], self.board) for name in names]
@@ -263,7 +262,7 @@ class TurnPictures:
         """Told as each segment of the game begins (its clock set, none of its rules run yet): a turn's
         start, or for a set-up that starts inside a turn its first step, is the position as that turn
         begins; the game's end is the last picture."""
-        from .picture import layout
+        from ..picture import layout
 
         if self.board is None:
             self.board = layout.board_of(engine, self.setup)
@@ -273,7 +272,7 @@ class TurnPictures:
             self._write(engine, f"turn-{label[1]:02d}.svg", f"as turn {label[1]} begins")
 
     def _write(self, engine, name: str, moment: str) -> None:
-        from .picture import scene, svg
+        from ..picture import scene, svg
 
         if self.failed:
             return

@@ -1,11 +1,11 @@
-"""The ``umpire`` command line: check, run, play, explain, draw, odds, coverage, find, schema.
+"""The ``umpire`` command line: check, run, play, explain, draw, odds, study, schema, coverage, find, lsp.
 
 Every failure reaches the user as a diagnostic (file:line:col, the source line, a
 caret, a hint) and an exit code, never as a Python traceback.
 
-This module reads the arguments; what each command does is in commands.py, imported only
-once the arguments parse: ``umpire --help`` and a mistyped option import neither the IR
-nor the parser nor the runtime (docs/performance.md, start-up).
+This module reads the arguments; what each command does is in its own module (check.py, run.py…),
+imported only once the arguments parse: ``umpire --help`` and a mistyped option import neither
+the IR nor the parser nor the runtime (docs/performance.md, start-up).
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import argparse
 import os
 import sys
 
-from .digits import whole_number
-from .limits import DEFAULT_ODDS_PATHS
+from ..digits import whole_number
+from ..limits import DEFAULT_ODDS_PATHS
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    from . import style
+    args = parser().parse_args(argv)
+    from .. import style
 
     style.configure(args.color)
     try:
@@ -30,20 +30,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(args: argparse.Namespace) -> int:
-    from . import files
-    from .style import enabled
-    from .syntax.diagnostics import Sources, UmpireError, render_all
+    from .. import files
+    from ..style import enabled
+    from ..syntax.diagnostics import Sources, UmpireError, render_all
 
     try:
         _check_named_files(args)
         box = files.Sandbox.for_run(_named_files(args), files.allowed_folders(getattr(args, "allow_path", [])))
         with files.sandbox(box):
-            from .commands import dispatch
-
             return dispatch(args)
     except UmpireError as err:  # a file named on the command line refused (files.py); commands render their own
         if getattr(args, "as_json", False):
-            from .commands_json import stopped
+            from ..report_json import stopped
 
             return stopped(args.command, err.diagnostics)
         print(render_all(err.diagnostics, Sources(), colour=enabled(sys.stderr)), file=sys.stderr)
@@ -65,8 +63,94 @@ def _main(args: argparse.Namespace) -> int:
         return 70
 
 
-def _parser() -> argparse.ArgumentParser:
-    from . import __version__
+def dispatch(args: argparse.Namespace) -> int:
+    """The command's module, imported once the arguments parse, does what the command line asks."""
+    if getattr(args, "as_json", False):
+        return _dispatch_json(args)
+    if args.command == "check":
+        from .check import cmd_check
+
+        return cmd_check(args.files, args.quiet, args.overlays, args.all)
+    if args.command == "run":
+        from .run import cmd_run
+
+        return cmd_run(args.scenario, args.overlays, args.detail, args.side, args.fixtures)
+    if args.command == "explain":
+        from .explain import cmd_explain
+
+        return cmd_explain(args.scenario, args.at, args.overlays, args.why, args.draw, args.force, args.why_not)
+    if args.command == "draw":
+        from .draw import DrawArgs, cmd_draw
+
+        return cmd_draw(DrawArgs(args.file, args.at, args.side, args.output, args.force, args.step, tuple(args.overlays),
+                                 args.scenario))
+    if args.command == "odds":
+        from .odds import cmd_odds
+
+        return cmd_odds(_odds_args(args))
+    if args.command == "play":
+        from .play import cmd_play
+
+        return cmd_play(args.file, args.seed, args.agents, args.save, args.stop_after, args.load, args.overlays,
+                        not args.no_errata, args.scenario, args.detail, args.force, args.verify, args.draw)
+    return _dispatch_more(args)
+
+
+def _dispatch_more(args: argparse.Namespace) -> int:
+    if args.command == "study":
+        from .study import StudyArgs, cmd_study
+
+        outputs = {k: getattr(args, k) for k in ("csv", "json", "plot") if getattr(args, k)}
+        return cmd_study(StudyArgs(args.file, args.games, args.seed, args.agents, args.outcome, args.fact, args.overlays,
+                                   args.compare, not args.no_errata, args.scenario, args.workers, args.cluster, outputs,
+                                   args.force, args.allow_path))
+    if args.command == "lsp":
+        from .. import files
+        from .lsp import cmd_lsp
+
+        return cmd_lsp(files.allowed_folders(args.allow_path))
+    if args.command == "coverage":
+        from .coverage import cmd_coverage
+
+        return cmd_coverage(args.ruleset, args.sections, args.missing)
+    if args.command == "find":
+        from .find import cmd_find
+
+        return cmd_find(args.ruleset, args.name, args.missing, args.overlays)
+    from .schema import cmd_schema
+
+    return cmd_schema()
+
+
+def _dispatch_json(args: argparse.Namespace) -> int:
+    """The commands that write their result as one JSON document, each by its own module."""
+    if args.command == "check":
+        from .check import json_check
+
+        return json_check(args.files, args.quiet, args.overlays, args.all)
+    if args.command == "run":
+        from .run import json_run
+
+        return json_run(args.scenario, args.overlays, args.detail, args.side)
+    if args.command == "coverage":
+        from .coverage import json_coverage
+
+        return json_coverage(args.ruleset, args.sections, args.missing)
+    from .odds import json_odds
+
+    return json_odds(_odds_args(args))
+
+
+def _odds_args(args: argparse.Namespace):
+    from .odds import OddsArgs
+
+    return OddsArgs(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays,
+                    args.replay, args.decide, args.no_exact, args.list_facts, args.all_facts, args.demo,
+                    args.allow_path)
+
+
+def parser() -> argparse.ArgumentParser:
+    from .. import __version__
 
     parser = argparse.ArgumentParser(prog="umpire", description="A rules interpreter for historical board wargames.")
     parser.add_argument("--version", action="version", version=f"umpire {__version__}",
@@ -276,13 +360,13 @@ def _named_files(args: argparse.Namespace) -> list[str]:
     return named
 
 
-# The kinds of file each command reads, by extension; `check` picks its reading per file (cmd_check).
+# The kinds of file each command reads, by extension; `check` picks its reading per file (check.py).
 _COMMAND_KINDS = {"run": ("scenario",), "explain": ("scenario",), "odds": ("scenario",), "coverage": ("ruleset",)}
 
 
 def _check_named_files(args: argparse.Namespace) -> None:
     """A file named on the command line must have an extension its command reads; nothing else is read."""
-    from . import files
+    from .. import files
 
     for option in _COMMAND_KINDS.get(args.command, ()):
         kind = files.SCENARIO if option == "scenario" else files.RULES
@@ -317,6 +401,3 @@ def _detail_option(parser: argparse.ArgumentParser) -> None:
 def entry() -> None:  # console script
     sys.exit(main())
 
-
-if __name__ == "__main__":
-    entry()

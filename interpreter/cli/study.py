@@ -1,7 +1,7 @@
 """``umpire study``: the command (arguments checked, the games played, the report written).
 
-The games themselves are played by ``study.py``; the statistics, files and plot are in
-``study_report.py``.
+The games themselves are played by ``interpreter/study.py``; the statistics, files and plot are in
+``interpreter/study_report.py``.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .lang import agent_known
-from .saves import output_refusal
-from .style import enabled
-from .syntax.diagnostics import Sources, UmpireError, did_you_mean, render_all
+from ..lang import agent_known
+from ..saves import output_refusal
+from ..style import enabled
+from ..syntax.diagnostics import Sources, UmpireError, did_you_mean, render_all
 
 OUTPUTS = {"csv": (".csv",), "json": (".json",), "plot": (".svg", ".png")}
 STUDY_AGENTS = ("random", "eager", "first", "search", "mcts", "greedy")  # no person: a study plays many games unattended
@@ -41,7 +41,7 @@ class StudyArgs:
 
 
 def cmd_study(a: StudyArgs) -> int:
-    from .study import Spec, prepared
+    from ..study import Spec, prepared
 
     problem = _argument_problem(a)
     if problem:
@@ -78,9 +78,9 @@ def cmd_study(a: StudyArgs) -> int:
 
 
 def _study(a: StudyArgs, specs: dict) -> int:
-    from . import study_report as report
-    from .progress import counting
-    from .study import run_games, seeds_of
+    from .. import study_report as report
+    from ..progress import counting
+    from ..study import run_games, seeds_of
 
     seeds = seeds_of(a.seed, a.games)
     runs = {}
@@ -105,8 +105,8 @@ def _study(a: StudyArgs, specs: dict) -> int:
 
 def _stands_in(spec) -> list[str]:
     """The demo map and counters the games are played on (runtime/stands_in.py)."""
-    from .runtime.stands_in import stands_in
-    from .study import prepared
+    from ..runtime.stands_in import stands_in
+    from ..study import prepared
 
     sym, _, setup = prepared(spec)
     return stands_in(setup, sym)
@@ -114,8 +114,8 @@ def _stands_in(spec) -> list[str]:
 
 def _write_outputs(a: StudyArgs, runs: dict) -> int:
     """The files asked for; 1 when one cannot be written (the error names it), else 0."""
-    from . import study_report as report
-    from .writing import WriteError
+    from .. import study_report as report
+    from ..writing import WriteError
 
     try:
         if "csv" in a.outputs:
@@ -168,8 +168,8 @@ def _output_problem(option: str, path: str, force: bool) -> str | None:
 def _names_problem(sym, names: list[str]) -> str | None:
     """An outcome or fact must be a game state, a track (`funds[red]`, or its name when it is not
     per side) or a fact the rules record (literally or by a template)."""
-    from .ir import nodes as n
-    from .ir.visit import descendants
+    from ..ir import nodes as n
+    from ..ir.visit import descendants
 
     bodies = [d for kind in (sym.procedures, sym.functions, sym.tables) for d in kind.values()] + list(sym.hooks)
     keys = {r.key.value for r in descendants(bodies) if isinstance(r, n.Record)}

@@ -16,9 +16,10 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 
-from . import progress
-from .style import enabled, report_lines
-from .syntax.diagnostics import Diagnostic, Sources, did_you_mean, render
+from .. import progress
+from ..load import prepared_scenario, ready_scenario
+from ..style import enabled, report_lines
+from ..syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render
 
 
 @dataclass
@@ -44,11 +45,10 @@ SUGGESTED_RUNS = 1000
 
 
 def cmd_odds(a: OddsArgs) -> int:
-    from .commands import _ready_scenario
-    from .runtime.odds import OddsError, default_policy
+    from ..runtime.odds import OddsError, default_policy
 
     sources = Sources()
-    ready = _ready_scenario(a.path, sources, a.overlays, a.demo)
+    ready = ready_scenario(a.path, sources, a.overlays, a.demo)
     if ready is None:
         return 1
     scenario, loaded = ready
@@ -73,11 +73,11 @@ def cmd_odds(a: OddsArgs) -> int:
 
 
 def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
-    from .runtime.odds import TooLargeError, estimate, monte_carlo
-    from .runtime.odds_report import report, report_sampled
+    from ..runtime.odds import TooLargeError, estimate, monte_carlo
+    from ..runtime.odds_report import report, report_sampled
 
     if policy not in _policies():
-        from .runtime.odds import OddsError
+        from ..runtime.odds import OddsError
 
         raise OddsError(f"unknown decision policy '{policy}'", f"the policies are {', '.join(_policies())}")
     piped = progress.Piped("odds")
@@ -109,7 +109,7 @@ def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
 def refusal(a: OddsArgs, guess):
     """The refusal of a question whose estimate passes --limit (outcomes to send on; dice paths with
     --replay), given before any enumeration: it names the Monte Carlo command that answers it."""
-    from .runtime.odds import TooLargeError
+    from ..runtime.odds import TooLargeError
 
     size, what = (guess.paths, "dice paths to replay") if a.replay else (guess.outcomes, "outcomes to send on")
     if size <= a.limit:
@@ -137,20 +137,20 @@ def monte_carlo_command(a: OddsArgs) -> str:
 
 def sampled_runs(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide, piped: progress.Piped):
     """The Monte Carlo runs, their progress shown (a bar on a terminal, lines in a pipe)."""
-    from .runtime.odds import sample
+    from ..runtime.odds import sample
 
     with progress.counting(a.mc_runs, "monte carlo", " runs", piped) as update:
         return sample(scenario, sym, sources, facts, a.mc_runs, a.seed, policy, decide, tick=update)
 
 
 def _policies():
-    from .runtime.policies import POLICIES
+    from ..runtime.policies import POLICIES
 
     return POLICIES
 
 
 def _measured(scenario, facts: list[str] | None, every: bool) -> tuple[list[str] | None, str]:
-    from .runtime.odds import expected_facts
+    from ..runtime.odds import expected_facts
 
     if facts:
         return facts, "the facts named by --fact"
@@ -163,7 +163,7 @@ def _measured(scenario, facts: list[str] | None, every: bool) -> tuple[list[str]
 
 
 def _header(scenario, sym, measured: str) -> list[str]:
-    from .overlay.apply import header_line
+    from ..overlay.apply import header_line
 
     lines = [f"odds: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""), f"ruleset: {scenario.uses}"]
     lines += [header_line(sym.overlays)] if sym.overlays else []
@@ -192,8 +192,8 @@ def _round(x: float) -> str:
 
 def _decide(given: list[str] | None, sides=()) -> dict[str, str]:
     """The --decide answers by the decision they answer: 'NAME', or 'SIDE:NAME' for one side's."""
-    from .runtime.odds import OddsError
-    from .runtime.policies import decide_key
+    from ..runtime.odds import OddsError
+    from ..runtime.policies import decide_key
 
     out = {}
     for item in given or []:
@@ -213,9 +213,9 @@ def _decide(given: list[str] | None, sides=()) -> dict[str, str]:
 def list_facts(scenario, sym, sources) -> list[str]:
     """Every fact the rules may record (their templates, with the rule), and those this scenario's
     runs record (twenty seeded runs), the ones its expectations name marked."""
-    from .ir import nodes as n
-    from .ir.visit import descendants
-    from .runtime.odds import expected_facts, sample
+    from ..ir import nodes as n
+    from ..ir.visit import descendants
+    from ..runtime.odds import expected_facts, sample
 
     lines = ["recorded by the rules ({...} is filled in as the game is played):"]
     bodies = [d for kind in (sym.procedures, sym.functions, sym.tables) for d in kind.values()] + list(sym.hooks)
@@ -239,7 +239,7 @@ def enumerated(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide, 
     """The exact odds, by branching and merging positions or (--replay) by replaying every dice path;
     the work is shown (progress.py) per roll, or as the dice paths replayed: a bar on a terminal,
     lines on standard error in a pipe."""
-    from .runtime.odds import exact_odds, replay_odds
+    from ..runtime.odds import exact_odds, replay_odds
 
     shown = progress.on_terminal() or piped is not None
     if not a.replay:
@@ -248,3 +248,87 @@ def enumerated(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide, 
     with progress.counting(None, "replay", " dice paths", piped) as update:
         tick = (lambda runs, waiting: update(runs, waiting=waiting)) if shown else None
         return replay_odds(scenario, sym, sources, facts, policy, a.limit, tick, decide)
+
+
+def json_odds(a) -> int:
+    """`umpire odds --json`: what is measured and how, the estimate, the exact distribution (fractions
+    and floats) or the Monte Carlo estimate, what the answer rests on, and the warnings."""
+    from .. import report_json as rj
+    from ..runtime.odds import OddsError, default_policy
+
+    sources = Sources()
+    try:
+        scenario, loaded = prepared_scenario(a.path, sources, a.overlays, a.demo)
+    except UmpireError as err:
+        return rj.stopped("odds", err.diagnostics, scenario=a.path)
+    try:
+        decide = _decide(a.decide, loaded.symbols.sides)
+        if a.mc_runs is not None and a.mc_runs < 1:
+            raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
+    except OddsError as err:
+        return rj.stopped("odds", [Diagnostic("error", err.message, NO_SPAN)], scenario=a.path)
+    sym = loaded.symbols
+    head = {"scenario": a.path, "title": scenario.title, "cite": str(scenario.cite) if scenario.cite else None,
+            "ruleset": scenario.uses, "overlays": rj.overlays(sym.overlays)}
+    if a.list_facts:
+        rj.emit(rj.document("odds", **head, listed_facts=list_facts(scenario, sym, sources), exit=0))
+        return 0
+    facts, measured = _measured(scenario, a.facts, a.all_facts)
+    policy = a.policy or default_policy(scenario)
+    try:
+        body, code = _odds_answer(a, scenario, sym, sources, facts, policy, decide)
+    except OddsError as err:
+        diag = Diagnostic("error", err.message, err.span or scenario.span, err.hint)
+        return rj.stopped("odds", [diag], **head, measured=measured, policy=policy)
+    rj.emit(rj.document("odds", **head, measured=measured, policy=policy, **body, exit=code))
+    return code
+
+
+def _odds_answer(a, scenario, sym, sources, facts, policy, decide) -> tuple[dict, int]:
+    """The fields of the answer, as `_answer` prints them, and the exit code."""
+    from .. import report_json as rj
+    from ..runtime.odds import OddsError, TooLargeError, estimate, monte_carlo, sample
+    from ..runtime.odds_report import largest_deviation, warnings
+
+    if policy not in _policies():
+        raise OddsError(f"unknown decision policy '{policy}'", f"the policies are {', '.join(_policies())}")
+    body: dict = {}
+    if not a.no_exact:
+        guess = estimate(scenario, sym, sources, facts, policy, decide)
+        body["estimate"] = {"paths": guess.paths, "outcomes": guess.outcomes, "probes": guess.probes,
+                            "seconds": round(guess.seconds, 3), "limit": a.limit, "over_limit": refusal(a, guess) is not None}
+        try:
+            refused = refusal(a, guess)
+            if refused is not None:
+                raise refused
+            odds = enumerated(a, scenario, sym, sources, facts, policy, decide)
+        except TooLargeError as err:
+            if not a.mc_runs:
+                raise
+            body["refused"] = err.message
+        else:
+            mc = monte_carlo(scenario, sym, sources, odds.names, a.mc_runs, a.seed, policy, decide) if a.mc_runs else None
+            body |= {"decisions": _decisions(odds.policy, odds.seen, decide), "rests_on": odds.rests_on,
+                     "unprinted": odds.unprinted, "exact": rj.exact(odds),
+                     "warnings": warnings(odds.names, list(odds.outcomes), odds.seen)}
+            if mc:
+                body["monte_carlo"] = {"runs": sum(mc[0].values()), "seed": a.seed, "seconds": round(mc[1], 3),
+                                       "largest_deviation": largest_deviation(odds, mc[0]),
+                                       "facts": rj.sampled_counts(odds.names, mc[0], sum(mc[0].values()))}
+            return body, 0
+    if not a.mc_runs:
+        return body | {"errors": [rj.diagnostic(Diagnostic("error", "--no-exact needs --monte-carlo N", NO_SPAN))]}, 1
+    s = sample(scenario, sym, sources, facts, a.mc_runs, a.seed, policy, decide)
+    runs = sum(s.counts.values())
+    body |= {"decisions": _decisions(policy, s.seen, decide), "rests_on": s.rests_on,
+             "monte_carlo": {"runs": runs, "seed": a.seed, "seconds": round(s.seconds, 3),
+                             "facts": rj.sampled_counts(s.names, s.counts, runs)},
+             "warnings": warnings(s.names, list(s.counts), s.seen)}
+    return body, 0
+
+
+def _decisions(policy: str, seen, decide) -> list[str]:
+    """How the decisions were taken: the report's 'decisions:' lines, without the label."""
+    from ..runtime.odds_report import decisions
+
+    return [line.removeprefix("decisions: ") for line in decisions(policy, seen, decide)]

@@ -16,13 +16,13 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from .editors.index import declarations, declarations_in
-from .files import RULES, command_line_file
-from .ir import nodes as n
-from .ir.visit import descendants
-from .load import demo_path, load_rules
-from .style import enabled
-from .syntax.diagnostics import Sources, UmpireError, did_you_mean, render_all
+from ..editors.index import declarations, declarations_in
+from ..files import RULES, command_line_file
+from ..ir import nodes as n
+from ..ir.visit import descendants
+from ..load import demo_path, load_rules
+from ..style import enabled
+from ..syntax.diagnostics import Sources, UmpireError, did_you_mean, render_all
 
 
 @dataclass(frozen=True)
