@@ -29,9 +29,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .ir.symbols import Symbols
 from .ir import citations
 from .ir.nodes import Citation
+from .ir.symbols import Symbols
 from .load import load_rules, read
 from .syntax.diagnostics import Diagnostic, Sources, Span, UmpireError, did_you_mean
 
