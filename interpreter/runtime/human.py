@@ -34,13 +34,18 @@ class HumanAgent(Agent):
         self.typed: list[str] = []  # every accepted answer, as typed
 
     def choose(self, req: ChoiceRequest):
+        # The game waits at this decision from the moment it is asked: a stop while the narration
+        # or the question is still being written is a stop at the decision, as one during the read.
+        try:
+            return self._answer(req)
+        except KeyboardInterrupt as interrupt:
+            raise Quit(f"interrupted ({what_stopped(interrupt)}) when {req.chooser} was to decide '{req.name}' [{req.cite}]") from None
+
+    def _answer(self, req: ChoiceRequest):
         self.before_asking()
         self.write(self.describe(req))
         while True:
-            try:
-                line = self.read()
-            except KeyboardInterrupt as interrupt:
-                raise Quit(f"interrupted ({what_stopped(interrupt)}) when {req.chooser} was to decide '{req.name}' [{req.cite}]") from None
+            line = self.read()
             if line is None:
                 raise Quit(f"no more input: {req.chooser} must decide '{req.name}' [{req.cite}]")
             line = line.strip()
