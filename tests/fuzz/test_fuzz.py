@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from fuzzing import SCALE, assert_clean, cli, fuzz_settings
+from fuzzing import SCALE, SKIRMISH_SCENARIO, assert_clean, cli, fuzz_settings
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -207,22 +207,6 @@ def test_scenario_against_mutated_ruleset(workdir, rules, which):
 # Expectations are evaluated by the engine after the run: random expressions over values of
 # every kind (numbers, strings, units, places, sides, boxes, lists, maps) meet every builtin
 # and operator with arguments of the wrong kind, which must be reported, never crash.
-SKIRMISH_SCENARIO = """scenario "fuzz" uses "{rules}" [1.0] {{
-  places {{
-    hex 0101 {{ terrain: open }}
-    hex 0102 {{ terrain: shoal }}
-  }}
-  units {{
-    R1: frigate of red at 0101 {{ gun: 3, cost: 3 }}
-    B1: frigate of blue at 0101 {{ gun: 4, cost: 2 }}
-  }}
-  run battle(@0101, blue)
-  dice {{ 6 "B1"  5 "R1" }}
-  expect {{
-{expects}
-  }}
-}}
-"""
 ATOMS = ["0", "1", "3", "-2", '"a"', '"hits blue"', "true", "false", "none", "X", "R1", "B1", "@0101", "@0102", "red",
          "blue", "pool", "sunk", "[]", "{}", "sides()", "all_units()", "places()", "R1.gun", "R1.cargo", "B1.location",
          "@0101.terrain", "open", "[1, 2]", "{red: 1}", "[R1, B1]"]

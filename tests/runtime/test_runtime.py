@@ -60,12 +60,14 @@ MATCHINGS = ["matching d in [1, 2, 6] with u in [R1, B1] where d <= u.gun",
 
 def test_the_generated_matching_is_the_closure(tmp_path, monkeypatch):
     """source.py writes a matching's test inline: the same values, the same errors as compile.py's closure."""
+    from conftest import ROOT
+    from fuzzing import SKIRMISH_SCENARIO
+
     from interpreter.load import load_rules, load_scenario, rules_path_for
     from interpreter.runtime import source
     from interpreter.runtime.engine import Engine
     from interpreter.runtime.setup import Setup
     from interpreter.syntax.diagnostics import Sources
-    from tests.fuzz.test_fuzz import ROOT, SKIRMISH_SCENARIO
 
     (tmp_path / "skirmish.rules").write_text((ROOT / "tests/bad/support/skirmish.rules").read_text(encoding="utf-8"), encoding="utf-8")
     text = SKIRMISH_SCENARIO.format(rules="skirmish.rules", expects="\n".join(f"    ({e}) == 1" for e in MATCHINGS))
