@@ -5,7 +5,7 @@ The question, for each position: the exact joint distribution of the two sides' 
 engine answers it with ``exact_odds`` (what ``umpire odds --fact ... --fact ...`` runs) in a worker
 process stopped after ``--cap`` seconds; the baselines answer the same question in this process:
 icepool (each die mapped to the green value it can hit, the pool's multiset read by the matching,
-as tests/test_odds.py maps a die to a hit) and a plain-Python enumeration of the multisets of faces
+as tests/runtime/test_odds.py maps a die to a hit) and a plain-Python enumeration of the multisets of faces
 weighted by their orderings (what the engine's enumeration does, without the rules).
 
 Run by hand as a worker:  python bench/odds_targets.py SCENARIO  (prints its progress line by line).

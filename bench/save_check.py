@@ -1,6 +1,6 @@
 """Save -> load -> continue against the uninterrupted game (the target: 100 seeds a game).
 
-Used by bench/bench.py's `save` row (100 seeds) and by tests/test_position_saves.py (a few).
+Used by bench/bench.py's `save` row (100 seeds) and by tests/runtime/test_position_saves.py (a few).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A study plays seeds ``first .. first + N - 1`` of one game (its rules or a scena
 overlays, one agent kind per side), each exactly as ``umpire play --seed S`` would, and
 reports what the user asks of them: the outcome (who won), game lengths, and recorded facts.
 Every game depends on its seed alone, so the per-seed results are the same whether the games
-run in this process, in several, or on a cluster's workers (``tests/test_study.py`` compares
+run in this process, in several, or on a cluster's workers (``tests/commands/test_study.py`` compares
 them). The statistics and the pictures are in ``study_report.py``.
 """
 

@@ -1,7 +1,7 @@
 """Shared test fixtures: syrupy extensions that store traces as readable .trace files.
 
 A game's scenario has its reviewed trace beside it, ``scenarios/<game>/traces/<stem>.trace``
-(``ScenarioTrace``); the toy game's traces stay in ``tests/__snapshots__/test_language/``
+(``ScenarioTrace``); the toy game's traces stay in ``tests/language/__snapshots__/test_language/``
 (``TraceSnapshot``).
 
 The suite has a cache of loads of its own (interpreter/cache.py): a fresh folder for the session,
@@ -38,7 +38,7 @@ def pytest_unconfigure(config) -> None:
     for folder in _CACHE:
         shutil.rmtree(folder, ignore_errors=True)
 SCENARIOS = ROOT / "scenarios"
-TRACE_TEST = "test_scenario"  # the test that asserts every scenario's trace (tests/test_scenarios.py)
+TRACE_TEST = "test_scenario"  # the test that asserts every scenario's trace (tests/games/test_scenarios.py)
 BAD = ROOT / "tests" / "bad"
 BAD_SUFFIXES = (".rules", ".scenario", ".overlay")  # the malformed inputs whose diagnostics have goldens
 

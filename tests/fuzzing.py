@@ -56,3 +56,24 @@ def leaves(v, path=()):
             yield from leaves(x, path + (i,))
     else:
         yield path
+
+
+# A scenario on tests/bad/support/skirmish.rules whose expectations are the expressions put in
+# {expects}: the runtime fuzzing of tests/fuzz/test_fuzz.py and the matchings of
+# tests/runtime/test_runtime.py evaluate theirs after one battle.
+SKIRMISH_SCENARIO = """scenario "fuzz" uses "{rules}" [1.0] {{
+  places {{
+    hex 0101 {{ terrain: open }}
+    hex 0102 {{ terrain: shoal }}
+  }}
+  units {{
+    R1: frigate of red at 0101 {{ gun: 3, cost: 3 }}
+    B1: frigate of blue at 0101 {{ gun: 4, cost: 2 }}
+  }}
+  run battle(@0101, blue)
+  dice {{ 6 "B1"  5 "R1" }}
+  expect {{
+{expects}
+  }}
+}}
+"""

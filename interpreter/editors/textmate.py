@@ -5,7 +5,7 @@ one is written by
 
     python -m interpreter.editors.textmate
 
-into ``editors/vscode/syntaxes/umpire.tmLanguage.json`` (tests/test_textmate.py fails when the
+into ``editors/vscode/syntaxes/umpire.tmLanguage.json`` (tests/syntax/test_textmate.py fails when the
 committed file is not what this writes). Its keywords come from vocabulary.py, and its comments,
 strings, numbers and rule citations use the grammar's own regular expressions: Oniguruma, the
 engine editors use, reads them as Python's ``re`` does.

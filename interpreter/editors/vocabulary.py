@@ -2,7 +2,7 @@
 
 The TextMate grammar (textmate.py) and the language server's completion (lsp.py) are made from
 this, so a keyword added to the grammar reaches the editors with no change to the editor code:
-the generator is run again and tests/test_textmate.py checks the committed file is its output.
+the generator is run again and tests/syntax/test_textmate.py checks the committed file is its output.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ validated, and making those of the ~95 models a ruleset uses took about a fifth 
 ``umpire check``. So within ``trusted()`` a node is filled as pydantic's ``model_construct``
 does, still refusing a field that does not exist or a required field left out, and gets exactly
 the state validation would give it (the same values, in the fields' order, the same fields
-set, the same nodes shared): tests/test_trusted_build.py builds every rules, scenario and
+set, the same nodes shared): tests/syntax/test_trusted_build.py builds every rules, scenario and
 overlay file of the repository both ways and compares them, types included. Everywhere else
 (a save's position read back, a test, any other code) a node is validated as before; an IR
 unpickled from the cache is trusted for other reasons (docs/safety.md §4).

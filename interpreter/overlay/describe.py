@@ -24,7 +24,7 @@ def _declared(decl) -> str:
 
 
 class _Words:
-    """The stage: ``describe_KIND`` for every kind of change (tests/test_structure.py checks)."""
+    """The stage: ``describe_KIND`` for every kind of change (tests/syntax/test_structure.py checks)."""
 
     # ── tables ──
     def describe_replace_row(self, c: ov.ReplaceRow) -> str:

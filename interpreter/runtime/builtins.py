@@ -2,7 +2,7 @@
 
 `lang.BUILTINS` declares each one (name, number of arguments, what it gives) for the checker
 and the docs; here each is implemented once, as a function of its own registered under the same
-name. tests/test_structure.py proves the two agree: the same names, and each implementation takes
+name. tests/syntax/test_structure.py proves the two agree: the same names, and each implementation takes
 the declared arguments.
 """
 

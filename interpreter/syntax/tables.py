@@ -6,7 +6,7 @@ tables are also kept beside this module (``grammar_tables.json``), written by
 
     python -m interpreter.syntax.tables
 
-after an edit of the grammar (tests/test_grammar_tables.py fails until then). The file is JSON,
+after an edit of the grammar (tests/syntax/test_grammar_tables.py fails until then). The file is JSON,
 not a pickle: reading it runs no code. It is used only if its key (a SHA-256 of the grammar's
 text, Lark's version and the parser's options) is the current one; otherwise the parser is built
 from the grammar as before, so a stale or missing file costs time, never a wrong parse. Loading
