@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .digits import is_number
 from .limits import MAX_AGENT_BUDGET
 
 
@@ -29,7 +30,7 @@ def agent_known(kind: str, kinds: tuple[str, ...]) -> bool:
     if kind in kinds:
         return True
     name, _, budget = kind.partition(":")
-    return name in ("search", "mcts", "greedy") and name in kinds and budget.isascii() and budget.isdigit() and 1 <= int(budget) <= MAX_AGENT_BUDGET
+    return name in ("search", "mcts", "greedy") and name in kinds and is_number(budget) and 1 <= int(budget) <= MAX_AGENT_BUDGET
 
 BUILTINS: dict[str, Builtin] = {
     b.name: b

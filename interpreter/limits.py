@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+from .digits import is_number
+
 # ── the text of a file ──
 MAX_BLOCK_DEPTH = 64  # blocks ({ … } of statements, and 'else if') nested in one another
 MAX_EXPR_DEPTH = 100  # operators, calls and brackets nested in one expression (a chain 'a + b + …' nests too)
@@ -58,4 +60,4 @@ MAX_DIFFERENCES_SHOWN = 50  # fields `play --load --verify` lists that differ fr
 def max_steps() -> int:
     """The step budget of one run: UMPIRE_MAX_STEPS when it is a positive whole number, else the default."""
     raw = os.environ.get(STEPS_VARIABLE, "").strip().replace("_", "")
-    return int(raw) if raw.isascii() and raw.isdigit() and int(raw) > 0 else DEFAULT_MAX_STEPS  # ASCII digits only
+    return int(raw) if is_number(raw) and int(raw) > 0 else DEFAULT_MAX_STEPS
