@@ -1,11 +1,13 @@
-"""Memory per line of rules: how much a large ruleset costs to load (read, parse, build the IR, check).
+"""Memory per line of rules: how much a ruleset costs to load (read, parse, build the IR, check).
 
-Run from the repository root:  python bench/memory.py [--lines N]
-It writes a ruleset of about N lines (default 20,000) made of copies of the Jenkins' Ear
-rules, each copy's declarations renamed (a suffix on every name the copy declares, and on
-its uses), loads it (the cache of loads off) with tracemalloc on, and prints the memory kept once it is loaded
-and the peak while loading, in KB per line. A measurement, not a test.
-"""
+Run from the repository root:  python bench/memory.py [--lines N] [--rulesets NAME ...]
+It writes a ruleset of about N lines (default 20,000): the Jenkins' Ear rules, then renamed
+copies of them (copy_plan: a copy leaves out what a ruleset declares once and renames every
+other declaration, and its uses). It loads that file, then each of the five rulesets alone
+(the cache of loads off) with tracemalloc on, and prints for each the memory kept once it is
+loaded and the peak while loading, in KB per line (every file a load reads counted, its
+includes too). A load with checker errors is no measurement: the script then exits 1.
+A measurement, not a test (tests/check/test_bench_memory.py runs it small)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,6 +29,8 @@ os.environ["UMPIRE_CACHE"] = "off"  # measure the front end itself, not a load s
 from interpreter.ir import nodes as n  # noqa: E402
 from interpreter.load import built, load_rules  # noqa: E402
 from interpreter.syntax.diagnostics import Sources  # noqa: E402
+
+RULESETS = ["guerra_a_muerte", "jenkins_ear", "sea_of_glory_1805", "when_lions_sailed", "yellow_jack"]
 
 # The declarations a ruleset makes once: a copy leaves them out and uses the original's.
 _ONCE = (n.MapDecl, n.SequenceDecl, n.ViewDecl)
@@ -84,38 +89,70 @@ def generated(lines: int) -> str:
     return "".join(copies)
 
 
-def measure(path: Path) -> tuple[float, float, int, float]:
+@dataclass
+class Measured:
+    name: str
+    lines: int
+    kept: float  # KB
+    peak: float  # KB
+    errors: int
+    seconds: float
+
+
+def measure(name: str, path: Path) -> Measured:
+    """One load of ``path`` under tracemalloc: what it keeps once loaded, and its peak; the lines are
+    those of every file the load read (its includes too)."""
+    sources = Sources()
     gc.collect()
     tracemalloc.start()
     started = time.perf_counter()
-    loaded = load_rules(str(path), Sources())
+    loaded = load_rules(str(path), sources)
     seconds = time.perf_counter() - started
     gc.collect()
     kept, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     errors = len(loaded.errors)
     del loaded
-    return kept / 1024, peak / 1024, errors, seconds
+    lines = sum(len((sources.text(f) or "").splitlines()) for f in sources.names())
+    return Measured(name, lines, kept / 1024, peak / 1024, errors, seconds)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--lines", type=int, default=20_000)
+def show(m: Measured) -> None:
+    print(f"{m.name:>20}: {m.lines:6} lines, kept {m.kept / m.lines:5.2f} KB per line ({m.kept / 1024:4.0f} MB), "
+          f"peak {m.peak / m.lines:5.2f} KB per line ({m.peak / 1024:4.0f} MB), {m.seconds:.1f} s")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--lines", type=int, default=20_000, help="lines of the generated ruleset (default 20,000)")
+    ap.add_argument("--rulesets", nargs="*", choices=RULESETS, default=RULESETS, metavar="NAME",
+                    help=f"the rulesets measured beside it (default all: {', '.join(RULESETS)})")
     args = ap.parse_args()
-    text = generated(args.lines)
-    lines = text.count("\n")
+    header, body = _parts()
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "big.rules"
-        path.write_text(text, encoding="utf-8")
-        # Once untraced, on the Jenkins' Ear rules: imports, the parser's tables. Not on the file
-        # measured: the loader keeps each file's IR for the process (load._built), and a second
-        # load of the same text would build nothing, leaving only the check to measure.
-        load_rules(str(ROOT / "rulesets" / "jenkins_ear.rules"), Sources())
-        kept, peak, errors, seconds = measure(path)
-    print(f"{lines} lines ({errors} checker errors), loaded in {seconds:.1f} s with tracemalloc on")
-    print(f"kept once loaded: {kept / lines:6.2f} KB per line ({kept / 1024:.0f} MB)")
-    print(f"peak while loading: {peak / lines:6.2f} KB per line ({peak / 1024:.0f} MB)")
+        # Once untraced: imports, the parser's tables. On a text no measured load reads: the
+        # loader keeps each file's IR for the process (load._built), and a second load of the
+        # same text would build nothing, leaving only the check to measure.
+        warm = Path(tmp) / "warm.rules"
+        warm.write_text(header + body, encoding="utf-8")
+        load_rules(str(warm), Sources())
+        big = Path(tmp) / "generated.rules"
+        big.write_text(generated(args.lines), encoding="utf-8")
+        measured = [measure("generated", big)]
+        measured += [measure(name, ROOT / "rulesets" / f"{name}.rules") for name in args.rulesets]
+    print("loads with tracemalloc on, the cache of loads off")
+    for m in measured:
+        show(m)
+    real = measured[1:]
+    if len(real) > 1:  # each loaded alone: their peaks do not add up, what they keep does
+        lines, kept = sum(m.lines for m in real), sum(m.kept for m in real)
+        print(f"{'the rulesets':>20}: {lines:6} lines, kept {kept / lines:5.2f} KB per line ({kept / 1024:4.0f} MB)")
+    failed = [f"{m.name} ({m.errors})" for m in measured if m.errors]
+    if failed:  # a ruleset that does not check is not what a game loads: its figures are no measurement
+        print(f"not a measurement: checker errors in {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
