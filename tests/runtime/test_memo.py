@@ -9,7 +9,7 @@ import io
 import pytest
 
 from interpreter.cli import main
-from interpreter.runtime.engine import Engine, _memo_key
+from interpreter.runtime.execution.engine import Engine, _memo_key
 
 
 def narrate(args: list[str], memo: bool, monkeypatch) -> str:

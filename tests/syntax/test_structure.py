@@ -19,8 +19,8 @@ from interpreter.ir.visit import dispatch, missing_cases
 from interpreter.overlay import describe, locate
 from interpreter.overlay import ir as ov
 from interpreter.overlay.amender import Amender
-from interpreter.runtime.compile import Compiler
-from interpreter.runtime.vm import Lowering
+from interpreter.runtime.execution.compile import Compiler
+from interpreter.runtime.execution.vm import Lowering
 from interpreter.syntax import parse
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -82,10 +82,10 @@ def _arity(fn) -> tuple[int, int]:
 
 def test_every_declared_built_in_is_implemented_with_its_arity_and_documented():
     from interpreter.lang import BUILTINS
-    from interpreter.runtime.builtins import implementations
+    from interpreter.runtime.execution.builtins import implementations
 
     impls = implementations(SimpleNamespace(sym=None, state=None))
-    assert set(impls) == set(BUILTINS), "lang.BUILTINS and runtime/builtins.py name the same built-ins"
+    assert set(impls) == set(BUILTINS), "lang.BUILTINS and runtime/execution/builtins.py name the same built-ins"
     for name, b in BUILTINS.items():
         assert _arity(impls[name]) == (b.min_args, b.max_args), name
     table = (ROOT / "docs" / "language.md").read_text(encoding="utf-8").split("## 13. Built-in functions")[1]
