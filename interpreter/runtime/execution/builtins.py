@@ -8,39 +8,32 @@ the declared arguments.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...limits import MAX_RANGE
 from ...syntax.diagnostics import did_you_mean
+from ..common.builtin_table import Implementation, registrar
 from ..common.requests import RuleError
 from ..common.values import Place, Record, show
+from ..world import map_builtins, paths
 from .calendar import names_of
-from .compile import as_key, as_number
+from .operations import as_key, as_number
 
 if TYPE_CHECKING:
     from .engine import Engine
 
 
-# Every built-in by its name in the language: a function of the engine, the call's span, then its arguments.
-_REGISTERED: dict[str, Callable[..., Any]] = {}
-
-
-def builtin(name: str):
-    """Register the decorated function as the built-in `name`."""
-
-    def register(fn):
-        _REGISTERED[name] = fn
-        return fn
-
-    return register
+# The built-ins computed here, by their names in the language (the map's are in world/).
+IMPLEMENTED: dict[str, Implementation] = {}
+builtin = registrar(IMPLEMENTED)
 
 
 def implementations(engine: Engine) -> dict:
     """Each built-in of the language (lang.BUILTINS declares its name, arity and doc) bound to an engine:
     called with the call's span, then its arguments."""
-    return {name: partial(fn, engine) for name, fn in _REGISTERED.items()}
+    tables = (IMPLEMENTED, map_builtins.IMPLEMENTED, paths.IMPLEMENTED)
+    return {name: partial(fn, engine) for table in tables for name, fn in table.items()}
 
 
 # ── what the arguments must be ──
@@ -58,13 +51,6 @@ def _numbers(span, v, fn):
     for x in items:
         if not (isinstance(x, int) and not isinstance(x, bool)):
             raise RuleError(f"{fn} needs numbers, but the list holds {show(x)}", span)
-    return items
-
-
-def _places(span, v, fn, what):
-    items = v if isinstance(v, list) else [v]
-    if not all(isinstance(p, Place) for p in items):
-        raise RuleError(f"{fn} needs {what}, not {show(v)}", span)
     return items
 
 
@@ -227,45 +213,6 @@ def range_(engine, span, low, high):
     return list(range(low, high + 1))
 
 
-# ── moving over the map ──
-
-def _rings(span, start, through, fn):
-    """Breadth first from the start over adjacency, entering only places of `through`:
-    yields (moves, place) in the order a rulebook would count them out."""
-    seen = dict.fromkeys(_places(span, start, fn, "a place or a list of places to start from"))
-    allowed = set(_places(span, through, fn, "a list of places to move through"))
-    frontier, moves = list(seen), 0
-    while frontier:
-        for p in frontier:
-            yield moves, p
-        moves += 1
-        nxt = []
-        for p in frontier:
-            for q in p.neighbours:
-                if q in allowed and q not in seen:
-                    seen[q] = None
-                    nxt.append(q)
-        frontier = nxt
-
-
-@builtin("within")
-def within(engine, span, start, n, through):
-    if not isinstance(n, int) or isinstance(n, bool):
-        raise RuleError(f"within needs a number of moves, not {show(n)}", span)
-    out = []
-    for moves, p in _rings(span, start, through, "within"):
-        if moves > n:
-            break
-        out.append(p)
-    return out
-
-
-@builtin("distance")
-def distance(engine, span, a, b, through):
-    goal = _places(span, b, "distance", "a place to reach")[0]
-    return next((moves for moves, p in _rings(span, a, through, "distance") if p == goal), None)
-
-
 # ── maps ──
 
 @builtin("keys")
@@ -286,6 +233,3 @@ def get(engine, span, m, k, default):
         raise RuleError(f"get needs a map or a record, not {show(m)}", span)
     return m.get(as_key(k, span), default)
 
-
-# The map's geometry built-ins and the weighted paths register themselves with the others on import.
-from ..world import map_builtins, paths  # noqa: E402, F401

@@ -17,34 +17,39 @@ from ...ir import nodes as n
 from ...lang import FUNCTION_ARGUMENTS
 from ...limits import MAX_INT, MAX_LIST, MAX_POOL, MAX_STRING
 from ..common.requests import ChoiceRequest, DrawRequest, RollRequest, RuleError
-from ..common.values import MISSING, ORDER_WATCH, Die, OrderedRead, Place, Pool, Record, Unit, X, show, shown_at_most
+from ..common.values import MISSING, Die, Place, Pool, Unit, X, show, shown_at_most
 from ..world import fog
 from . import cups, generated_code, records
-from .guards import check_int, check_list, check_string, over_budget
+from .guards import check_int, check_list, check_string
+from .operations import (
+    ARITHMETIC,
+    COMPARISONS,
+    UNSET,
+    Env,
+    ExprFn,
+    StmtFn,
+    arithmetic,
+    as_key,
+    as_list,
+    as_number,
+    collection,
+    constant,
+    entry,
+    holds_number,
+    is_number,
+    is_test,
+    items,
+    max_matching,
+    member,
+    negative,
+    ordered,
+    place_of,
+    rounded_division,
+    unit_attr,
+)
 from .removal import Removal
 
-Env = dict
-ExprFn = Callable[[Env], Any]
-StmtFn = Callable[[Env], None]
-
 _SHORT = 10**19  # a number between minus and plus this shows in at most 20 characters
-
-
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
-_ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
-
-
-def _is_number(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def as_key(v: Any, span) -> Any:
-    """A value used as a map key or searched for: lists and maps cannot be."""
-    if isinstance(v, (list, dict)):
-        raise RuleError(f"{show(v)} cannot be a key: lists and maps are not keys", span)
-    if v.__class__ is Record:
-        raise RuleError(f"{show(v)} cannot be a key: a record is changeable, so it is not a key", span)
-    return v
 
 
 def _no_default(record: str, name: str, span) -> ExprFn:
@@ -53,17 +58,6 @@ def _no_default(record: str, name: str, span) -> ExprFn:
         raise RuleError(f"{record} needs a value for its field '{name}'", span)
 
     return missing
-
-
-def as_list(v: Any, what: str, span) -> list:
-    if not isinstance(v, (list, tuple)):
-        raise RuleError(f"{what} must be a list, not {show(v)}", span)
-    return list(v)
-
-
-def as_number(v: Any) -> Any:
-    """A pool of dice used as a number is the total of its dice (a 2d6 roll reads as its sum)."""
-    return sum(int(d) for d in v) if isinstance(v, Pool) else v
 
 
 class Compiler:
@@ -91,7 +85,7 @@ class Compiler:
 
     def expr(self, e) -> ExprFn:
         """An expression as a function of the frame's locals: an operator or a call is written out as
-        one Python function (source.py); a name, a literal and the rest are closures."""
+        one Python function (generated_code.py); a name, a literal and the rest are closures."""
         if e.kind in generated_code.COMPOSITE:
             return generated_code.generate(self, e)
         return self.closure(e)
@@ -271,7 +265,7 @@ class Compiler:
         return records.builder(decl, given, defaults, self.sym, error)
 
     def x_binop(self, e: n.BinOp) -> ExprFn:
-        left, right, op, span, sym = self.expr(e.left), self.expr(e.right), _ARITH[e.op], e.span, e.op
+        left, right, op, span, sym = self.expr(e.left), self.expr(e.right), ARITHMETIC[e.op], e.span, e.op
         cite, divides = self.cite, e.op in "/%"
 
         def binop(env):
@@ -295,7 +289,7 @@ class Compiler:
 
     def x_compare(self, e: n.Compare) -> ExprFn:
         left, right, op, span = self.expr(e.left), self.expr(e.right), e.op, e.span
-        if op in ("==", "!=") and constant(e.right) is not _UNSET:
+        if op in ("==", "!=") and constant(e.right) is not UNSET:
             return self.equal_constant(left, constant(e.right), op == "!=")
         if op in ("==", "!="):
             negate = op == "!="
@@ -307,7 +301,7 @@ class Compiler:
                 return (a == b) != negate
 
             return equal
-        fn = _ORDER[op]
+        fn = COMPARISONS[op]
 
         def compare(env):
             a, b = left(env), right(env)
@@ -413,11 +407,11 @@ class Compiler:
 
         def comprehension(env):
             seq = items(iterable(env), engine, span, cite)
-            saved = env.get(var, _UNSET)
+            saved = env.get(var, UNSET)
             try:
                 return loop(env, seq)
             finally:
-                if saved is _UNSET:
+                if saved is UNSET:
                     env.pop(var, None)
                 else:
                     env[var] = saved
@@ -563,7 +557,7 @@ class Compiler:
 
         def adjust_var(env):
             old, step = as_number(env.get(name)), as_number(by(env))
-            if not (_is_number(old) and _is_number(step)):
+            if not (is_number(old) and is_number(step)):
                 raise RuleError(f"cannot adjust {show(old)} by {show(step)}: both must be numbers", span)
             env[name] = check_int(old + step, span, cite)
 
@@ -580,7 +574,7 @@ class Compiler:
 
         def ask(env) -> RollRequest:
             k = as_number(count(env))
-            if not _is_number(k) or k < 0:
+            if not is_number(k) or k < 0:
                 raise RuleError(f"cannot roll {show(k)} dice", span)
             if k > MAX_POOL:
                 raise RuleError(f"a roll of {k} dice is more than the {MAX_POOL} one roll may have", span)
@@ -699,7 +693,7 @@ class Compiler:
             if not isinstance(opts, list):
                 raise RuleError(f"the options of '{name}' must be a list, not {show(opts)}", span)
             how_many, at_most = as_number(amount(env)), as_number(limit(env))
-            if not _is_number(how_many) or how_many < 0 or not (at_most is None or (_is_number(at_most) and at_most >= 0)):
+            if not is_number(how_many) or how_many < 0 or not (at_most is None or (is_number(at_most) and at_most >= 0)):
                 raise RuleError(f"the counts of '{name}' must be whole numbers of 0 or more, not {show(how_many)}", span)
             who = chooser(env)
             engine.require_side(who, span)
@@ -882,170 +876,6 @@ class Compiler:
                 engine.violation(message(env), cite)
 
         return ensure
-
-
-_UNSET = object()
-
-
-# ── the general paths of the operators: shared by the closures above and the generated code (source.py) ──
-
-
-def items(seq: Any, engine, span, cite: str | None) -> Any:
-    """What a comprehension goes through, checked, each item counted as a step of the budget (Engine.count_steps)."""
-    if not isinstance(seq, (list, tuple, dict)):
-        raise RuleError(f"cannot go through {show(seq)}: it is not a list", span)
-    engine.steps += len(seq)
-    if engine.steps > engine.max_steps:
-        raise over_budget(engine.max_steps, span, cite)
-    return seq
-
-
-def place_of(engine, pid: str, span) -> Any:
-    """A place written in the rules (`#3018`), as the game in progress has it."""
-    p = engine.state.places.get(pid)
-    if p is None:
-        raise RuleError(f"there is no place '{pid}' in this game", span)
-    return p
-
-
-def entry(container: Any, k: Any, span) -> Any:
-    """`container[k]`; of a record, its field named k, as a map's entry (language 3.1)."""
-    if container.__class__ is Pool and len(container) > 1:
-        watched = ORDER_WATCH.get()
-        if watched is not None and container.label not in watched:
-            raise OrderedRead(container.label)  # exact odds sorted these dice: they must come in every order
-    try:
-        return container[k]
-    except (KeyError, IndexError, TypeError):
-        if container.__class__ is Record and k.__class__ is str and k in container.fields:
-            return container.fields[k]
-        raise RuleError(f"{show(container)} has no entry {show(k)}", span) from None
-
-
-def arithmetic(a: Any, b: Any, sym: str, span, cite: str | None) -> Any:
-    """`a + b` and the others, every case: lists joined, rolls as their totals, every error explained."""
-    if sym == "+" and isinstance(a, list) and isinstance(b, list) and not isinstance(a, Pool):
-        return check_list(a + b, span, cite)
-    a, b = as_number(a), as_number(b)
-    if not (_is_number(a) and _is_number(b)):
-        raise RuleError(f"cannot compute {show(a)} {sym} {show(b)}: both sides must be numbers", span)
-    if sym in "/%" and b == 0:
-        raise RuleError(f"division by zero in {show(a)} {sym} {show(b)}", span)
-    return check_int(_ARITH[sym](a, b), span, cite)
-
-
-def rounded_division(a: Any, b: Any, mode: str, least: Any, span, cite: str | None) -> int:
-    """`a / b rounded up|down|nearest [at least N]` (language 12.3a): exact whole-number arithmetic, a half
-    rounded up for `nearest`, then the floor."""
-    a, b = as_number(a), as_number(b)
-    if not (_is_number(a) and _is_number(b)):
-        raise RuleError(f"cannot compute {show(a)} / {show(b)}: both sides must be numbers", span)
-    if b == 0:
-        raise RuleError(f"division by zero in {show(a)} / {show(b)} rounded {mode}", span)
-    if b < 0:
-        a, b = -a, -b
-    q = -(-a // b) if mode == "up" else (2 * a + b) // (2 * b) if mode == "nearest" else a // b
-    if least is not None:
-        floor = as_number(least)
-        if not _is_number(floor):
-            raise RuleError(f"'at least {show(floor)}': the floor must be a number", span)
-        q = max(q, floor)
-    return check_int(q, span, cite)
-
-
-def ordered(a: Any, b: Any, op: str, span) -> bool:
-    """`a < b` and the others, every case: rolls as their totals, anything but numbers refused."""
-    a, b = as_number(a), as_number(b)
-    if not (_is_number(a) and _is_number(b)):
-        raise RuleError(f"cannot compare {show(a)} {op} {show(b)}: both sides must be numbers", span)
-    return _ORDER[op](a, b)
-
-
-def pooled_equal(a: Any, b: Any, negate: bool) -> bool:
-    """`a == b` (or `!=`, negated) when one side is a roll: its total is compared."""
-    return (as_number(a) == as_number(b)) != negate
-
-
-def negative(v: Any, span) -> Any:
-    v = as_number(v)
-    if not _is_number(v):
-        raise RuleError(f"cannot negate {show(v)}", span)
-    return -v
-
-
-def is_test(u: Any, name: str, negate: bool, span) -> bool:
-    """`u is name` (or `is not`): the unit's class, type or flag; none is no unit."""
-    if u is None:
-        return negate
-    if not isinstance(u, Unit):
-        raise RuleError(f"'is {name}' tests a unit, not {show(u)}", span)
-    result = name == u.cls or name == u.type or name in u.flags
-    return result != negate
-
-
-def collection(c: Any, span) -> Any:
-    """The right side of `in`, checked before the item is evaluated."""
-    if not isinstance(c, (list, tuple, dict)):
-        raise RuleError(f"'in' needs a list or a map, not {show(c)}", span)
-    return c
-
-
-def member(c: Any, x: Any, span) -> bool:
-    """`x in c`, once the collection is checked (a map's keys are searched for a key)."""
-    return as_key(x, span) in c if isinstance(c, dict) else x in c
-
-
-def holds_number(v: Any) -> bool:
-    """`has …`: a number, or a roll (its total)."""
-    return _is_number(as_number(v))
-
-
-def constant(e) -> Any:
-    """The value of a literal that can neither fail nor change (a number, plain text, yes/no, none, X);
-    _UNSET for any other expression."""
-    if e.kind in ("int", "bool") or (e.kind == "str" and not e.parts):
-        return e.value
-    return {"none": None, "x": X}.get(e.kind, _UNSET)
-
-
-def max_matching(edges: list[list[int]], n_right: int) -> int:
-    """Size of a maximum bipartite matching (Kuhn's augmenting paths); sizes here are tiny."""
-    match_right = [-1] * n_right
-
-    def augment(i: int, seen: list[bool]) -> bool:
-        for j in edges[i]:
-            if not seen[j]:
-                seen[j] = True
-                if match_right[j] == -1 or augment(match_right[j], seen):
-                    match_right[j] = i
-                    return True
-        return False
-
-    matched = 0
-    for i, row in enumerate(edges):
-        if row and augment(i, [False] * n_right):
-            matched += 1
-            if matched == n_right:  # every unit has its die: no path can add one
-                break
-    return matched
-
-
-def unit_attr(u: Unit, name: str) -> Any:
-    if name == "id":
-        return u.id
-    if name == "side":
-        return u.side
-    if name == "type":
-        return u.type
-    if name == "location":
-        return u.location
-    if name == "carrier":
-        return u.carrier
-    if name == "cargo":
-        return list(u.cargo)
-    if name == "on_map":
-        return u.location is not None and not u.location.is_box
-    raise KeyError(name)
 
 
 def _how_many(k: int) -> str:

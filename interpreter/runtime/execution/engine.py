@@ -26,9 +26,10 @@ from . import cups, records
 from .builtins import implementations
 from .calendar import turn_label
 from .calls import positional_caller
-from .compile import Compiler, as_number, unit_attr
+from .compile import Compiler
 from .guards import function_too_deep, over_budget, python_too_deep, too_much_narration
 from .labels import brief as _brief
+from .operations import as_number, unit_attr
 from .state import GameState, Track
 from .vm import Lowering, Process
 

@@ -5,7 +5,7 @@ evaluation (`u.side == s and has u.gun` is eight of them, for each unit a compre
 through). Here an expression becomes the text of a single Python expression, so the tree is
 one call: each node's fast case is written inline (a local read from the frame, a unit's
 value read from its fields, numbers compared and added directly) and every other case calls
-the same general path the closures call (compile.py's `arithmetic`, `ordered`, `entry`,
+the same general path the closures call (operations.py's `arithmetic`, `ordered`, `entry`,
 `Engine.attribute` …), so values and errors are those of the closures, message for message.
 
 Nothing of the rules file's text reaches `compile`: every name and literal of the rules is
@@ -22,8 +22,9 @@ from typing import Any
 
 from ...lang import FUNCTION_ARGUMENTS
 from ...limits import MAX_INT, MAX_LIST
-from ..common.values import MISSING, Die, Place, Pool, Unit, X
-from . import compile as c
+from ..common.values import MISSING, Die, Place, Pool, Unit, X, show
+from . import operations as ops
+from .guards import check_string
 
 # Subtrees deeper than this are called as functions of their own: Python's parser refuses
 # more than 200 nested brackets, and every level written here opens a few.
@@ -47,7 +48,7 @@ COMPOSITE = frozenset({"attr", "index", "call", "binop", "compare", "boolop", "n
                        "cond", "list", "map", "comprehension", "matching", "str"})
 
 
-def generate(comp, e) -> c.ExprFn:
+def generate(comp, e) -> ops.ExprFn:
     """The expression `e` (one of COMPOSITE) as one compiled Python function of the frame's locals, or the
     compiler's closure when this module does not write its kind (or this case of it)."""
     writer = _Writer(comp)
@@ -115,12 +116,12 @@ class _Writer:
     def w_str(self, e, d):
         if not e.parts:
             return repr(e.value)
-        show = self.const(c.show)
-        pieces = ", ".join(repr(p.text) if p.expr is None else f"{show}({self.write(p.expr, d)})" for p in e.parts)
-        return f'{self.const(c.check_string)}("".join([{pieces}]), {self.const(e.span)}, {self.const(self.comp.cite)})'
+        shown = self.const(show)
+        pieces = ", ".join(repr(p.text) if p.expr is None else f"{shown}({self.write(p.expr, d)})" for p in e.parts)
+        return f'{self.const(check_string)}("".join([{pieces}]), {self.const(e.span)}, {self.const(self.comp.cite)})'
 
     def w_place(self, e, d):
-        return f"{self.const(c.place_of)}({self.const(self.engine)}, {e.id!r}, {self.const(e.span)})"
+        return f"{self.const(ops.place_of)}({self.const(self.engine)}, {e.id!r}, {self.const(e.span)})"
 
     def w_var(self, e, d):
         if e.name in self.locals:
@@ -188,7 +189,7 @@ class _Writer:
         return f"({t}.state[{name!r}] if {name!r} in {t}.state else {t}.props.get({name!r}))"
 
     def w_index(self, e, d):
-        return f"{self.const(c.entry)}({self.write(e.obj, d)}, {self.write(e.key, d)}, {self.const(e.span)})"
+        return f"{self.const(ops.entry)}({self.write(e.obj, d)}, {self.write(e.key, d)}, {self.const(e.span)})"
 
     def w_call(self, e, d):
         if e.func in FUNCTION_ARGUMENTS and e.func not in self.sym.functions:
@@ -220,7 +221,7 @@ class _Writer:
         if e.op in "/%":
             plain += f" and {b} != 0"
         fast = f"-{MAX_INT} <= ({v} := {a} {_PY_ARITH[e.op]} {b}) <= {MAX_INT}"
-        general = f"{self.const(c.arithmetic)}({a}, {b}, {e.op!r}, {self.const(e.span)}, {self.const(self.comp.cite)})"
+        general = f"{self.const(ops.arithmetic)}({a}, {b}, {e.op!r}, {self.const(e.span)}, {self.const(self.comp.cite)})"
         if e.op == "+":  # two plain lists joined (a list too long is left to the general path, which refuses it)
             joined = f"{a}.__class__ is list and {b}.__class__ is list and len({v} := {a} + {b}) <= {MAX_LIST}"
             return f"({v} if {plain} and {fast} else {v} if {joined} else {general})"
@@ -230,11 +231,11 @@ class _Writer:
         a, b, left = self.temp(), self.temp(), self.write(e.left, d)
         if e.op not in ("==", "!="):
             plain = f"(({a} := {left}).__class__ in _NUMBERS) & (({b} := {self.write(e.right, d)}).__class__ in _NUMBERS)"
-            general = f"{self.const(c.ordered)}({a}, {b}, {e.op!r}, {self.const(e.span)})"
+            general = f"{self.const(ops.ordered)}({a}, {b}, {e.op!r}, {self.const(e.span)})"
             return f"({a} {_PY_ORDER[e.op]} {b} if {plain} else {general})"
-        negate, pooled = e.op == "!=", self.const(c.pooled_equal)
-        value = c.constant(e.right)
-        if value is not c._UNSET:  # a literal is never a roll: only the left side may need its total
+        negate, pooled = e.op == "!=", self.const(ops.pooled_equal)
+        value = ops.constant(e.right)
+        if value is not ops.UNSET:  # a literal is never a roll: only the left side may need its total
             same = f"{a} == {self.literal(value)}"
             return f"({pooled}({a}, {self.literal(value)}, {negate}) if ({a} := {left}).__class__ is _Pool else {'not ' if negate else ''}({same}))"
         either = f"(({a} := {left}).__class__ is _Pool) != (({b} := {self.write(e.right, d)}).__class__ is _Pool)"
@@ -252,22 +253,22 @@ class _Writer:
 
     def w_neg(self, e, d):
         v = self.temp()
-        return f"(-{v} if ({v} := {self.write(e.operand, d)}).__class__ is int else {self.const(c.negative)}({v}, {self.const(e.span)}))"
+        return f"(-{v} if ({v} := {self.write(e.operand, d)}).__class__ is int else {self.const(ops.negative)}({v}, {self.const(e.span)}))"
 
     def w_is(self, e, d):
         (u, operand), name, negate = self.bound(self.write(e.operand, d)), repr(e.name), e.negate
         test = f"({name} == {u}.cls or {name} == {u}.type or {name} in {u}.flags) != {negate}"
-        general = f"{self.const(c.is_test)}({u}, {name}, {negate}, {self.const(e.span)})"
+        general = f"{self.const(ops.is_test)}({u}, {name}, {negate}, {self.const(e.span)})"
         return f"({test} if {operand}.__class__ is _Unit else {general})"
 
     def w_in(self, e, d):
         span = self.const(e.span)  # the collection is checked before the item is evaluated
-        checked = f"{self.const(c.collection)}({self.write(e.collection, d)}, {span})"
-        return f"{self.const(c.member)}({checked}, {self.write(e.item, d)}, {span})"
+        checked = f"{self.const(ops.collection)}({self.write(e.collection, d)}, {span})"
+        return f"{self.const(ops.member)}({checked}, {self.write(e.item, d)}, {span})"
 
     def w_has(self, e, d):
         v = self.temp()
-        general = f"{self.const(c.holds_number)}({v})"
+        general = f"{self.const(ops.holds_number)}({v})"
         return f"(True if ({v} := {self.write(e.operand, d)}).__class__ is int else False if {v} is _X or {v} is None else {general})"
 
     def w_comprehension(self, e, d):
@@ -289,7 +290,7 @@ class _Writer:
         if self.closures != closures:
             return None
         # Python refuses ':=' in a comprehension's iterable: the items are named first, in a tuple.
-        checked = f"{self.const(c.items)}({seq}, {self.const(self.engine)}, {self.const(e.span)}, {self.const(self.comp.cite)})"
+        checked = f"{self.const(ops.items)}({seq}, {self.const(self.engine)}, {self.const(e.span)}, {self.const(self.comp.cite)})"
         return f"(({t} := {checked}), [{body} for {local} in {t}{where}])[1]"
 
     def w_matching(self, e, d):
@@ -309,12 +310,12 @@ class _Writer:
                     self.locals[name] = local
         if self.closures != closures:
             return None
-        as_list, span, steps = self.const(c.as_list), self.const(e.span), self.const(self.engine.count_steps)
+        as_list, span, steps = self.const(ops.as_list), self.const(e.span), self.const(self.engine.count_steps)
         edges = f"[[{j} for {j}, {unit} in enumerate({us}) if {where}] for {die} in {ds}]"
         return (f"(({ds} := {as_list}({dice}, {'the dice of ' + chr(39) + 'matching' + chr(39)!r}, {span})), "
                 f"({us} := {as_list}({units}, {'the units of ' + chr(39) + 'matching' + chr(39)!r}, {span})), "
                 f"{steps}(len({ds}) * len({us}), {span}, {self.const(self.comp.cite)}), "
-                f"{self.const(c.max_matching)}({edges}, len({us})))[3]")
+                f"{self.const(ops.max_matching)}({edges}, len({us})))[3]")
 
     def w_cond(self, e, d):
         return f"({self.write(e.then, d)} if {self.write(e.test, d)} else {self.write(e.orelse, d)})"
@@ -323,5 +324,5 @@ class _Writer:
         return "[" + ", ".join(self.write(i, d) for i in e.items) + "]"
 
     def w_map(self, e, d):
-        as_key, span = self.const(c.as_key), self.const(e.span)
+        as_key, span = self.const(ops.as_key), self.const(e.span)
         return "{" + ", ".join(f"{as_key}({self.write(x.key, d)}, {span}): {self.write(x.value, d)}" for x in e.entries) + "}"

@@ -1,7 +1,7 @@
 """Built-ins of the map's geometry (language 6.1a-6.1d): square and hex directions, borders, exits,
 coasts, and the paths of a secondary map.
 
-Registered with the others (builtins.py imports this module); each reads the map data set up
+Listed in this module's table, which execution/builtins.py binds with the others; each reads the map data set up
 from the scenario, never the position, except through the places it returns.
 """
 
@@ -11,9 +11,13 @@ from ...grids.compass import compass, direction_hint
 from ...grids.squares import square_grid
 from ...lang import DIAGONALS
 from ...syntax.diagnostics import did_you_mean
+from ..common.builtin_table import Implementation, registrar
 from ..common.requests import RuleError
 from ..common.values import Place, show
-from ..execution.builtins import builtin
+
+# The built-ins of the map's geometry, by their names in the language (execution/builtins.py binds them).
+IMPLEMENTED: dict[str, Implementation] = {}
+builtin = registrar(IMPLEMENTED)
 
 
 def _squares(engine, span, fn: str):

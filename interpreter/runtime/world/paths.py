@@ -1,7 +1,7 @@
-"""Weighted paths over the map (language 13): `cheapest(a, b, through, STEP)` and
-`reach(start, budget, through, STEP)`.
+"""Paths over the map: moves counted, `within(start, n, through)` and `distance(a, b, through)`, and
+weighted (language 13), `cheapest(a, b, through, STEP)` and `reach(start, budget, through, STEP)`.
 
-A move goes from a place to an adjacent one, enters only places of `through`, and costs what the
+A weighted move goes from a place to an adjacent one, enters only places of `through`, and costs what the
 ruleset's STEP function gives for it (a whole number 0 or more), or is not allowed where it gives
 none. Least costs are found by Dijkstra's algorithm. Ties are broken by the order places were
 found, which follows the start list and then adjacency order, so a run is the same every time.
@@ -15,10 +15,62 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterator
 
+from ..common.builtin_table import Implementation, registrar
 from ..common.requests import RuleError
 from ..common.values import Place, show
-from ..execution.builtins import _places, builtin
 
+# The built-ins of paths over the map, by their names in the language (execution/builtins.py binds them).
+IMPLEMENTED: dict[str, Implementation] = {}
+builtin = registrar(IMPLEMENTED)
+
+
+def _places(span, v, fn, what):
+    items = v if isinstance(v, list) else [v]
+    if not all(isinstance(p, Place) for p in items):
+        raise RuleError(f"{fn} needs {what}, not {show(v)}", span)
+    return items
+
+
+# ── moving over the map ──
+
+def _rings(span, start, through, fn):
+    """Breadth first from the start over adjacency, entering only places of `through`:
+    yields (moves, place) in the order a rulebook would count them out."""
+    seen = dict.fromkeys(_places(span, start, fn, "a place or a list of places to start from"))
+    allowed = set(_places(span, through, fn, "a list of places to move through"))
+    frontier, moves = list(seen), 0
+    while frontier:
+        for p in frontier:
+            yield moves, p
+        moves += 1
+        nxt = []
+        for p in frontier:
+            for q in p.neighbours:
+                if q in allowed and q not in seen:
+                    seen[q] = None
+                    nxt.append(q)
+        frontier = nxt
+
+
+@builtin("within")
+def within(engine, span, start, n, through):
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise RuleError(f"within needs a number of moves, not {show(n)}", span)
+    out = []
+    for moves, p in _rings(span, start, through, "within"):
+        if moves > n:
+            break
+        out.append(p)
+    return out
+
+
+@builtin("distance")
+def distance(engine, span, a, b, through):
+    goal = _places(span, b, "distance", "a place to reach")[0]
+    return next((moves for moves, p in _rings(span, a, through, "distance") if p == goal), None)
+
+
+# ── weighted paths ──
 
 def _cost(step: Callable, name: str, a: Place, b: Place, span) -> int | None:
     """The STEP function's cost of the move a -> b: a whole number 0 or more, or none (not allowed)."""
