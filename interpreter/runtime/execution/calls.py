@@ -3,7 +3,7 @@
 A call is made often (a long campaign makes some 600,000) and most of its cost was
 its bookkeeping: packing the values, testing how many there are, zipping the frame. Here the
 caller of `f(p, s)` is a Python function of exactly two values, its memo key and its frame
-written out for two: the same key `Engine`'s `_memo_key` makes, the same frame `bind_args`
+written out for two: the same key memo_keys.py's `memo_key` makes, the same frame `bind_args`
 builds, the same limits and errors, in the same order. The text is this module's own (one per
 arity, compiled once per process); the function's name and its parameters' names are values
 the factory is given, never text.
@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from ...limits import MAX_FUNCTION_DEPTH
 from .guards import function_too_deep, python_too_deep
+from .memo_keys import EXACT_SCALARS, MISS, call_key
 
 _TEMPLATE = '''
 def factory(engine, compile_body, name, cite, span, {params}):
@@ -67,8 +68,6 @@ def positional_caller(engine, decl, arity: int, span, compile_body: Callable) ->
 
 
 def _factory(arity: int, bound: int) -> Callable:
-    from .engine import _EXACT_SCALARS, _MISS, _call_key
-
     values = [f"v{i}" for i in range(arity)]
     text = _TEMPLATE.format(
         arity=arity,
@@ -77,7 +76,7 @@ def _factory(arity: int, bound: int) -> Callable:
         exact=" and ".join(f"{v}.__class__ in _EXACT_SCALARS" for v in values) or "True",
         frame=", ".join(f"p{i}: v{i}" for i in range(bound)),
     )
-    namespace = {"_EXACT_SCALARS": _EXACT_SCALARS, "_MISS": _MISS, "_call_key": _call_key,
+    namespace = {"_EXACT_SCALARS": EXACT_SCALARS, "_MISS": MISS, "_call_key": call_key,
                  "MAX_FUNCTION_DEPTH": MAX_FUNCTION_DEPTH, "function_too_deep": function_too_deep,
                  "python_too_deep": python_too_deep}
     exec(compile(text, f"<call of {arity} values>", "exec"), namespace)  # this module's text only

@@ -29,6 +29,7 @@ from .calls import positional_caller
 from .compile import Compiler
 from .guards import function_too_deep, over_budget, python_too_deep, too_much_narration
 from .labels import brief as _brief
+from .memo_keys import EXACT_SCALARS, MISS, call_key
 from .operations import as_number, unit_attr
 from .state import GameState, Track
 from .vm import Lowering, Process
@@ -534,7 +535,7 @@ class Engine:
         """A call of a ruleset function given its arguments' values: cached for the epoch (see `memo`)."""
         params = [p.name for p in decl.params]
         name, cite = decl.name, decl.cite
-        prefix = (name, tuple(names))  # the start of every memo key of this call (see _memo_key)
+        prefix = (name, tuple(names))  # the start of every memo key of this call (see memo_keys.memo_key)
         arity = len(names)  # calls of one or two arguments (nearly all) have a quick key
         # All positional (the usual call): the frame bind_args would build, without its passes.
         one = params[0] if arity == 1 and names[0] is None and params else None
@@ -548,18 +549,18 @@ class Engine:
                 body = self._function_body(decl)  # compiled on first use: functions may recurse
             if not self.memo:
                 key = None
-            elif arity == 1 and values[0].__class__ in _EXACT_SCALARS:
+            elif arity == 1 and values[0].__class__ in EXACT_SCALARS:
                 key = (*prefix, values[0])
-            elif arity == 2 and values[0].__class__ in _EXACT_SCALARS and values[1].__class__ in _EXACT_SCALARS:
+            elif arity == 2 and values[0].__class__ in EXACT_SCALARS and values[1].__class__ in EXACT_SCALARS:
                 key = (*prefix, values[0], values[1])
             else:
-                key = _call_key(prefix, values)
+                key = call_key(prefix, values)
             if key is not None:
                 if self._memo_epoch != self.epoch:
                     memo.clear()
                     self._memo_epoch = self.epoch
-                found = memo.get(key, _MISS)
-                if found is not _MISS:
+                found = memo.get(key, MISS)
+                if found is not MISS:
                     return found
             if self.calls >= MAX_FUNCTION_DEPTH:
                 raise function_too_deep(name, cite, span)
@@ -645,60 +646,6 @@ def _all_cargo(u: Unit) -> list[Unit]:
 
 def _stop(message: str, span: Span):
     raise RuleError(message, span)
-
-
-_MISS = object()
-_SCALARS = (int, str, Unit, Place)
-
-
-def _memo_key(name: str, names: list, values: list) -> tuple | None:
-    """A hashable key for a function call, or None when an argument cannot be compared by value
-    (a map, a roll): such calls are not cached. Lists are keyed by their items, never by identity
-    (a temporary list's identity is reused), and true is not 1."""
-    out: list = [name, tuple(names)]
-    for v in values:
-        k = _value_key(v)
-        if k is _MISS:
-            return None
-        out.append(k)
-    return tuple(out)
-
-
-_EXACT_SCALARS = frozenset({int, str, Unit, Place})  # their own key (a Die, a bool: _value_key decides)
-
-
-def _call_key(prefix: tuple, values: list) -> tuple | None:
-    """_memo_key(name, names, values) with (name, tuple(names)) made once per call site: the same keys,
-    the common arguments (units, places, numbers, text) taken as they are without a call each."""
-    out = list(prefix)
-    for v in values:
-        if v.__class__ in _EXACT_SCALARS:
-            out.append(v)
-            continue
-        k = _value_key(v)
-        if k is _MISS:
-            return None
-        out.append(k)
-    return tuple(out)
-
-
-def _value_key(v: Any) -> Any:
-    if v is None or isinstance(v, bool):
-        return ("b", v)
-    if isinstance(v, _SCALARS):
-        return v
-    if isinstance(v, (list, tuple)):
-        items = []
-        for x in v:
-            if x.__class__ in _EXACT_SCALARS:  # a unit, place, number or text: its own key, without a call
-                items.append(x)
-                continue
-            k = _value_key(x)
-            if k is _MISS:
-                return _MISS
-            items.append(k)
-        return ("l", tuple(items))
-    return _MISS
 
 
 def bind_args(params: list[str], args: list[tuple[str | None, Any]]) -> dict:

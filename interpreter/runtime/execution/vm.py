@@ -552,10 +552,10 @@ class Call(Op):
         if self.result is not None:  # 'let … = call': none until the procedure returns a value
             frame.env[self.result] = None
         engine.depth += 1
-        return proc.push(engine.vm.procedure_frame(procedure, values, _leave_call))
+        return proc.push(engine.vm.procedure_frame(procedure, values, leave_call))
 
 
-def _leave_call(proc: Process) -> None:
+def leave_call(proc: Process) -> None:
     proc.engine.depth -= 1
 
 

@@ -25,7 +25,7 @@ from ...syntax.diagnostics import Span
 from ..common.requests import DrawRequest, RollRequest
 from ..common.values import MISSING, Die, Place, Pool, Record, Unit, X
 from ..execution.records import fits, misfit, type_text
-from ..execution.vm import Code, CodeFrame, EliminateFrame, Frame, QueuedEliminations, RerollFrame, TableFrame, _leave_call
+from ..execution.vm import Code, CodeFrame, EliminateFrame, Frame, QueuedEliminations, RerollFrame, TableFrame, leave_call
 from .position import Position
 
 FORMAT = 1
@@ -43,7 +43,7 @@ _FIELDS: dict[type, dict[str, Any]] = {
     RerollFrame: {"pools": list, "sides": list, "spend": tuple, "cite": _ANY, "span": _ANY, "passes": int, "i": int,
                   "spent": list, "stage": str, "voided": _ANY, "[side]": _ANY, "[can_spend]": list, "[label]": _NAME},
 }
-_FUNCTIONS = {"leave_call": _leave_call}  # the engine's own callbacks a frame may hold, by name
+_FUNCTIONS = {"leave_call": leave_call}  # the engine's own callbacks a frame may hold, by name
 # Each kind of tagged value's fields besides its `t`: a field no kind has is refused, naming it.
 _TAGGED: dict[str, tuple[str, ...]] = {
     "none": (), "x": (), "missing": (), "die": ("face", "label", "history"), "unit": ("id",), "place": ("id",),
