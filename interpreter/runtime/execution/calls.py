@@ -12,6 +12,7 @@ the factory is given, never text.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ...limits import MAX_FUNCTION_DEPTH
 from .guards import function_too_deep, python_too_deep
@@ -81,3 +82,15 @@ def _factory(arity: int, bound: int) -> Callable:
                  "python_too_deep": python_too_deep}
     exec(compile(text, f"<call of {arity} values>", "exec"), namespace)  # this module's text only
     return namespace["factory"]
+
+
+def bind_args(params: list[str], args: list[tuple[str | None, Any]]) -> dict:
+    """The frame of a call whose arguments may be named: the positional ones in order, then the named."""
+    frame: dict = {}
+    positional = [v for k, v in args if k is None]
+    for p, v in zip(params, positional):
+        frame[p] = v
+    for k, v in args:
+        if k is not None:
+            frame[k] = v
+    return frame

@@ -25,7 +25,7 @@ from ..world.fog import moved
 from . import cups, records
 from .builtins import implementations
 from .calendar import turn_label
-from .calls import positional_caller
+from .calls import bind_args, positional_caller
 from .compile import Compiler
 from .guards import function_too_deep, over_budget, python_too_deep, too_much_narration
 from .labels import brief as _brief
@@ -646,17 +646,6 @@ def _all_cargo(u: Unit) -> list[Unit]:
 
 def _stop(message: str, span: Span):
     raise RuleError(message, span)
-
-
-def bind_args(params: list[str], args: list[tuple[str | None, Any]]) -> dict:
-    frame: dict = {}
-    positional = [v for k, v in args if k is None]
-    for p, v in zip(params, positional):
-        frame[p] = v
-    for k, v in args:
-        if k is not None:
-            frame[k] = v
-    return frame
 
 
 def _needs_stop(what: str, decl, unmet: list[str]):

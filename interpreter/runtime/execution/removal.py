@@ -25,6 +25,7 @@ from typing import Any
 from ...ir import nodes as n
 from ..common.requests import RuleError
 from ..common.values import show
+from .calls import bind_args
 
 Env = dict[str, Any]
 LINES = 8  # steps of one explanation shown at most
@@ -102,8 +103,6 @@ class Removal:
     def function(self, e: n.CallExpr, env: Env, failing: bool, steps: list) -> None:
         """Into a ruleset function: its arguments bound, its body explained with its citation; into
         all(…)/any(…) of a comprehension, the element that decides."""
-        from .engine import bind_args  # the engine builds on the compiler, which builds on this module
-
         decl = self.compiler.sym.functions.get(e.func)
         if decl is None:
             self.quantifier(e, env, failing, steps)
