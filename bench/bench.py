@@ -24,11 +24,11 @@ import odds_targets  # noqa: E402  (bench/, beside this file)
 import targets  # noqa: E402
 
 from interpreter.load import load_rules, load_scenario, rules_path_for  # noqa: E402
-from interpreter.runtime.agents import FirstLegalAgent  # noqa: E402
-from interpreter.runtime.dice import SeededDice  # noqa: E402
-from interpreter.runtime.driver import Runner  # noqa: E402
-from interpreter.runtime.engine import Engine  # noqa: E402
-from interpreter.runtime.setup import Setup  # noqa: E402
+from interpreter.runtime.execution.dice import SeededDice  # noqa: E402
+from interpreter.runtime.execution.engine import Engine  # noqa: E402
+from interpreter.runtime.games.agents import FirstLegalAgent  # noqa: E402
+from interpreter.runtime.games.driver import Runner  # noqa: E402
+from interpreter.runtime.games.setup import Setup  # noqa: E402
 from interpreter.syntax.diagnostics import Sources  # noqa: E402
 
 
@@ -53,8 +53,8 @@ def engine_combat(scenario_path: str, proc: str, args_of):
 def engine_combat_from_position(scenario_path: str, proc: str, args_of):
     """The same combat from the position taken once after the set-up and restored before every combat
     (what a search or the odds pay), instead of setting the scenario up again."""
-    from interpreter.runtime.position import Position
-    from interpreter.runtime.vm import Process
+    from interpreter.runtime.execution.vm import Process
+    from interpreter.runtime.position.position import Position
 
     sources = Sources()
     scenario = load_scenario(scenario_path, sources)
@@ -226,7 +226,7 @@ NOTES = (
 
 def exact_against_monte_carlo(runs: int = 5000) -> None:
     """`umpire odds` on the Leogane land combat, against the Monte Carlo that would replace it."""
-    from interpreter.runtime.odds import exact_odds, monte_carlo
+    from interpreter.runtime.odds.odds import exact_odds, monte_carlo
 
     sources = Sources()
     scenario = load_scenario("scenarios/jenkins_ear/eop_land_3018.scenario", sources)

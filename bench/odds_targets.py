@@ -201,7 +201,7 @@ def _read_line(words: list[str], result: EngineOdds) -> str:
 def worker(scenario_path: str) -> None:
     """Load, check the dice the position gives with one seeded run, then enumerate; one line per event."""
     from interpreter.load import load_rules, load_scenario, rules_path_for
-    from interpreter.runtime.odds import OddsError, exact_odds, monte_carlo
+    from interpreter.runtime.odds.odds import OddsError, exact_odds, monte_carlo
     from interpreter.syntax.diagnostics import Sources
 
     start = time.perf_counter()

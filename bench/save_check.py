@@ -14,7 +14,7 @@ def round_trips(rules: str, seeds) -> tuple[int, int]:
 
     from interpreter import files
     from interpreter.load import header_file, load_rules, load_scenario
-    from interpreter.runtime.play import play
+    from interpreter.runtime.games.play import play
     from interpreter.syntax.diagnostics import Sources
 
     sources = Sources()

@@ -126,7 +126,7 @@ def _progress(battle, got) -> str:
 def game_rows(name: str, what: str, rules: str, target: float, seeds: int, notes: list[str]) -> list[Row]:
     from interpreter import files
     from interpreter.load import header_file, load_rules, load_scenario
-    from interpreter.runtime.play import play
+    from interpreter.runtime.games.play import play
     from interpreter.syntax.diagnostics import Sources
 
     start = time.perf_counter()
@@ -209,10 +209,10 @@ def copy_row(runs: int = 200) -> Row:
     import copy
 
     from interpreter.load import load_scenario, load_scenario_rules
-    from interpreter.runtime.engine import Engine
-    from interpreter.runtime.position import Position
-    from interpreter.runtime.scenario import run_target
-    from interpreter.runtime.setup import Setup
+    from interpreter.runtime.execution.engine import Engine
+    from interpreter.runtime.games.scenario import run_target
+    from interpreter.runtime.games.setup import Setup
+    from interpreter.runtime.position.position import Position
     from interpreter.syntax.diagnostics import Sources
 
     sources = Sources()

@@ -8,10 +8,12 @@ The pipeline runs one way; read the folders in this order:
     check/     symbols (pass 1), the checker (names, types, citations, tables), the static
                analysis, the check of a scenario
     overlay/   errata and house rules: their IR, then their application to a copy of the IR
-    runtime/   expressions and simple statements to closures (compile.py), the machine that
-               runs bodies as frames whose progress is data (vm.py), the engine's effects,
-               built-ins, dice, agents, the driver, a position's set-up and geometry,
-               scenarios, whole games, odds
+    runtime/   in rooms, each importing only those below it: execution/ (expressions and
+               simple statements to closures, compile.py; the machine that runs bodies as
+               frames whose progress is data, vm.py; the engine's effects, built-ins, dice),
+               world/ (the map's built-ins, paths, fog), position/ (a game in progress as
+               data), games/ (the driver, agents, scenarios, set-up, whole games), odds/;
+               common/ (values, requests) under them all
     load.py    the front end in one call (read → parse → IR → overlays → check), its results
                kept by cache.py (keyed by the content of every file read), and a path
                made ready to run (a scenario or set-up and its checked ruleset), used by

@@ -188,9 +188,9 @@ def check_scenario(scenario: n.Scenario, symbols: Symbols) -> list[Diagnostic]:
     and the rules' coast ends are checked against. The checker runs nothing itself: the set-up is the
     runtime's, and this is the one place that joins the two."""
     from .check.scenario import check_set_up, static_checks
-    from .runtime.engine import Engine
-    from .runtime.requests import ScriptError
-    from .runtime.setup import Setup
+    from .runtime.common.requests import ScriptError
+    from .runtime.execution.engine import Engine
+    from .runtime.games.setup import Setup
 
     diags = static_checks(scenario, symbols, lambda: _demo_symbols(scenario))
     engine = Engine(symbols)

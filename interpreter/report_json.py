@@ -99,14 +99,14 @@ def probability(p: Fraction) -> dict:
 
 def shown(value: Any) -> str:
     """A measured value as the text report shows it ('none' when a path records nothing)."""
-    from .runtime.odds_report import shown_value
+    from .runtime.odds.odds_report import shown_value
 
     return shown_value(value)
 
 
 def exact(odds) -> dict:
     """An exact distribution: every fact's values with their probabilities, then jointly."""
-    from .runtime.odds import value_order
+    from .runtime.odds.odds import value_order
 
     facts = [{"name": name, "values": [{"value": shown(v), **probability(p)} for v, p in odds.marginal(i).items()]}
              for i, name in enumerate(odds.names)]
@@ -118,8 +118,8 @@ def exact(odds) -> dict:
 
 def sampled_counts(names_: list[str], counts_, runs: int) -> list[dict]:
     """Each fact's values with their share of ``runs`` seeded runs and a 95% interval (Wilson's)."""
-    from .runtime.odds import value_order
-    from .runtime.odds_report import marginal_counts, wilson
+    from .runtime.odds.odds import value_order
+    from .runtime.odds.odds_report import marginal_counts, wilson
 
     facts = []
     for i, name in enumerate(names_):

@@ -3,15 +3,15 @@
 A save is plain TOML: a header (`umpire_save`: seed, agents, the number of decisions made, the
 number of trace lines and a digest of them, what a person typed, the rules file, overlays, errata
 and scenario played), a summary of the position (`state`), and since format 3 the position itself
-(`position`: runtime/position_data.py) with what the game goes on from (`goes_on`: the segment of
+(`position`: runtime/position/position_data.py) with what the game goes on from (`goes_on`: the segment of
 the sequence of play, the dice's and the random agents' generators). Loading puts the position
 back and goes on (play.py); `--verify`, and every save of format 1 or 2, replays the game from its
 seed to the saved decision instead and compares the position and the narration with the saved
-ones, field by field (runtime/save_check.py), so a save cannot describe a game that did not
+ones, field by field (runtime/position/save_check.py), so a save cannot describe a game that did not
 happen. Everything here checks the file itself: every field's type and range, and no field a save
 does not have, before any of it is used, each refusal naming the field; the position's fields are
-checked against the game's rules when it is loaded (runtime/position_data.py), and its parts against
-one another and the game's agents (runtime/save_check.py).
+checked against the game's rules when it is loaded (runtime/position/position_data.py), and its parts against
+one another and the game's agents (runtime/position/save_check.py).
 
 Paths are stored relative to the save's own folder, so a save loads from any working folder and
 can be mailed with the rules beside it; `root` is the deepest folder holding every file the game

@@ -60,8 +60,8 @@ def prepared(spec: Spec):
 
 def one_game(spec: Spec, seed: int) -> Result:
     """Seed `seed` of the study, played without narration (what it measures does not need it)."""
-    from .runtime.play import play
-    from .runtime.values import show
+    from .runtime.common.values import show
+    from .runtime.games.play import play
 
     sym, sources, scenario = prepared(spec)
     game = play(sym, sources, scenario, seed, list(spec.kinds), narrate=False)

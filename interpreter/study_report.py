@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import asdict
 from statistics import mean
 
-from .runtime.odds_report import wilson
+from .runtime.odds.odds_report import wilson
 from .study import Result
 from .writing import write_file
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from interpreter.cli import main
 from interpreter.load import demo_path, load_rules, load_scenario, load_scenario_rules, rules_path_for
-from interpreter.runtime.play import play
+from interpreter.runtime.games.play import play
 from interpreter.syntax.diagnostics import Sources, render
 
 

@@ -99,7 +99,7 @@ def recorded_facts(sym: Symbols) -> list[tuple[re.Pattern, str]]:
 
 
 # The facts the engine records in every run, whatever the rules: the departures of a scenario's
-# run, the failed rule checks (runtime/scenario.py, runtime/engine.py).
+# run, the failed rule checks (runtime/games/scenario.py, runtime/execution/engine.py).
 ENGINE_FACTS = ("departures", "rule checks failed")
 
 

@@ -108,8 +108,8 @@ def _side_problem(sym, side: str | None) -> str | None:
 def _rules_pictures(a: DrawArgs, sources: Sources):
     """A rules file: the picture of its demo set-up, or of the header's scenario named (an empty map when none)."""
     from ..picture import layout, scene, svg
-    from ..runtime.engine import Engine
-    from ..runtime.setup import Setup
+    from ..runtime.execution.engine import Engine
+    from ..runtime.games.setup import Setup
 
     setup, loaded = game_to_play(a.path, sources, list(a.overlays), True, a.scenario)
     problem = _side_problem(loaded.symbols, a.side)
@@ -125,15 +125,15 @@ def _rules_pictures(a: DrawArgs, sources: Sources):
 
 
 def _say_stands_in(setup, sym) -> None:
-    """A picture of a demo map or demo counters says so, as an odds answer does (runtime/stands_in.py)."""
-    from ..runtime.stands_in import stands_in
+    """A picture of a demo map or demo counters says so, as an odds answer does (runtime/games/stands_in.py)."""
+    from ..runtime.games.stands_in import stands_in
 
     print("".join(f"rests on: {line}\n" for line in stands_in(setup, sym)), end="")
 
 
 def _scenario_pictures(a: DrawArgs, sources: Sources):
     """A scenario: run it, taking the scenes asked on the way."""
-    from ..runtime.scenario import run_scenario
+    from ..runtime.games.scenario import run_scenario
 
     ready = ready_scenario(a.path, sources, list(a.overlays))
     if ready is None:

@@ -13,8 +13,8 @@ from .run import finish
 
 def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | None = None, draw: str | None = None,
                 force: bool = False, why_not: str | None = None) -> int:
-    from ..runtime.explain import explain_lines
-    from ..runtime.scenario import run_scenario
+    from ..runtime.games.explain import explain_lines
+    from ..runtime.games.scenario import run_scenario
 
     if draw is not None:
         problem = _explain_draw_problem(at, draw, force)
@@ -54,8 +54,8 @@ def _explain_draw_problem(at: str | None, draw: str, force: bool) -> str | None:
 
 
 def _explain_why(scenario, sym, outcome, text: str) -> int:
-    """`explain --why TEXT`: the story of the first line holding TEXT, told by rules (runtime/why.py)."""
-    from ..runtime.why import why_lines
+    """`explain --why TEXT`: the story of the first line holding TEXT, told by rules (runtime/games/why.py)."""
+    from ..runtime.games.why import why_lines
 
     ids = {u.id for u in scenario.units} | set(sym.counters)
     error = outcome.error.message if outcome.error is not None else None
@@ -69,8 +69,8 @@ def _explain_why(scenario, sym, outcome, text: str) -> int:
 
 def _explain_why_not(outcome, name: str, at: str | None) -> int:
     """`explain --why-not OPTION`: which rule removed the option at the first decision (after line
-    --at) that left it out (runtime/why.py)."""
-    from ..runtime.why import why_not_lines
+    --at) that left it out (runtime/games/why.py)."""
+    from ..runtime.games.why import why_not_lines
 
     lines = why_not_lines(outcome.events, name, at)
     if not lines:

@@ -45,7 +45,7 @@ SUGGESTED_RUNS = 1000
 
 
 def cmd_odds(a: OddsArgs) -> int:
-    from ..runtime.odds import OddsError, default_policy
+    from ..runtime.odds.odds import OddsError, default_policy
 
     sources = Sources()
     ready = ready_scenario(a.path, sources, a.overlays, a.demo)
@@ -73,11 +73,11 @@ def cmd_odds(a: OddsArgs) -> int:
 
 
 def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
-    from ..runtime.odds import TooLargeError, estimate, monte_carlo
-    from ..runtime.odds_report import report, report_sampled
+    from ..runtime.odds.odds import TooLargeError, estimate, monte_carlo
+    from ..runtime.odds.odds_report import report, report_sampled
 
     if policy not in _policies():
-        from ..runtime.odds import OddsError
+        from ..runtime.odds.odds import OddsError
 
         raise OddsError(f"unknown decision policy '{policy}'", f"the policies are {', '.join(_policies())}")
     piped = progress.Piped("odds")
@@ -109,7 +109,7 @@ def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
 def refusal(a: OddsArgs, guess):
     """The refusal of a question whose estimate passes --limit (outcomes to send on; dice paths with
     --replay), given before any enumeration: it names the Monte Carlo command that answers it."""
-    from ..runtime.odds import TooLargeError
+    from ..runtime.odds.odds import TooLargeError
 
     size, what = (guess.paths, "dice paths to replay") if a.replay else (guess.outcomes, "outcomes to send on")
     if size <= a.limit:
@@ -137,20 +137,20 @@ def monte_carlo_command(a: OddsArgs) -> str:
 
 def sampled_runs(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide, piped: progress.Piped):
     """The Monte Carlo runs, their progress shown (a bar on a terminal, lines in a pipe)."""
-    from ..runtime.odds import sample
+    from ..runtime.odds.odds import sample
 
     with progress.counting(a.mc_runs, "monte carlo", " runs", piped) as update:
         return sample(scenario, sym, sources, facts, a.mc_runs, a.seed, policy, decide, tick=update)
 
 
 def _policies():
-    from ..runtime.policies import POLICIES
+    from ..runtime.odds.policies import POLICIES
 
     return POLICIES
 
 
 def _measured(scenario, facts: list[str] | None, every: bool) -> tuple[list[str] | None, str]:
-    from ..runtime.odds import expected_facts
+    from ..runtime.odds.odds import expected_facts
 
     if facts:
         return facts, "the facts named by --fact"
@@ -192,8 +192,8 @@ def _round(x: float) -> str:
 
 def _decide(given: list[str] | None, sides=()) -> dict[str, str]:
     """The --decide answers by the decision they answer: 'NAME', or 'SIDE:NAME' for one side's."""
-    from ..runtime.odds import OddsError
-    from ..runtime.policies import decide_key
+    from ..runtime.odds.odds import OddsError
+    from ..runtime.odds.policies import decide_key
 
     out = {}
     for item in given or []:
@@ -215,7 +215,7 @@ def list_facts(scenario, sym, sources) -> list[str]:
     runs record (twenty seeded runs), the ones its expectations name marked."""
     from ..ir import nodes as n
     from ..ir.visit import descendants
-    from ..runtime.odds import expected_facts, sample
+    from ..runtime.odds.odds import expected_facts, sample
 
     lines = ["recorded by the rules ({...} is filled in as the game is played):"]
     bodies = [d for kind in (sym.procedures, sym.functions, sym.tables) for d in kind.values()] + list(sym.hooks)
@@ -239,7 +239,7 @@ def enumerated(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide, 
     """The exact odds, by branching and merging positions or (--replay) by replaying every dice path;
     the work is shown (progress.py) per roll, or as the dice paths replayed: a bar on a terminal,
     lines on standard error in a pipe."""
-    from ..runtime.odds import exact_odds, replay_odds
+    from ..runtime.odds.odds import exact_odds, replay_odds
 
     shown = progress.on_terminal() or piped is not None
     if not a.replay:
@@ -254,7 +254,7 @@ def json_odds(a) -> int:
     """`umpire odds --json`: what is measured and how, the estimate, the exact distribution (fractions
     and floats) or the Monte Carlo estimate, what the answer rests on, and the warnings."""
     from .. import report_json as rj
-    from ..runtime.odds import OddsError, default_policy
+    from ..runtime.odds.odds import OddsError, default_policy
 
     sources = Sources()
     try:
@@ -287,8 +287,8 @@ def json_odds(a) -> int:
 def _odds_answer(a, scenario, sym, sources, facts, policy, decide) -> tuple[dict, int]:
     """The fields of the answer, as `_answer` prints them, and the exit code."""
     from .. import report_json as rj
-    from ..runtime.odds import OddsError, TooLargeError, estimate, monte_carlo, sample
-    from ..runtime.odds_report import largest_deviation, warnings
+    from ..runtime.odds.odds import OddsError, TooLargeError, estimate, monte_carlo, sample
+    from ..runtime.odds.odds_report import largest_deviation, warnings
 
     if policy not in _policies():
         raise OddsError(f"unknown decision policy '{policy}'", f"the policies are {', '.join(_policies())}")
@@ -329,6 +329,6 @@ def _odds_answer(a, scenario, sym, sources, facts, policy, decide) -> tuple[dict
 
 def _decisions(policy: str, seen, decide) -> list[str]:
     """How the decisions were taken: the report's 'decisions:' lines, without the label."""
-    from ..runtime.odds_report import decisions
+    from ..runtime.odds.odds_report import decisions
 
     return [line.removeprefix("decisions: ") for line in decisions(policy, seen, decide)]

@@ -39,7 +39,7 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
              load: str | None = None, overlays: list[str] = (), errata: bool = True, choice: str | None = None,
              detail: bool = False, force: bool = False, verify: bool = False, draw: str | None = None) -> int:
     from .. import saves
-    from ..runtime.play import AGENT_KINDS
+    from ..runtime.games.play import AGENT_KINDS
 
     try:
         resume = _read_save(load, AGENT_KINDS) if load else None
@@ -111,14 +111,14 @@ def _save_scope(args: _PlayArgs):
 
 
 def _play(args: _PlayArgs) -> int:
-    from ..runtime.stopping import stopped_like_ctrl_c
+    from ..runtime.games.stopping import stopped_like_ctrl_c
 
     with stopped_like_ctrl_c():  # SIGTERM and SIGHUP stop the game as Ctrl-C does (docs/safety.md §3)
         return _play_game(args)
 
 
 def _play_game(args: _PlayArgs) -> int:
-    from ..runtime.play import play
+    from ..runtime.games.play import play
 
     sources = Sources()
     ready = _ready_game(args, sources)
@@ -155,7 +155,7 @@ def _turn_pictures(folder: str, setup, sym, kinds: list[str], force: bool):
     """`play --draw DIR`: when one side alone is played by a person, the pictures show what that side
     sees (its view, as `draw --side`), since a person shown the whole position would see the enemy's
     hidden pieces; with two people at the table, or none, the whole position."""
-    from ..runtime.play import agent_of_each_side
+    from ..runtime.games.play import agent_of_each_side
     from .draw import TurnPictures
 
     title = setup.title if setup is not None else (sym.game.title or sym.game.name) if sym.game else "the game"
@@ -192,7 +192,7 @@ def _ready_game(args: _PlayArgs, sources: Sources):
 def _terminal(turn_begins=None):
     """Prompts on stderr; the narration on stdout as it happens (a pipe reads each line at once, and
     on a terminal the bar of the turns is drawn below it, never on its lines)."""
-    from ..runtime.play import Terminal
+    from ..runtime.games.play import Terminal
 
     return Terminal(read=_read_line, write=lambda text: print(text, file=sys.stderr), narrate=progress.say,
                     turn_begins=turn_begins)

@@ -20,7 +20,7 @@ def finish(outcome, sources: Sources) -> int:
 
 def cmd_run(path: str, overlays: list[str] = (), detail: bool = False, side: str | None = None,
             fixtures: bool = False) -> int:
-    from ..runtime.scenario import run_scenario
+    from ..runtime.games.scenario import run_scenario
 
     sources = Sources()
     ready = ready_scenario(path, sources, overlays)
@@ -47,8 +47,8 @@ def json_run(path: str, overlays: list[str] = (), detail: bool = False, side: st
     """`umpire run --json`: the trace (the narration, or with --detail all of it), the departures,
     each expectation and whether it held, the error that stopped the run if one did."""
     from .. import report_json as rj
-    from ..runtime.calendar import names_of
-    from ..runtime.scenario import run_scenario
+    from ..runtime.execution.calendar import names_of
+    from ..runtime.games.scenario import run_scenario
 
     sources = Sources()
     try:

@@ -104,8 +104,8 @@ def _study(a: StudyArgs, specs: dict) -> int:
 
 
 def _stands_in(spec) -> list[str]:
-    """The demo map and counters the games are played on (runtime/stands_in.py)."""
-    from ..runtime.stands_in import stands_in
+    """The demo map and counters the games are played on (runtime/games/stands_in.py)."""
+    from ..runtime.games.stands_in import stands_in
     from ..study import prepared
 
     sym, _, setup = prepared(spec)

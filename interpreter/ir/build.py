@@ -72,7 +72,7 @@ def _span(file: str, meta: Any) -> Span:
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
-def _unquote(tok: Token) -> str:
+def unquoted(tok: Token) -> str:
     """The text of a string token; only \\n, \\t, \\" and \\\\ are escapes (other text, accents included, is kept)."""
     body = tok[1:-1]
     if "\\" not in body:
@@ -84,12 +84,12 @@ def _tokens(children: list, type_: str) -> list[Token]:
     return [c for c in children if isinstance(c, Token) and c.type == type_]
 
 
-def _first(children: list, type_: str) -> Token | None:
+def first_token(children: list, type_: str) -> Token | None:
     found = _tokens(children, type_)
     return found[0] if found else None
 
 
-def _cite(children: list) -> n.Citation | None:
+def citation_of(children: list) -> n.Citation | None:
     return next((c for c in children if isinstance(c, n.Citation)), None)
 
 
@@ -155,7 +155,7 @@ class Builder(Transformer_NonRecursive):
         return span
 
     def string(self, tok: Token) -> n.StrLit:
-        text = _unquote(tok)
+        text = unquoted(tok)
         span = self.ts(tok)
         parts: list[n.StrPart] = []
         pos = 0
@@ -329,18 +329,18 @@ class Builder(Transformer_NonRecursive):
         return node
 
     def let(self, meta, c):
-        return n.Let(span=self.sp(meta), name=str(c[0]), value=c[1], cite=_cite(c))
+        return n.Let(span=self.sp(meta), name=str(c[0]), value=c[1], cite=citation_of(c))
 
     def set_(self, meta, c):
-        return n.SetStmt(span=self.sp(meta), target=c[0], value=c[1], cite=_cite(c))
+        return n.SetStmt(span=self.sp(meta), target=c[0], value=c[1], cite=citation_of(c))
 
     def adjust(self, meta, c):
-        return n.Adjust(span=self.sp(meta), target=c[0], by=c[1], cite=_cite(c))
+        return n.Adjust(span=self.sp(meta), target=c[0], by=c[1], cite=citation_of(c))
 
     def if_(self, meta, c):
         blocks = [x for x in c if isinstance(x, tuple)]
         orelse = blocks[1] if len(blocks) > 1 else ()
-        return n.If(span=self.sp(meta), test=c[0], body=blocks[0], orelse=orelse, cite=_cite(c))
+        return n.If(span=self.sp(meta), test=c[0], body=blocks[0], orelse=orelse, cite=citation_of(c))
 
     def else_block(self, meta, c):
         return c[0]
@@ -352,7 +352,7 @@ class Builder(Transformer_NonRecursive):
         unit = next((str(x) for x in c if isinstance(x, Token)), None)
         var = next((x["as"] for x in c if isinstance(x, dict) and "as" in x), None)
         limit = next((x["up to"] for x in c if isinstance(x, dict) and "up to" in x), None)
-        return n.Repeat(span=self.sp(meta), body=c[-1], var=var, limit=limit, unit=unit, cite=_cite(c))
+        return n.Repeat(span=self.sp(meta), body=c[-1], var=var, limit=limit, unit=unit, cite=citation_of(c))
 
     # The optional parts of a loop, as one-key maps: told apart from the body (a tuple) and the citation.
     def repeat_as(self, meta, c):
@@ -364,42 +364,42 @@ class Builder(Transformer_NonRecursive):
     def impulses(self, meta, c):
         limit = next((x["up to"] for x in c if isinstance(x, dict)), None)
         return n.Impulses(span=self.sp(meta), unit=str(c[0]), var=str(c[1]), order=c[2], limit=limit, body=c[-1],
-                          cite=_cite(c))
+                          cite=citation_of(c))
 
     def pass_(self, meta, c):
-        return n.Pass(span=self.sp(meta), cite=_cite(c))
+        return n.Pass(span=self.sp(meta), cite=citation_of(c))
 
     def stop(self, meta, c):
-        return n.Stop(span=self.sp(meta), cite=_cite(c))
+        return n.Stop(span=self.sp(meta), cite=citation_of(c))
 
     def stop_when(self, meta, c):
         why = next((self.string(x) for x in c if isinstance(x, Token)), None)
-        return n.Stop(span=self.sp(meta), when=c[0], why=why, cite=_cite(c))
+        return n.Stop(span=self.sp(meta), when=c[0], why=why, cite=citation_of(c))
 
     def return_(self, meta, c):
         value = c[0] if c and not isinstance(c[0], n.Citation) else None
-        return n.Return(span=self.sp(meta), value=value, cite=_cite(c))
+        return n.Return(span=self.sp(meta), value=value, cite=citation_of(c))
 
     def end_game(self, meta, c):
-        return n.EndGame(span=self.sp(meta), why=self.string(c[0]), cite=_cite(c))
+        return n.EndGame(span=self.sp(meta), why=self.string(c[0]), cite=citation_of(c))
 
     def include_decl(self, meta, c):
-        return n.IncludeDecl(span=self.sp(meta), path=_unquote(c[0]), path_span=self.ts(c[0]), cite=_cite(c))
+        return n.IncludeDecl(span=self.sp(meta), path=unquoted(c[0]), path_span=self.ts(c[0]), cite=citation_of(c))
 
     def for_(self, meta, c):
-        return n.ForEach(span=self.sp(meta), var=str(c[0]), iterable=c[1], body=c[-1] if isinstance(c[-1], tuple) else c[-2], cite=_cite(c))
+        return n.ForEach(span=self.sp(meta), var=str(c[0]), iterable=c[1], body=c[-1] if isinstance(c[-1], tuple) else c[-2], cite=citation_of(c))
 
     def roll(self, meta, c):
-        return n.Roll(span=self.sp(meta), target=c[0], count=c[1], die=str(c[2]), die_span=self.ts(c[2]), cite=_cite(c))
+        return n.Roll(span=self.sp(meta), target=c[0], count=c[1], die=str(c[2]), die_span=self.ts(c[2]), cite=citation_of(c))
 
     def choose(self, meta, c):
         mode, options, amount, limit = c[2]
-        prompt = _first(c, "STRING")
+        prompt = first_token(c, "STRING")
         showing = next((x[1] for x in c[3:] if isinstance(x, tuple) and x[0] == "showing"), None)
         return n.Choose(
             span=self.sp(meta), name=str(c[0]), chooser=c[1], mode=mode, options=options, amount=amount,
-            limit=limit, optional=_first(c, "MAY") is not None, prompt=self.string(prompt) if prompt else None,
-            showing=showing, cite=_cite(c),
+            limit=limit, optional=first_token(c, "MAY") is not None, prompt=self.string(prompt) if prompt else None,
+            showing=showing, cite=citation_of(c),
         )
 
     def showing(self, meta, c):
@@ -421,51 +421,51 @@ class Builder(Transformer_NonRecursive):
         return ("up_to", c[0])
 
     def lookup(self, meta, c):
-        return n.Lookup(span=self.sp(meta), name=str(c[0]), table=str(c[1]), table_span=self.ts(c[1]), args=c[2], cite=_cite(c))
+        return n.Lookup(span=self.sp(meta), name=str(c[0]), table=str(c[1]), table_span=self.ts(c[1]), args=c[2], cite=citation_of(c))
 
     def eliminate(self, meta, c):
-        because = _first(c, "STRING")
-        return n.Eliminate(span=self.sp(meta), units=c[0], because=self.string(because) if because else None, cite=_cite(c))
+        because = first_token(c, "STRING")
+        return n.Eliminate(span=self.sp(meta), units=c[0], because=self.string(because) if because else None, cite=citation_of(c))
 
     def move(self, meta, c):
-        return n.Move(span=self.sp(meta), units=c[0], to=c[1], cite=_cite(c))
+        return n.Move(span=self.sp(meta), units=c[0], to=c[1], cite=citation_of(c))
 
     def say(self, meta, c):
         face_down = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "face_down"), None)
         return n.Say(span=self.sp(meta), text=self.string(c[0]), known_by=_known_by(c), face_down=face_down,
-                     cite=_cite(c))
+                     cite=citation_of(c))
 
     def say_else(self, meta, c):
         return ("face_down", self.string(c[0]))
 
     def call(self, meta, c):
-        return n.CallStmt(span=self.sp(meta), proc=str(c[0]), proc_span=self.ts(c[0]), args=c[1], cite=_cite(c))
+        return n.CallStmt(span=self.sp(meta), proc=str(c[0]), proc_span=self.ts(c[0]), args=c[1], cite=citation_of(c))
 
     def let_call(self, meta, c):
-        return n.CallStmt(span=self.sp(meta), proc=str(c[1]), proc_span=self.ts(c[1]), args=c[2], cite=_cite(c),
+        return n.CallStmt(span=self.sp(meta), proc=str(c[1]), proc_span=self.ts(c[1]), args=c[2], cite=citation_of(c),
                           result=str(c[0]))
 
     def reroll(self, meta, c):
-        return n.Reroll(span=self.sp(meta), pools=c[0], order=c[1], side_var=str(c[2]), spend=c[3], cite=_cite(c))
+        return n.Reroll(span=self.sp(meta), pools=c[0], order=c[1], side_var=str(c[2]), spend=c[3], cite=citation_of(c))
 
     def simult(self, meta, c):
-        return n.Simultaneously(span=self.sp(meta), body=c[-1], cite=_cite(c))
+        return n.Simultaneously(span=self.sp(meta), body=c[-1], cite=citation_of(c))
 
     def secret(self, meta, c):
-        return n.Secretly(span=self.sp(meta), body=c[-1], cite=_cite(c))
+        return n.Secretly(span=self.sp(meta), body=c[-1], cite=citation_of(c))
 
     def record(self, meta, c):
-        return n.Record(span=self.sp(meta), key=self.string(c[0]), value=c[1], cite=_cite(c))
+        return n.Record(span=self.sp(meta), key=self.string(c[0]), value=c[1], cite=citation_of(c))
 
     def ensure(self, meta, c):
-        return n.Ensure(span=self.sp(meta), test=c[0], message=self.string(c[1]), cite=_cite(c))
+        return n.Ensure(span=self.sp(meta), test=c[0], message=self.string(c[1]), cite=citation_of(c))
 
     # ── declarations ──
     def rules_file(self, meta, c):
         return n.Ruleset(file=self.file, decls=tuple(c))
 
     def game(self, meta, c):
-        title = _first(c, "STRING")
+        title = first_token(c, "STRING")
         fields: dict[str, Any] = {"sides": (), "nations": (), "dice": (), "files_named": ()}
         for item in c:
             if isinstance(item, tuple) and item:
@@ -477,7 +477,7 @@ class Builder(Transformer_NonRecursive):
                 fields["files_named"] += (n.FileRef(span=item.file_span, path=item.file),)
             elif isinstance(item, n.TurnNames):
                 self.keep_turn_names(fields, item)
-        return n.Game(span=self.sp(meta), name=str(c[0]), title=_unquote(title) if title else None, cite=_cite(c), **fields)
+        return n.Game(span=self.sp(meta), name=str(c[0]), title=unquoted(title) if title else None, cite=citation_of(c), **fields)
 
     @staticmethod
     def header_tuple(fields: dict, item: tuple) -> None:
@@ -496,40 +496,40 @@ class Builder(Transformer_NonRecursive):
             fields[kind] = item[1]
 
     def sides(self, meta, c):
-        return ("sides", tuple(_of(c, n.NameLabel)), _cite(c))
+        return ("sides", tuple(_of(c, n.NameLabel)), citation_of(c))
 
     def nations(self, meta, c):
-        return ("nations", tuple(_of(c, n.NameLabel)), _cite(c))
+        return ("nations", tuple(_of(c, n.NameLabel)), citation_of(c))
 
     def name_label(self, meta, c):
-        label = _first(c, "STRING")
-        return n.NameLabel(span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None)
+        label = first_token(c, "STRING")
+        return n.NameLabel(span=self.sp(meta), name=str(c[0]), label=unquoted(label) if label else None)
 
     def die_decl(self, meta, c):
-        return n.Die(span=self.sp(meta), name=str(c[0]), low=int(c[1]), high=int(c[2]), cite=_cite(c))
+        return n.Die(span=self.sp(meta), name=str(c[0]), low=int(c[1]), high=int(c[2]), cite=citation_of(c))
 
     def demo(self, meta, c):
-        return ("demo", str(c[0]), _unquote(c[1]), self.ts(c[1]))
+        return ("demo", str(c[0]), unquoted(c[1]), self.ts(c[1]))
 
     def outcome_decl(self, meta, c):
         pairs = [x for x in c if isinstance(x, tuple)]
         return ("outcome", n.HeaderRef(span=self.sp(meta), name=str(c[0]), sides=tuple((v, side) for v, side, _ in pairs),
-                                       sides_span=tuple(span for *_, span in pairs), cite=_cite(c)))
+                                       sides_span=tuple(span for *_, span in pairs), cite=citation_of(c)))
 
     def outcome_side(self, meta, c):
-        return (_unquote(c[0]), str(c[1]), self.ts(c[1]))
+        return (unquoted(c[0]), str(c[1]), self.ts(c[1]))
 
     def worth_decl(self, meta, c):
-        return ("worth", n.HeaderRef(span=self.sp(meta), name=str(c[0]), cite=_cite(c)))
+        return ("worth", n.HeaderRef(span=self.sp(meta), name=str(c[0]), cite=citation_of(c)))
 
     def scenario_choice(self, meta, c):
-        return n.ScenarioChoice(span=self.sp(meta), name=str(c[0]), file=_unquote(c[1]), file_span=self.ts(c[1]), cite=_cite(c))
+        return n.ScenarioChoice(span=self.sp(meta), name=str(c[0]), file=unquoted(c[1]), file_span=self.ts(c[1]), cite=citation_of(c))
 
     def errata_decl(self, meta, c):
-        return ("errata", _unquote(c[0]), self.ts(c[0]))
+        return ("errata", unquoted(c[0]), self.ts(c[0]))
 
     def turns(self, meta, c):
-        return ("turns", self.turn_count(c[0]), _cite(c))
+        return ("turns", self.turn_count(c[0]), citation_of(c))
 
     def keep_turn_names(self, fields: dict, item: n.TurnNames) -> None:
         """The game's one list of turn names (a second list would leave which one holds unclear)."""
@@ -542,12 +542,12 @@ class Builder(Transformer_NonRecursive):
 
     def turn_names(self, meta, c):
         names = _tokens(c, "STRING")
-        return n.TurnNames(span=self.sp(meta), names=tuple(_unquote(t) for t in names),
-                           name_spans=tuple(self.ts(t) for t in names), cite=_cite(c))
+        return n.TurnNames(span=self.sp(meta), names=tuple(unquoted(t) for t in names),
+                           name_spans=tuple(self.ts(t) for t in names), cite=citation_of(c))
 
     def _named(self, cls, meta, c, **extra):
-        label = _first(c, "STRING")
-        return cls(span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, cite=_cite(c), **extra)
+        label = first_token(c, "STRING")
+        return cls(span=self.sp(meta), name=str(c[0]), label=unquoted(label) if label else None, cite=citation_of(c), **extra)
 
     def stat_decl(self, meta, c):
         return self._named(n.StatDecl, meta, c)
@@ -559,13 +559,13 @@ class Builder(Transformer_NonRecursive):
         return self._named(n.ClassDecl, meta, c)
 
     def unit_state_decl(self, meta, c):
-        return n.UnitStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
+        return n.UnitStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=citation_of(c))
 
     def face_decl(self, meta, c):
         holder, state, value = _tokens(c, "NAME")[:3]
         values = next((x for x in c if isinstance(x, tuple)), ())
         return n.FaceDecl(span=self.sp(meta), holder=str(holder), holder_span=self.ts(holder), state=str(state),
-                          state_span=self.ts(state), value=str(value), value_span=self.ts(value), values=values, cite=_cite(c))
+                          state_span=self.ts(state), value=str(value), value_span=self.ts(value), values=values, cite=citation_of(c))
     def cup_decl(self, meta, c):
         chits = tuple(chit for line in c if isinstance(line, list) for chit in line)
         replaced = any(x is True for x in c)
@@ -578,7 +578,7 @@ class Builder(Transformer_NonRecursive):
         return True
 
     def chits(self, meta, c):
-        cite = _cite(c)
+        cite = citation_of(c)
         chits = [x for x in c if isinstance(x, tuple)]  # (name, count, span) from `chit`
         return [n.ChitCount(span=span, name=name, count=count, cite=cite) for name, count, span in chits]
 
@@ -597,48 +597,48 @@ class Builder(Transformer_NonRecursive):
         count = c[1] if not isinstance(c[1], Token) else None
         cup = c[2] if count is not None else c[1]
         return n.Draw(span=self.sp(meta), name=str(c[0]), count=count, cup=str(cup), cup_span=self.ts(cup),
-                      known_by=_known_by(c), cite=_cite(c))
+                      known_by=_known_by(c), cite=citation_of(c))
 
     def pick(self, meta, c):
         exprs = [x for x in c[1:] if not isinstance(x, (n.Citation, n.KnownBy))]
         count, options = (exprs[0], exprs[1]) if len(exprs) == 2 else (None, exprs[0])
         return n.Pick(span=self.sp(meta), name=str(c[0]), count=count, options=options, known_by=_known_by(c),
-                      cite=_cite(c))
+                      cite=citation_of(c))
 
     def known_by(self, meta, c):
         return n.KnownBy(span=self.sp(meta), who=c[0])
 
     def put(self, meta, c):
         return n.Put(span=self.sp(meta), chits=c[0], cup=str(c[1]), cup_span=self.ts(c[1]), known_by=_known_by(c),
-                     cite=_cite(c))
+                     cite=citation_of(c))
 
     def remove(self, meta, c):
-        return n.Remove(span=self.sp(meta), chits=c[0], cup=str(c[1]), cup_span=self.ts(c[1]), cite=_cite(c))
+        return n.Remove(span=self.sp(meta), chits=c[0], cup=str(c[1]), cup_span=self.ts(c[1]), cite=citation_of(c))
 
     def refill(self, meta, c):
-        return n.Refill(span=self.sp(meta), cup=str(c[0]), cup_span=self.ts(c[0]), cite=_cite(c))
+        return n.Refill(span=self.sp(meta), cup=str(c[0]), cup_span=self.ts(c[0]), cite=citation_of(c))
 
     def view_decl(self, meta, c):
-        return n.ViewDecl(span=self.sp(meta), function=str(c[0]), cite=_cite(c))
+        return n.ViewDecl(span=self.sp(meta), function=str(c[0]), cite=citation_of(c))
 
     def hidden_decl(self, meta, c):
-        return n.HiddenDecl(span=self.sp(meta), name=str(c[0]), name_span=self.ts(c[0]), seen_as=_unquote(c[1]),
-                            cite=_cite(c))
+        return n.HiddenDecl(span=self.sp(meta), name=str(c[0]), name_span=self.ts(c[0]), seen_as=unquoted(c[1]),
+                            cite=citation_of(c))
 
     def place_state_decl(self, meta, c):
-        return n.PlaceStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=_cite(c))
+        return n.PlaceStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=citation_of(c))
 
     def known_to(self, meta, c):
         return n.KnownTo(span=self.ts(c[0]), side=str(c[0]))
 
     def embark(self, meta, c):
-        return n.Embark(span=self.sp(meta), units=c[0], carrier=c[1], cite=_cite(c))
+        return n.Embark(span=self.sp(meta), units=c[0], carrier=c[1], cite=citation_of(c))
 
     def change_side(self, meta, c):
-        return n.ChangeSide(span=self.sp(meta), units=c[0], side=c[1], cite=_cite(c))
+        return n.ChangeSide(span=self.sp(meta), units=c[0], side=c[1], cite=citation_of(c))
 
     def game_state_decl(self, meta, c):
-        return n.GameStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=_cite(c))
+        return n.GameStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=citation_of(c))
 
     def simple_type(self, meta, c):
         return n.TypeName(span=self.sp(meta), name=str(c[0]))
@@ -670,7 +670,7 @@ class Builder(Transformer_NonRecursive):
             value = "?"
         else:
             value = raw
-        return n.StatValue(span=self.sp(meta), name=str(c[0]), value=value, cite=_cite(c))
+        return n.StatValue(span=self.sp(meta), name=str(c[0]), value=value, cite=citation_of(c))
 
     def signed_int(self, meta, c):
         sign = -1 if len(c) == 2 and c[0] == "-" else 1
@@ -680,23 +680,23 @@ class Builder(Transformer_NonRecursive):
         return str(c[0])
 
     def flag_set(self, meta, c):
-        return n.StatValue(span=self.sp(meta), name=str(c[0]), is_flag=True, cite=_cite(c))
+        return n.StatValue(span=self.sp(meta), name=str(c[0]), is_flag=True, cite=citation_of(c))
 
     def map_decl(self, meta, c):
         grid = next((x for x in c if isinstance(x, n.Grid)), None)
         return n.MapDecl(
             span=self.sp(meta), name=str(c[0]), grid=grid, props=tuple(_of(c, n.PlaceProp)), edges=tuple(_of(c, n.EdgeDecl)),
-            wraps=tuple(_of(c, n.Wrap)), borders=tuple(_of(c, n.BorderProp)), coasts=tuple(_of(c, n.CoastDecl)), cite=_cite(c),
+            wraps=tuple(_of(c, n.Wrap)), borders=tuple(_of(c, n.BorderProp)), coasts=tuple(_of(c, n.CoastDecl)), cite=citation_of(c),
         )
 
     def secondary_map(self, meta, c):
-        label = _first(c[1:], "STRING")
+        label = first_token(c[1:], "STRING")
         die = next(x for x in c[1:] if isinstance(x, Token) and x.type == "NAME")
-        return n.SecondaryMap(span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, die=str(die),
-                              die_span=self.ts(die), points=tuple(_of(c, n.MapPoint)), cite=_cite(c))
+        return n.SecondaryMap(span=self.sp(meta), name=str(c[0]), label=unquoted(label) if label else None, die=str(die),
+                              die_span=self.ts(die), points=tuple(_of(c, n.MapPoint)), cite=citation_of(c))
 
     def map_point(self, meta, c):
-        return n.MapPoint(span=self.sp(meta), name=str(c[0]), paths=tuple(_of(c, n.MapPath)), cite=_cite(c))
+        return n.MapPoint(span=self.sp(meta), name=str(c[0]), paths=tuple(_of(c, n.MapPath)), cite=citation_of(c))
 
     def map_path(self, meta, c):
         return n.MapPath(span=self.sp(meta), low=c[0].low, high=c[0].high, to=str(c[1]))
@@ -704,10 +704,10 @@ class Builder(Transformer_NonRecursive):
     def wrap_decl(self, meta, c):
         names = [str(x) for x in c if not isinstance(x, n.Citation)]
         on = dict(zip(("on_axis", "on_low", "on_high"), names[3:6]))
-        return n.Wrap(span=self.sp(meta), axis=names[0], low=names[1], high=names[2], **on, cite=_cite(c))
+        return n.Wrap(span=self.sp(meta), axis=names[0], low=names[1], high=names[2], **on, cite=citation_of(c))
 
     def border_prop(self, meta, c):
-        return n.BorderProp(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
+        return n.BorderProp(span=self.sp(meta), name=str(c[0]), type=c[1], cite=citation_of(c))
 
     def coast_decl(self, meta, c):
         return self._named(n.CoastDecl, meta, c)
@@ -717,21 +717,21 @@ class Builder(Transformer_NonRecursive):
 
     def grid(self, meta, c):
         names = _tokens(c, "NAME")
-        fmt = _first(c, "STRING")
+        fmt = first_token(c, "STRING")
         return n.Grid(
-            span=self.sp(meta), shape=str(names[0]), id_format=_unquote(fmt) if fmt else None,
-            columns=str(names[1]) if len(names) > 1 else None, cite=_cite(c),
+            span=self.sp(meta), shape=str(names[0]), id_format=unquoted(fmt) if fmt else None,
+            columns=str(names[1]) if len(names) > 1 else None, cite=citation_of(c),
         )
 
     def place_prop(self, meta, c):
-        return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], cite=_cite(c))
+        return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], cite=citation_of(c))
 
     def place_state(self, meta, c):
-        return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], mutable=True, known_to=_known_to(c), cite=_cite(c))
+        return n.PlaceProp(span=self.sp(meta), name=str(c[0]), type=c[1], mutable=True, known_to=_known_to(c), cite=citation_of(c))
 
     def box_decl(self, meta, c):
         return self._named(
-            n.BoxDecl, meta, c, per_side=_first(c, "PER_SIDE") is not None, per_turn=_first(c, "PER_TURN") is not None
+            n.BoxDecl, meta, c, per_side=first_token(c, "PER_SIDE") is not None, per_turn=first_token(c, "PER_TURN") is not None
         )
 
     def track_decl(self, meta, c):
@@ -739,7 +739,7 @@ class Builder(Transformer_NonRecursive):
         excess = next((x[1] for x in c if isinstance(x, tuple) and x and x[0] == "excess"), None)
         start = next((x[1] for x in c if isinstance(x, tuple) and x and x[0] == "start"), ())
         return self._named(
-            n.TrackDecl, meta, c, per_side=_first(c, "PER_SIDE") is not None, per_nation=_first(c, "PER_NATION") is not None,
+            n.TrackDecl, meta, c, per_side=first_token(c, "PER_SIDE") is not None, per_nation=first_token(c, "PER_NATION") is not None,
             low=int(ints[0]), high=int(ints[1]),
             excess=excess, start=start,
         )
@@ -754,18 +754,18 @@ class Builder(Transformer_NonRecursive):
         return ("start", tuple(n.TrackStart(span=self.ts(c[i]), side=str(c[i]), value=int(c[i + 1])) for i in range(0, len(c), 2)))
 
     def missing_decl(self, meta, c):
-        return n.MissingDecl(span=self.sp(meta), what=str(c[0]), name=str(c[1]), description=_unquote(c[2]), cite=_cite(c))
+        return n.MissingDecl(span=self.sp(meta), what=str(c[0]), name=str(c[1]), description=unquoted(c[2]), cite=citation_of(c))
 
     def unencoded_decl(self, meta, c):
         extent = str(c[0]).split()[0]  # 'not encoded' → not, 'partly encoded' → partly
-        return n.Unencoded(span=self.sp(meta), extent=extent, reason=_unquote(c[1]), cite=_cite(c))
+        return n.Unencoded(span=self.sp(meta), extent=extent, reason=unquoted(c[1]), cite=citation_of(c))
 
     def record_decl(self, meta, c):
         return self._named(n.RecordDecl, meta, c, fields=tuple(_of(c, n.RecordField)))
 
     def record_field(self, meta, c):
         default = next((x for x in c[2:] if not isinstance(x, n.Citation)), None)
-        return n.RecordField(span=self.sp(meta), name=str(c[0]), type=c[1], default=default, cite=_cite(c))
+        return n.RecordField(span=self.sp(meta), name=str(c[0]), type=c[1], default=default, cite=citation_of(c))
 
     def params(self, meta, c):
         return tuple(p for p in c if p is not None)
@@ -774,13 +774,13 @@ class Builder(Transformer_NonRecursive):
         return n.Param(span=self.sp(meta), name=str(c[0]), type=str(c[1]))
 
     def table_decl(self, meta, c):
-        label = _first(c, "STRING")
+        label = first_token(c, "STRING")
         params = next((x for x in c if isinstance(x, tuple) and all(isinstance(p, n.Param) for p in x)), ())
         roll = _of(c, _Roll)[0]
         policies = {k: v for p in _of(c, _Policy) for k, v in p.fields().items()}
         columns = _of(c, n.Columns)
         return n.TableDecl(
-            span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, params=params, cite=_cite(c),
+            span=self.sp(meta), name=str(c[0]), label=unquoted(label) if label else None, params=params, cite=citation_of(c),
             count=roll.count, die=roll.die, die_span=roll.die_span, roll_cite=roll.cite, count_param=roll.count_param, read_at=roll.read_at,
             read_also=roll.read_also,
             modifiers=tuple(_of(c, n.Modifier)), rows=tuple(_of(c, n.Row)), columns=columns[0] if columns else None,
@@ -790,28 +790,28 @@ class Builder(Transformer_NonRecursive):
     def table_roll(self, meta, c):
         # 'roll 2 d6', or 'roll dice d6' with the count a parameter (checked to be one, read at lookup).
         if c[0].type == "INT":
-            return _Roll(int(c[0]), str(c[1]), self.ts(c[1]), _cite(c), None)
-        return _Roll(1, str(c[1]), self.ts(c[1]), _cite(c), str(c[0]))
+            return _Roll(int(c[0]), str(c[1]), self.ts(c[1]), citation_of(c), None)
+        return _Roll(1, str(c[1]), self.ts(c[1]), citation_of(c), str(c[0]))
 
     def table_read_at(self, meta, c):
         # 'read at points': the table rolls nothing; its row is the value of the parameter (language 8.4).
         names = _tokens(c, "NAME")
-        return _Roll(0, "", self.ts(c[0]), _cite(c), None, str(c[0]), tuple(str(x) for x in names[1:]))
+        return _Roll(0, "", self.ts(c[0]), citation_of(c), None, str(c[0]), tuple(str(x) for x in names[1:]))
 
     def modifier(self, meta, c):
         exprs = [x for x in c[1:] if not isinstance(x, (n.Citation, Token))]
-        return n.Modifier(span=self.sp(meta), name=str(c[0]), value=exprs[0], when=exprs[1] if len(exprs) > 1 else None, cite=_cite(c))
+        return n.Modifier(span=self.sp(meta), name=str(c[0]), value=exprs[0], when=exprs[1] if len(exprs) > 1 else None, cite=citation_of(c))
 
     def row(self, meta, c):
         keys = _of(c, _Range)
-        label = _first(c, "STRING")
+        label = first_token(c, "STRING")
         effect = next((x for x in c if isinstance(x, tuple) and not isinstance(x, _Range)), ())
         # The cells, in order: result names, numbers and '?' (a result the rulebook does not print).
         raw = [x for x in c if isinstance(x, int) or (isinstance(x, Token) and x.type in ("NAME", "MISSING"))]
         span = self.sp(meta)
         spans = tuple(self.ts(x) if isinstance(x, Token) else span for x in raw)
         common = dict(span=span, low=keys[0].low, high=keys[0].high, more=tuple(tuple(k) for k in keys[1:]),
-                      label=_unquote(label) if label else None, effect=effect, cite=_cite(c))
+                      label=unquoted(label) if label else None, effect=effect, cite=citation_of(c))
         if len(raw) == 1 and isinstance(raw[0], int):  # '1..2 -> 3': a row that gives a number (8.5)
             return n.Row(result=str(raw[0]), value=raw[0], **common)
         cells = tuple(str(x) for x in raw)
@@ -828,15 +828,15 @@ class Builder(Transformer_NonRecursive):
         return _Range(None, c[0])
 
     def out_of_range(self, meta, c):
-        return _Policy("beyond", str(c[0]), self.ts(c[0]), _cite(c))
+        return _Policy("beyond", str(c[0]), self.ts(c[0]), citation_of(c))
 
     def columns_beyond(self, meta, c):
-        return _Policy("columns_beyond", str(c[0]), self.ts(c[0]), _cite(c))
+        return _Policy("columns_beyond", str(c[0]), self.ts(c[0]), citation_of(c))
 
     def columns(self, meta, c):
         args = tuple(x for x in c[1:] if not isinstance(x, (n.Citation, Token, n.ColumnHeader)))
         return n.Columns(span=self.sp(meta), by=str(c[0]), by_span=self.ts(c[0]), args=args,
-                         headers=tuple(_of(c, n.ColumnHeader)), cite=_cite(c))
+                         headers=tuple(_of(c, n.ColumnHeader)), cite=citation_of(c))
 
     def ratio_header(self, meta, c):
         a, b = int(c[0]), int(c[1])
@@ -844,49 +844,49 @@ class Builder(Transformer_NonRecursive):
 
     def range_header(self, meta, c):
         low, high = c[0]
-        label = _first(c, "STRING")
-        shown = _unquote(label) if label else n.show_range(low, high)
+        label = first_token(c, "STRING")
+        shown = unquoted(label) if label else n.show_range(low, high)
         return n.ColumnHeader(span=self.sp(meta), label=shown, low=low, high=high)
 
     def column_shift(self, meta, c):
         exprs = [x for x in c[1:] if not isinstance(x, (n.Citation, Token))]
-        return n.ColumnShift(span=self.sp(meta), name=str(c[0]), value=exprs[0], when=exprs[1] if len(exprs) > 1 else None, cite=_cite(c))
+        return n.ColumnShift(span=self.sp(meta), name=str(c[0]), value=exprs[0], when=exprs[1] if len(exprs) > 1 else None, cite=citation_of(c))
 
     def table_result(self, meta, c):
-        label = _first(c, "STRING")
+        label = first_token(c, "STRING")
         effect = next((x for x in c if isinstance(x, tuple)), ())
-        return n.TableResult(span=self.sp(meta), name=str(c[0]), label=_unquote(label) if label else None, effect=effect, cite=_cite(c))
+        return n.TableResult(span=self.sp(meta), name=str(c[0]), label=unquoted(label) if label else None, effect=effect, cite=citation_of(c))
 
     def function_decl(self, meta, c):
         needs = next((x.tables for x in c if isinstance(x, _Needs)), ())
-        return n.FunctionDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], needs=needs, cite=_cite(c))
+        return n.FunctionDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], needs=needs, cite=citation_of(c))
 
     def procedure_decl(self, meta, c):
         needs = next((x.tables for x in c if isinstance(x, _Needs)), ())
-        return n.ProcedureDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], needs=needs, cite=_cite(c))
+        return n.ProcedureDecl(span=self.sp(meta), name=str(c[0]), params=c[1], body=c[-1], needs=needs, cite=citation_of(c))
 
     def hook_decl(self, meta, c):
         names = _tokens(c, "NAME")
         var = str(names[1]) if len(names) > 1 else None
-        return n.HookDecl(span=self.sp(meta), event=str(c[0]), var=var, body=c[-1], cite=_cite(c))
+        return n.HookDecl(span=self.sp(meta), event=str(c[0]), var=var, body=c[-1], cite=citation_of(c))
 
     def invariant_decl(self, meta, c):
-        return n.InvariantDecl(span=self.sp(meta), name=str(c[0]), body=c[-1], cite=_cite(c))
+        return n.InvariantDecl(span=self.sp(meta), name=str(c[0]), body=c[-1], cite=citation_of(c))
 
     def sequence_decl(self, meta, c):
-        return n.SequenceDecl(span=self.sp(meta), phases=tuple(_of(c, n.PhaseDecl)), cite=_cite(c))
+        return n.SequenceDecl(span=self.sp(meta), phases=tuple(_of(c, n.PhaseDecl)), cite=citation_of(c))
 
     def phase(self, meta, c):
         names = _tokens(c, "NAME")
         return n.PhaseDecl(
             span=self.sp(meta), name=str(names[0]), active=str(names[1]) if len(names) > 1 else None,
-            steps=tuple(_of(c, n.StepDecl)), cite=_cite(c),
+            steps=tuple(_of(c, n.StepDecl)), cite=citation_of(c),
         )
 
     def step(self, meta, c):
         body = next((x for x in c if isinstance(x, tuple)), None)
         needs = next((x.tables for x in c if isinstance(x, _Needs)), ())
-        return n.StepDecl(span=self.sp(meta), name=str(c[0]), body=body or (), pending=body is None, needs=needs, cite=_cite(c))
+        return n.StepDecl(span=self.sp(meta), name=str(c[0]), body=body or (), pending=body is None, needs=needs, cite=citation_of(c))
 
     def needs(self, meta, c):
         return _Needs(tuple(str(x) for x in c))
@@ -908,28 +908,28 @@ class Builder(Transformer_NonRecursive):
         extra["agents"] = tuple(d for d in fields["decisions"] if isinstance(d, n.SidePlays))
         fields["decisions"] = [d for d in fields["decisions"] if isinstance(d, n.Decision)]
         return n.Scenario(
-            span=self.sp(meta), file=self.file, title=_unquote(c[0]), uses=_unquote(c[1]), uses_span=self.ts(c[1]),
-            cite=_cite(c), **{k: tuple(v) for k, v in fields.items()}, **extra,
+            span=self.sp(meta), file=self.file, title=unquoted(c[0]), uses=unquoted(c[1]), uses_span=self.ts(c[1]),
+            cite=citation_of(c), **{k: tuple(v) for k, v in fields.items()}, **extra,
         )
 
     def note(self, meta, c):
-        return ("notes", [_unquote(c[0])])
+        return ("notes", [unquoted(c[0])])
 
     def stops(self, meta, c):
-        return ("stops", _unquote(c[0]), _cite(c))
+        return ("stops", unquoted(c[0]), citation_of(c))
 
     def places_from(self, meta, c):
-        return ("places_from", [n.FileRef(span=self.ts(c[0]), path=_unquote(c[0]))])
+        return ("places_from", [n.FileRef(span=self.ts(c[0]), path=unquoted(c[0]))])
 
     def overlay_use(self, meta, c):
-        return ("overlays", [n.FileRef(span=self.ts(c[0]), path=_unquote(c[0]))])
+        return ("overlays", [n.FileRef(span=self.ts(c[0]), path=unquoted(c[0]))])
 
     def fixture(self, meta, c):
-        return ("fixtures", [n.Fixture(span=self.sp(meta), text=_unquote(c[0]), cite=_cite(c))])
+        return ("fixtures", [n.Fixture(span=self.sp(meta), text=unquoted(c[0]), cite=citation_of(c))])
 
     def stands_in(self, meta, c):
-        return ("stands_in", [n.StandsIn(span=self.sp(meta), what=str(c[0]), name=str(c[1]), text=_unquote(c[2]),
-                                         cite=_cite(c))])
+        return ("stands_in", [n.StandsIn(span=self.sp(meta), what=str(c[0]), name=str(c[1]), text=unquoted(c[2]),
+                                         cite=citation_of(c))])
 
     def places(self, meta, c):
         defs = [x for x in c if isinstance(x, n.PlaceDef)]
@@ -939,14 +939,14 @@ class Builder(Transformer_NonRecursive):
 
     def place_def(self, meta, c):
         values = next((x for x in c[2:] if isinstance(x, tuple)), ())
-        note = _first(c[2:], "STRING")
-        name = _first(c[2:], "PLACE_NAME")
+        note = first_token(c[2:], "STRING")
+        name = first_token(c[2:], "PLACE_NAME")
         at = next((tuple(x) for x in c[2:] if isinstance(x, list)), None)
         return n.PlaceDef(span=self.sp(meta), shape=str(c[0]), id=str(c[1]), name=str(name) if name else None, values=values,
-                          note=_unquote(note) if note else None, at=at)
+                          note=unquoted(note) if note else None, at=at)
 
     def place_name(self, meta, c):
-        return Token("PLACE_NAME", _unquote(c[0]))  # a token of its own: the place's note is the STRING after it
+        return Token("PLACE_NAME", unquoted(c[0]))  # a token of its own: the place's note is the STRING after it
 
     def place_at(self, meta, c):
         return [c[0], c[1]]  # a list: the place's values are the tuple
@@ -972,12 +972,12 @@ class Builder(Transformer_NonRecursive):
     def unit_def(self, meta, c):
         where, loc_tok, *index = c[3]
         values = next((x for x in c[4:] if isinstance(x, tuple)), ())
-        note = _first(c[4:], "STRING")
+        note = first_token(c[4:], "STRING")
         return n.UnitDef(
             span=self.sp(meta), id=str(c[0]), type=str(c[1]), type_span=self.ts(c[1]), side=str(c[2]),
             side_span=self.ts(c[2]), where=where, location=str(loc_tok), location_span=self.ts(loc_tok), values=values,
             box_index=index[0] if index else None,
-            note=_unquote(note) if note else None,
+            note=unquoted(note) if note else None,
         )
 
     def loc_at(self, meta, c):
@@ -995,7 +995,7 @@ class Builder(Transformer_NonRecursive):
     def at(self, meta, c):
         phase, step = (str(c[1]), str(c[2])) if len(c) > 2 and c[1] is not None else (None, None)
         if c[0].type == "STRING":
-            return n.StepAt(span=self.sp(meta), turn=0, turn_name=_unquote(c[0]), phase=phase, step=step)
+            return n.StepAt(span=self.sp(meta), turn=0, turn_name=unquoted(c[0]), phase=phase, step=step)
         return n.StepAt(span=self.sp(meta), turn=int(c[0]), phase=phase, step=step)
 
     def track_set(self, meta, c):
@@ -1016,14 +1016,14 @@ class Builder(Transformer_NonRecursive):
         return ("dice", list(c))
 
     def die_entry(self, meta, c):
-        label = _first(c, "STRING")
-        return n.ScriptedDie(span=self.sp(meta), value=int(c[0]), label=_unquote(label) if label else None)
+        label = first_token(c, "STRING")
+        return n.ScriptedDie(span=self.sp(meta), value=int(c[0]), label=unquoted(label) if label else None)
 
     def draw_entry(self, meta, c):
         chit = c[0]
         label = c[1] if len(c) > 1 else None
-        return n.ScriptedDraw(span=self.sp(meta), chit=_unquote(chit) if chit.type == "STRING" else str(chit),
-                              label=_unquote(label) if label is not None else None)
+        return n.ScriptedDraw(span=self.sp(meta), chit=unquoted(chit) if chit.type == "STRING" else str(chit),
+                              label=unquoted(label) if label is not None else None)
 
     def decisions(self, meta, c):
         return ("decisions", list(c))
@@ -1038,12 +1038,12 @@ class Builder(Transformer_NonRecursive):
                           refusal=refusal)
 
     def refused(self, meta, c):
-        return n.Refusal(span=self.sp(meta), text=_unquote(_tokens(c, "STRING")[0]), cite=_cite(c))
+        return n.Refusal(span=self.sp(meta), text=unquoted(_tokens(c, "STRING")[0]), cite=citation_of(c))
 
     def departs(self, meta, c):
         strings = _tokens(c, "STRING")
         instead = next((x for x in c if isinstance(x, n.Answer)), None)
-        return n.Departure(span=self.sp(meta), tag=str(c[0]), reason=_unquote(strings[0]), instead=instead, cite=_cite(c))
+        return n.Departure(span=self.sp(meta), tag=str(c[0]), reason=unquoted(strings[0]), instead=instead, cite=citation_of(c))
 
     def answer_pass(self, meta, c):
         return n.Answer(span=self.sp(meta), passes=True)
@@ -1070,13 +1070,13 @@ class Builder(Transformer_NonRecursive):
         return ("expects", list(c))
 
     def expectation(self, meta, c):
-        label = _first(c, "STRING")
+        label = first_token(c, "STRING")
         departure = next((x for x in c if isinstance(x, n.PrintedDeparture)), None)
-        return n.Expectation(span=self.sp(meta), expr=c[0], label=_unquote(label) if label else None, departure=departure)
+        return n.Expectation(span=self.sp(meta), expr=c[0], label=unquoted(label) if label else None, departure=departure)
 
     def printed_departure(self, meta, c):
         reason = _tokens(c, "STRING")[0]
-        return n.PrintedDeparture(span=self.sp(meta), tag=str(c[0]), reason=_unquote(reason), printed=c[-1], cite=_cite(c))
+        return n.PrintedDeparture(span=self.sp(meta), tag=str(c[0]), reason=unquoted(reason), printed=c[-1], cite=citation_of(c))
 
 
 def _shift(node: Any, line: int, col_offset: int) -> Any:

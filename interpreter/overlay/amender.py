@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 
 from ..ir import nodes as n
+from ..ir.nodes import show_range
 from ..ir.visit import descendants, dispatch
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from . import ir as ov
 from .describe import describe
-from .ir import _range
 from .locate import Block, Finder, error, splice, unknown, walk
 from .order import Touch
 
@@ -116,7 +116,7 @@ class Amender:
         """The table and the row a change names, touched: (the table's index, the row's)."""
         i = self.find.table(c.table, c.table_span)
         k = self.find.row(self.decls[i], c.low, c.high, c.range_span)
-        self.touch(("table", c.table, "row", c.low, c.high), c.span, f"row {_range(c.low, c.high)} of table {c.table}")
+        self.touch(("table", c.table, "row", c.low, c.high), c.span, f"row {show_range(c.low, c.high)} of table {c.table}")
         return i, k
 
     def change_replace_row(self, c: ov.ReplaceRow) -> None:
@@ -124,7 +124,7 @@ class Amender:
         t = self.decls[i]
         new = self.stamp(c.row)
         if _same(new, t.rows[k]):
-            self.noop(c.span, f"row {_range(c.low, c.high)} of table '{c.table}' is already so")
+            self.noop(c.span, f"row {show_range(c.low, c.high)} of table '{c.table}' is already so")
         self.decls[i] = t.model_copy(update={"rows": _spliced(t.rows, k, new)})
 
     def change_remove_row(self, c: ov.RemoveRow) -> None:
@@ -135,7 +135,7 @@ class Amender:
         i = self.find.table(c.table, c.table_span)
         t = self.decls[i]
         new = self.stamp(c.row)
-        self.touch(("table", c.table, "row", new.low, new.high), c.span, f"row {_range(new.low, new.high)} of table {c.table}")
+        self.touch(("table", c.table, "row", new.low, new.high), c.span, f"row {show_range(new.low, new.high)} of table {c.table}")
         self.decls[i] = t.model_copy(update={"rows": t.rows + (new,)})  # the checker reports an overlap
 
     def change_add_modifier(self, c: ov.AddModifier) -> None:

@@ -3,9 +3,9 @@ messages when it waits or is refused. One method per kind of change, found by ``
 
 from __future__ import annotations
 
+from ..ir.nodes import show_range
 from ..ir.visit import dispatch
 from . import ir as ov
-from .ir import _range
 
 
 def describe(c) -> str:
@@ -28,13 +28,13 @@ class _Words:
 
     # ── tables ──
     def describe_replace_row(self, c: ov.ReplaceRow) -> str:
-        return f"replace row {_range(c.low, c.high)} of table {c.table}"
+        return f"replace row {show_range(c.low, c.high)} of table {c.table}"
 
     def describe_remove_row(self, c: ov.RemoveRow) -> str:
-        return f"remove row {_range(c.low, c.high)} of table {c.table}"
+        return f"remove row {show_range(c.low, c.high)} of table {c.table}"
 
     def describe_add_row(self, c: ov.AddRow) -> str:
-        return f"add row {_range(c.row.low, c.row.high)} to table {c.table}"
+        return f"add row {show_range(c.row.low, c.row.high)} to table {c.table}"
 
     def describe_replace_modifier(self, c: ov.ReplaceModifier) -> str:
         return f"replace {c.of} {c.name} of table {c.table}"

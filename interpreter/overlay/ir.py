@@ -19,7 +19,7 @@ from lark import Token, v_args
 from pydantic import Field
 
 from ..ir import nodes as n
-from ..ir.build import Builder, _cite, _first, _unquote, plain_methods
+from ..ir.build import Builder, citation_of, first_token, plain_methods, unquoted
 from ..ir.trust import trusted
 from ..syntax.diagnostics import UmpireError
 
@@ -50,7 +50,7 @@ class Container(n.Node):
 
     def describe(self) -> str:
         if self.what == "row":
-            return f"row {_range(self.low, self.high)} of table {self.name}"
+            return f"row {n.show_range(self.low, self.high)} of table {self.name}"
         if self.what == "step":
             return f"step {self.name} of phase {self.phase}"
         if self.what == "hook":
@@ -278,10 +278,6 @@ class Overlay(n.Cited):
     amendments: tuple[Amendment, ...] = ()
 
 
-def _range(low: int | None, high: int | None) -> str:
-    return n.show_range(low, high)
-
-
 @plain_methods
 @v_args(meta=True)
 class OverlayBuilder(Builder):
@@ -293,8 +289,8 @@ class OverlayBuilder(Builder):
         after = next((x for x in c if isinstance(x, list)), [])
         return Overlay(
             span=self.sp(meta), file=self.file, name=str(c[0]), name_span=self.ts(c[0]),
-            title=_unquote(title) if title else None, amends=_unquote(amends), amends_span=self.ts(amends),
-            after=tuple(after), amendments=tuple(x for x in c if isinstance(x, Amendment)), cite=_cite(c),
+            title=unquoted(title) if title else None, amends=unquoted(amends), amends_span=self.ts(amends),
+            after=tuple(after), amendments=tuple(x for x in c if isinstance(x, Amendment)), cite=citation_of(c),
         )
 
     def overlay_after(self, meta, c):
@@ -302,10 +298,10 @@ class OverlayBuilder(Builder):
 
     def amendment(self, meta, c):
         ident = c[0]
-        label = _first(c, "STRING")
+        label = first_token(c, "STRING")
         return Amendment(
-            span=self.sp(meta), id=str(ident), id_span=self.ts(ident), label=_unquote(label) if label else None,
-            changes=tuple(x for x in c if isinstance(x, Change)), cite=_cite(c),
+            span=self.sp(meta), id=str(ident), id_span=self.ts(ident), label=unquoted(label) if label else None,
+            changes=tuple(x for x in c if isinstance(x, Change)), cite=citation_of(c),
         )
 
     def amend_id(self, meta, c):
@@ -320,7 +316,7 @@ class OverlayBuilder(Builder):
     def remove_row(self, meta, c):
         (low, high), rng = c[0]
         return RemoveRow(span=self.sp(meta), table=str(c[1]), table_span=self.ts(c[1]), low=low, high=high,
-                         range_span=rng, cite=_cite(c))
+                         range_span=rng, cite=citation_of(c))
 
     def add_row(self, meta, c):
         return AddRow(span=self.sp(meta), table=str(c[0]), table_span=self.ts(c[0]), row=c[1])
@@ -331,7 +327,7 @@ class OverlayBuilder(Builder):
 
     def remove_modifier(self, meta, c):
         return RemoveModifier(span=self.sp(meta), name=str(c[0]), name_span=self.ts(c[0]), table=str(c[1]),
-                              table_span=self.ts(c[1]), cite=_cite(c))
+                              table_span=self.ts(c[1]), cite=citation_of(c))
 
     def add_modifier(self, meta, c):
         return AddModifier(span=self.sp(meta), table=str(c[0]), table_span=self.ts(c[0]), modifier=c[1])
@@ -347,7 +343,7 @@ class OverlayBuilder(Builder):
 
     def set_beyond(self, meta, c):
         return SetBeyond(span=self.sp(meta), table=str(c[0]), table_span=self.ts(c[0]), policy=str(c[1]),
-                         policy_span=self.ts(c[1]), cite=_cite(c))
+                         policy_span=self.ts(c[1]), cite=citation_of(c))
 
     # A row selector keeps its span: an unknown row is reported there.
     def row_range(self, meta, c):
@@ -368,15 +364,15 @@ class OverlayBuilder(Builder):
             value = raw
         value_span = self.ts(raw) if isinstance(raw, Token) else self.sp(meta)
         return SetStat(span=self.sp(meta), stat=str(c[0]), stat_span=self.ts(c[0]), holder=str(c[1]),
-                       holder_span=self.ts(c[1]), value=value, value_span=value_span, cite=_cite(c))
+                       holder_span=self.ts(c[1]), value=value, value_span=value_span, cite=citation_of(c))
 
     def set_range(self, meta, c):
         return SetRange(span=self.sp(meta), track=str(c[0]), track_span=self.ts(c[0]), low=int(c[1]), high=int(c[2]),
-                        cite=_cite(c))
+                        cite=citation_of(c))
 
     def set_start(self, meta, c):
         start = next(x[1] for x in c if isinstance(x, tuple) and x and x[0] == "start")
-        return SetStart(span=self.sp(meta), track=str(c[0]), track_span=self.ts(c[0]), start=start, cite=_cite(c))
+        return SetStart(span=self.sp(meta), track=str(c[0]), track_span=self.ts(c[0]), start=start, cite=citation_of(c))
 
     def start_values(self, meta, c):
         return self.track_start(meta, c)
@@ -385,7 +381,7 @@ class OverlayBuilder(Builder):
         return self.track_start_one(meta, c)
 
     def set_turns(self, meta, c):
-        return SetTurns(span=self.sp(meta), turns=self.turn_count(c[0]), cite=_cite(c))
+        return SetTurns(span=self.sp(meta), turns=self.turn_count(c[0]), cite=citation_of(c))
 
     # ── declarations ──
     def replace_decl(self, meta, c):
@@ -422,7 +418,7 @@ class OverlayBuilder(Builder):
         return ReplaceClause(span=self.sp(meta), selector=c[0], container=c[1], body=c[2])
 
     def disable_clause(self, meta, c):
-        return DisableClause(span=self.sp(meta), selector=c[0], container=c[1], cite=_cite(c))
+        return DisableClause(span=self.sp(meta), selector=c[0], container=c[1], cite=citation_of(c))
 
     def add_clause_end(self, meta, c):
         return AddClause(span=self.sp(meta), where="end", container=c[0], body=c[1])
@@ -443,7 +439,7 @@ class OverlayBuilder(Builder):
 
     def disable_step(self, meta, c):
         return DisableStep(span=self.sp(meta), step=str(c[0]), step_span=self.ts(c[0]), phase=str(c[1]),
-                           phase_span=self.ts(c[1]), cite=_cite(c))
+                           phase_span=self.ts(c[1]), cite=citation_of(c))
 
     def add_step_end(self, meta, c):
         return AddStep(span=self.sp(meta), where="end", phase=str(c[0]), phase_span=self.ts(c[0]), new=c[1])
@@ -461,16 +457,16 @@ class OverlayBuilder(Builder):
     # ── decisions and missing data ──
     def may_to_must(self, meta, c):
         container = next(x for x in c if isinstance(x, Container))
-        return MayToMust(span=self.sp(meta), container=container, cite=_cite(c))
+        return MayToMust(span=self.sp(meta), container=container, cite=citation_of(c))
 
     def restrict_decision(self, meta, c):
-        reason = _first(c, "STRING")
+        reason = first_token(c, "STRING")
         return RestrictDecision(span=self.sp(meta), decision=str(c[0]), decision_span=self.ts(c[0]), var=str(c[1]),
-                                where=c[2], reason=_unquote(reason) if reason else None, cite=_cite(c))
+                                where=c[2], reason=unquoted(reason) if reason else None, cite=citation_of(c))
 
     def missing_note(self, meta, c):
-        return MissingNote(span=self.sp(meta), name=str(c[0]), name_span=self.ts(c[0]), text=_unquote(c[1]),
-                           cite=_cite(c))
+        return MissingNote(span=self.sp(meta), name=str(c[0]), name_span=self.ts(c[0]), text=unquoted(c[1]),
+                           cite=citation_of(c))
 
 
 # Overlay nodes are IR nodes: built lazily, at their first construction (ir/nodes.py).

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from ..ir import nodes as n
+from ..ir.nodes import show_range
 from ..ir.visit import blocks
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from . import ir as ov
-from .ir import _range
 
 STATEMENT_KINDS = n.STATEMENT_KINDS  # what an overlay may name as a clause's keyword
 
@@ -122,8 +122,8 @@ class Finder:
         for k, row in enumerate(table.rows):
             if (row.low, row.high) == (low, high):
                 return k
-        rows = ", ".join(_range(r.low, r.high) for r in table.rows)
-        raise error(f"table '{table.name}' has no row {_range(low, high)}", span, f"its rows are {rows}")
+        rows = ", ".join(show_range(r.low, r.high) for r in table.rows)
+        raise error(f"table '{table.name}' has no row {show_range(low, high)}", span, f"its rows are {rows}")
 
     def holder(self, name: str, span: Span) -> int:
         """The counter, or else the unit type, whose printed values a stat is set on."""

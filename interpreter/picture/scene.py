@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..runtime import cups
-from ..runtime.calendar import turn_label
-from ..runtime.fog import seen_faces, unknown_to
-from ..runtime.values import MISSING, Place, Unit, X, show
+from ..runtime.common.values import MISSING, Place, Unit, X, show
+from ..runtime.execution import cups
+from ..runtime.execution.calendar import turn_label
+from ..runtime.world.fog import seen_faces, unknown_to
 
 
 @dataclass

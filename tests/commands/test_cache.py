@@ -20,7 +20,7 @@ from conftest import trace_of
 from interpreter import cache, load
 from interpreter.cli import main
 from interpreter.load import load_rules, load_scenario, load_scenario_rules
-from interpreter.runtime.scenario import run_scenario
+from interpreter.runtime.games.scenario import run_scenario
 from interpreter.syntax.diagnostics import Sources, render
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -165,7 +165,7 @@ def _wait_for_read(pid: int) -> None:
 
 
 def test_ctrl_c_while_the_rules_run_exits_130_and_offers_no_save(capsys, monkeypatch):
-    from interpreter.runtime import play
+    from interpreter.runtime.games import play
 
     def interrupted(self, final):
         raise KeyboardInterrupt
@@ -198,9 +198,9 @@ def test_names_and_what_a_decision_shows_are_for_the_person_not_the_narration(ca
 
 def _numbers_asked(*typed_lines: str, options=(14, 15, 16, 17), optional=True):
     """A bid-like question among different whole numbers, answered by a person typing ``typed_lines``."""
-    from interpreter.runtime.human import HumanAgent
-    from interpreter.runtime.readout import Readout
-    from interpreter.runtime.requests import ChoiceRequest
+    from interpreter.runtime.common.requests import ChoiceRequest
+    from interpreter.runtime.games.human import HumanAgent
+    from interpreter.runtime.games.readout import Readout
     from interpreter.syntax.diagnostics import Span
 
     lines, written = list(typed_lines), []
@@ -259,9 +259,9 @@ def test_a_bid_in_when_lions_sailed_is_typed_as_its_value_and_shows_the_treasury
 def readout_of(path: str, side: str):
     """The readout of ``side`` in the position a scenario sets up (before it runs)."""
     from interpreter.load import load_scenario, load_scenario_rules
-    from interpreter.runtime.engine import Engine
-    from interpreter.runtime.readout import Readout
-    from interpreter.runtime.setup import Setup
+    from interpreter.runtime.execution.engine import Engine
+    from interpreter.runtime.games.readout import Readout
+    from interpreter.runtime.games.setup import Setup
     from interpreter.syntax.diagnostics import Sources
 
     sources = Sources()

@@ -1,4 +1,4 @@
-"""SIGTERM and SIGHUP during `play` stop the game as Ctrl-C does (runtime/stopping.py, docs/safety.md §3):
+"""SIGTERM and SIGHUP during `play` stop the game as Ctrl-C does (runtime/games/stopping.py, docs/safety.md §3):
 the narration so far is told, with the signal named."""
 
 from __future__ import annotations

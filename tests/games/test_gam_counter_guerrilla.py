@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from interpreter.load import load_rules, load_scenario, rules_path_for
-from interpreter.runtime.scenario import run_scenario
+from interpreter.runtime.games.scenario import run_scenario
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent

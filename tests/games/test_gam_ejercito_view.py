@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.runtime.engine import Engine
-from interpreter.runtime.play import position
-from interpreter.runtime.setup import Setup
+from interpreter.runtime.execution.engine import Engine
+from interpreter.runtime.games.play import position
+from interpreter.runtime.games.setup import Setup
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.runtime.scenario import run_scenario
+from interpreter.runtime.games.scenario import run_scenario
 from interpreter.syntax.diagnostics import Sources, render
 
 SORTIE = "scenarios/sea_of_glory_1805/case_search_sortie_spotted.scenario"  # T-14: searched Inshore as it sorties

@@ -13,7 +13,7 @@ import pytest
 from conftest import TRACE_TEST, trace_of
 
 from interpreter.load import check_scenario, load_scenario, load_scenario_rules
-from interpreter.runtime.scenario import run_scenario
+from interpreter.runtime.games.scenario import run_scenario
 from interpreter.syntax.diagnostics import Sources, render
 
 ROOT = Path(__file__).resolve().parent.parent.parent

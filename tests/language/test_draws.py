@@ -14,11 +14,11 @@ import tomli_w
 from interpreter.cli import main
 from interpreter.ir import nodes as n
 from interpreter.load import load_rules, load_scenario
-from interpreter.runtime import cups
-from interpreter.runtime.odds import exact_odds, replay_odds
-from interpreter.runtime.play import play
-from interpreter.runtime.position_data import PositionError, from_data
-from interpreter.runtime.requests import DrawRequest
+from interpreter.runtime.common.requests import DrawRequest
+from interpreter.runtime.execution import cups
+from interpreter.runtime.games.play import play
+from interpreter.runtime.odds.odds import exact_odds, replay_odds
+from interpreter.runtime.position.position_data import PositionError, from_data
 from interpreter.syntax.diagnostics import NO_SPAN, Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -124,8 +124,8 @@ def test_damaged_cup_contents_are_refused_with_the_field(damage, why, monkeypatc
     position = _saved_position()
     damage(position)
     sources = Sources()
-    from interpreter.runtime.engine import Engine
-    from interpreter.runtime.setup import Setup
+    from interpreter.runtime.execution.engine import Engine
+    from interpreter.runtime.games.setup import Setup
 
     sym = load_rules(RULES, sources).symbols
     engine = Engine(sym, sources)
@@ -150,7 +150,7 @@ def _answer(req, rng):
 
 def _go_on(engine, proc, rng, req=None, stop_at: int | None = None):
     """Answer from rng to the end (the trace and facts), or until the stop_at-th draw is asked (returned)."""
-    from interpreter.runtime.requests import RollRequest
+    from interpreter.runtime.common.requests import RollRequest
 
     draws, start = 0, len(engine.events)
     try:
@@ -171,12 +171,12 @@ def test_a_position_waiting_for_a_draw_is_written_and_read_back(stem, nth, monke
     import random
 
     from interpreter.load import load_scenario_rules
-    from interpreter.runtime.engine import Engine
-    from interpreter.runtime.position import Position, canon
-    from interpreter.runtime.position_data import to_data
-    from interpreter.runtime.scenario import run_target
-    from interpreter.runtime.setup import Setup
-    from interpreter.runtime.vm import Process
+    from interpreter.runtime.execution.engine import Engine
+    from interpreter.runtime.execution.vm import Process
+    from interpreter.runtime.games.scenario import run_target
+    from interpreter.runtime.games.setup import Setup
+    from interpreter.runtime.position.position import Position, canon
+    from interpreter.runtime.position.position_data import to_data
 
     monkeypatch.chdir(ROOT)
     sources = Sources()
@@ -217,11 +217,11 @@ def test_a_damaged_waiting_draw_is_refused(damage, why, monkeypatch):
     import random
 
     from interpreter.load import load_scenario_rules
-    from interpreter.runtime.engine import Engine
-    from interpreter.runtime.position import Position
-    from interpreter.runtime.position_data import to_data
-    from interpreter.runtime.scenario import run_target
-    from interpreter.runtime.setup import Setup
+    from interpreter.runtime.execution.engine import Engine
+    from interpreter.runtime.games.scenario import run_target
+    from interpreter.runtime.games.setup import Setup
+    from interpreter.runtime.position.position import Position
+    from interpreter.runtime.position.position_data import to_data
 
     monkeypatch.chdir(ROOT)
     sources = Sources()
@@ -243,8 +243,8 @@ def test_a_damaged_waiting_draw_is_refused(damage, why, monkeypatch):
 
 def test_a_scripted_chit_misspelt_is_refused_with_a_did_you_mean():
     from interpreter.ir import nodes as n
-    from interpreter.runtime.dice import ScriptedDice
-    from interpreter.runtime.requests import ScriptError
+    from interpreter.runtime.common.requests import ScriptError
+    from interpreter.runtime.execution.dice import ScriptedDice
 
     req = DrawRequest(1, ["red", "blue", "storm"], [2, 2, 1], False, "chit from activation", "2.1", NO_SPAN, "activation")
     dice = ScriptedDice((n.ScriptedDraw(span=NO_SPAN, chit="stom"),))
@@ -261,9 +261,9 @@ def test_a_scripted_chit_misspelt_is_refused_with_a_did_you_mean():
 
 
 def test_a_saved_game_with_cups_verifies_and_shows_its_cups(monkeypatch, capsys, tmp_path):
-    from interpreter.runtime.engine import Engine
-    from interpreter.runtime.play import position
-    from interpreter.runtime.setup import Setup
+    from interpreter.runtime.execution.engine import Engine
+    from interpreter.runtime.games.play import position
+    from interpreter.runtime.games.setup import Setup
 
     monkeypatch.chdir(ROOT)
     save = tmp_path / "game.toml"

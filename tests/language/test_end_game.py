@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from interpreter.cli import main
-from interpreter.runtime.odds import exact_odds, replay_odds
+from interpreter.runtime.odds.odds import exact_odds, replay_odds
 from tests.played import load_for_odds, play_cli
 
 ROOT = Path(__file__).resolve().parent.parent.parent

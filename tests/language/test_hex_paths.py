@@ -11,9 +11,9 @@ import pytest
 from interpreter.grids.geometry import hex_directions, hex_neighbours, parse_hex_id
 from interpreter.lang import HEX_DIRECTIONS
 from interpreter.load import load_rules, load_scenario, rules_path_for
-from interpreter.runtime.engine import Engine
-from interpreter.runtime.paths import cheapest, reach
-from interpreter.runtime.setup import Setup
+from interpreter.runtime.execution.engine import Engine
+from interpreter.runtime.games.setup import Setup
+from interpreter.runtime.world.paths import cheapest, reach
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent

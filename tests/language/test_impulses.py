@@ -15,13 +15,13 @@ from test_rounds import _play
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.runtime.engine import Engine
-from interpreter.runtime.position import Position
-from interpreter.runtime.position_data import from_data, to_data
-from interpreter.runtime.requests import RollRequest
-from interpreter.runtime.scenario import target_parts
-from interpreter.runtime.setup import Setup
-from interpreter.runtime.vm import Process
+from interpreter.runtime.common.requests import RollRequest
+from interpreter.runtime.execution.engine import Engine
+from interpreter.runtime.execution.vm import Process
+from interpreter.runtime.games.scenario import target_parts
+from interpreter.runtime.games.setup import Setup
+from interpreter.runtime.position.position import Position
+from interpreter.runtime.position.position_data import from_data, to_data
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -22,7 +22,7 @@ import pytest
 from interpreter.cli import main
 from interpreter.ir import nodes as n
 from interpreter.load import load_rules, load_scenario, load_scenario_rules
-from interpreter.runtime.scenario import run_scenario
+from interpreter.runtime.games.scenario import run_scenario
 from interpreter.syntax.diagnostics import Sources, render
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -11,11 +11,11 @@ import pytest
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.runtime import scenario as scenario_module
-from interpreter.runtime.driver import Quit
-from interpreter.runtime.human import HumanAgent
-from interpreter.runtime.scenario import run_scenario
-from interpreter.runtime.values import show
+from interpreter.runtime.common.values import show
+from interpreter.runtime.games import scenario as scenario_module
+from interpreter.runtime.games.driver import Quit
+from interpreter.runtime.games.human import HumanAgent
+from interpreter.runtime.games.scenario import run_scenario
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent

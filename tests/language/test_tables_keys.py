@@ -137,7 +137,7 @@ def test_only_a_division_is_rounded(tmp_path, capsys):
 
 
 def test_rounding_rounds_negative_values_and_divisors_exactly():
-    from interpreter.runtime.compile import rounded_division
+    from interpreter.runtime.execution.operations import rounded_division
     from interpreter.syntax.diagnostics import Span
 
     span = Span(file="t", line=1, col=1, end_line=1, end_col=2)

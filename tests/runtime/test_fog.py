@@ -7,9 +7,9 @@ from pathlib import Path
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.runtime.fog import SideView
-from interpreter.runtime.scenario import run_scenario
-from interpreter.runtime.values import Place, Unit
+from interpreter.runtime.common.values import Place, Unit
+from interpreter.runtime.games.scenario import run_scenario
+from interpreter.runtime.world.fog import SideView
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -9,7 +9,8 @@ import io
 import pytest
 
 from interpreter.cli import main
-from interpreter.runtime.engine import Engine, _memo_key
+from interpreter.runtime.execution.engine import Engine
+from interpreter.runtime.execution.memo_keys import memo_key
 
 
 def narrate(args: list[str], memo: bool, monkeypatch) -> str:
@@ -32,7 +33,7 @@ def test_a_game_is_the_same_with_and_without_the_cache(args, monkeypatch):
 
 
 def test_cache_keys_compare_lists_by_items_and_keep_true_apart_from_1():
-    assert _memo_key("f", [None], [[1, 2]]) == _memo_key("f", [None], [[1, 2]])
-    assert _memo_key("f", [None], [[1, 2]]) != _memo_key("f", [None], [[2, 1]])
-    assert _memo_key("f", [None], [True]) != _memo_key("f", [None], [1])
-    assert _memo_key("f", [None], [{"a": 1}]) is None  # a map is not cached
+    assert memo_key("f", [None], [[1, 2]]) == memo_key("f", [None], [[1, 2]])
+    assert memo_key("f", [None], [[1, 2]]) != memo_key("f", [None], [[2, 1]])
+    assert memo_key("f", [None], [True]) != memo_key("f", [None], [1])
+    assert memo_key("f", [None], [{"a": 1}]) is None  # a map is not cached

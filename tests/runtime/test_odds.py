@@ -14,7 +14,7 @@ from pathlib import Path
 import icepool
 
 from interpreter.cli import main
-from interpreter.runtime.odds import exact_odds, monte_carlo, replay_odds
+from interpreter.runtime.odds.odds import exact_odds, monte_carlo, replay_odds
 from tests.played import load_for_odds
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -14,8 +14,8 @@ import pytest
 from test_odds import load  # the scenario, its checked rules, their sources
 
 from interpreter.cli import main
-from interpreter.runtime.odds import OddsError, TooLargeError, estimate, exact_odds, replay_odds, sample
-from interpreter.runtime.odds_report import wilson
+from interpreter.runtime.odds.odds import OddsError, TooLargeError, estimate, exact_odds, replay_odds, sample
+from interpreter.runtime.odds.odds_report import wilson
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

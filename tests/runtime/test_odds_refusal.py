@@ -13,7 +13,7 @@ import pytest
 from interpreter import progress
 from interpreter.cli import main
 from interpreter.cli import odds as odds_command
-from interpreter.runtime import odds as odds_module
+from interpreter.runtime.odds import odds as odds_module
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

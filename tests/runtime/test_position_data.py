@@ -1,4 +1,4 @@
-"""A position written as TOML and read back (runtime/position_data.py, issue 13).
+"""A position written as TOML and read back (runtime/position/position_data.py, issue 13).
 
 Taken at a roll in the middle of a combat, written, read into a fresh engine set up from the
 same scenario and restored there, a position goes on exactly as the game it was taken from:
@@ -18,13 +18,13 @@ import tomli_w
 from fuzzing import leaves
 
 from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.runtime.engine import Engine
-from interpreter.runtime.position import Position
-from interpreter.runtime.position_data import PositionError, from_data, to_data
-from interpreter.runtime.requests import RollRequest, RuleError
-from interpreter.runtime.scenario import run_target
-from interpreter.runtime.setup import Setup
-from interpreter.runtime.vm import Process
+from interpreter.runtime.common.requests import RollRequest, RuleError
+from interpreter.runtime.execution.engine import Engine
+from interpreter.runtime.execution.vm import Process
+from interpreter.runtime.games.scenario import run_target
+from interpreter.runtime.games.setup import Setup
+from interpreter.runtime.position.position import Position
+from interpreter.runtime.position.position_data import PositionError, from_data, to_data
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent

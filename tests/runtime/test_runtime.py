@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from interpreter.grids.geometry import hex_neighbours
 from interpreter.ir import nodes as n
-from interpreter.runtime.agents import PASS, FirstLegalAgent, RandomAgent
-from interpreter.runtime.compile import max_matching
-from interpreter.runtime.dice import ScriptedDice, SeededDice
-from interpreter.runtime.driver import forced_answer, illegal, normalize
-from interpreter.runtime.requests import ChoiceRequest, RollRequest, RuleError, ScriptError
+from interpreter.runtime.common.requests import ChoiceRequest, RollRequest, RuleError, ScriptError
+from interpreter.runtime.execution.dice import ScriptedDice, SeededDice
+from interpreter.runtime.execution.operations import max_matching
+from interpreter.runtime.games.agents import PASS, FirstLegalAgent, RandomAgent
+from interpreter.runtime.games.driver import forced_answer, illegal, normalize
 from interpreter.syntax.diagnostics import NO_SPAN
 
 
@@ -59,14 +59,14 @@ MATCHINGS = ["matching d in [1, 2, 6] with u in [R1, B1] where d <= u.gun",
 
 
 def test_the_generated_matching_is_the_closure(tmp_path, monkeypatch):
-    """source.py writes a matching's test inline: the same values, the same errors as compile.py's closure."""
+    """generated_code.py writes a matching's test inline: the same values, the same errors as compile.py's closure."""
     from conftest import ROOT
     from fuzzing import SKIRMISH_SCENARIO
 
     from interpreter.load import load_rules, load_scenario, rules_path_for
-    from interpreter.runtime import source
-    from interpreter.runtime.engine import Engine
-    from interpreter.runtime.setup import Setup
+    from interpreter.runtime.execution import generated_code as source
+    from interpreter.runtime.execution.engine import Engine
+    from interpreter.runtime.games.setup import Setup
     from interpreter.syntax.diagnostics import Sources
 
     (tmp_path / "skirmish.rules").write_text((ROOT / "tests/bad/support/skirmish.rules").read_text(encoding="utf-8"), encoding="utf-8")
@@ -192,8 +192,8 @@ def test_random_and_first_legal_agents_only_give_legal_answers(seed):
 
 def test_every_documented_unit_attribute_is_implemented():
     from interpreter.lang import UNIT_ATTRS
-    from interpreter.runtime.compile import unit_attr
-    from interpreter.runtime.values import Unit
+    from interpreter.runtime.common.values import Unit
+    from interpreter.runtime.execution.operations import unit_attr
 
     unit = Unit("U1", "infantry", "troop", "red")
     for name in UNIT_ATTRS:

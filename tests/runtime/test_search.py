@@ -1,4 +1,4 @@
-"""The search agent (runtime/search.py, issue 16): its rollouts play on through the same rules in
+"""The search agent (runtime/games/search.py, issue 16): its rollouts play on through the same rules in
 the game's own engine and leave no trace, it is reproducible, and it reads the ruleset's
 `outcome` and `worth`."""
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.runtime import search
-from interpreter.runtime.agents import RandomAgent
-from interpreter.runtime.play import play
+from interpreter.runtime.games import search
+from interpreter.runtime.games.agents import RandomAgent
+from interpreter.runtime.games.play import play
 from interpreter.study import Spec, prepared
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -93,7 +93,7 @@ def test_a_search_budget_is_named_with_the_agent_and_kept_in_saves(monkeypatch, 
 
 def test_an_outcome_value_may_stand_for_a_side(monkeypatch):
     """GaM records its victory as a level; its header says which levels are a side's win."""
-    from interpreter.runtime.engine import Engine
+    from interpreter.runtime.execution.engine import Engine
 
     monkeypatch.chdir(ROOT)
     sym, sources, _ = _game("rulesets/guerra_a_muerte.rules")
@@ -110,8 +110,8 @@ def test_an_outcome_value_may_stand_for_a_side(monkeypatch):
 def test_candidates_reach_the_rollouts_as_the_driver_would_give_them():
     """A declined reroll is sent to the process as None, never as the agents' PASS mark (a rollout
     answers the waiting process itself, without the driver)."""
-    from interpreter.runtime.agents import PASS
-    from interpreter.runtime.requests import ChoiceRequest
+    from interpreter.runtime.common.requests import ChoiceRequest
+    from interpreter.runtime.games.agents import PASS
 
     sent = []
 

@@ -1,4 +1,4 @@
-"""The machine whose progress is data (runtime/vm.py, issue 13).
+"""The machine whose progress is data (runtime/execution/vm.py, issue 13).
 
 Every scenario's reviewed trace is produced by the machine (tests/games/test_scenarios.py); here: a
 position copied in the middle of a combat goes on exactly as the game it was copied from,
@@ -11,12 +11,12 @@ import random
 from pathlib import Path
 
 from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.runtime.engine import Engine
-from interpreter.runtime.position import Position
-from interpreter.runtime.requests import RollRequest
-from interpreter.runtime.scenario import run_target
-from interpreter.runtime.setup import Setup
-from interpreter.runtime.vm import Process
+from interpreter.runtime.common.requests import RollRequest
+from interpreter.runtime.execution.engine import Engine
+from interpreter.runtime.execution.vm import Process
+from interpreter.runtime.games.scenario import run_target
+from interpreter.runtime.games.setup import Setup
+from interpreter.runtime.position.position import Position
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent

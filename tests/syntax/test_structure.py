@@ -19,8 +19,8 @@ from interpreter.ir.visit import dispatch, missing_cases
 from interpreter.overlay import describe, locate
 from interpreter.overlay import ir as ov
 from interpreter.overlay.amender import Amender
-from interpreter.runtime.compile import Compiler
-from interpreter.runtime.vm import Lowering
+from interpreter.runtime.execution.compile import Compiler
+from interpreter.runtime.execution.vm import Lowering
 from interpreter.syntax import parse
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -82,10 +82,10 @@ def _arity(fn) -> tuple[int, int]:
 
 def test_every_declared_built_in_is_implemented_with_its_arity_and_documented():
     from interpreter.lang import BUILTINS
-    from interpreter.runtime.builtins import implementations
+    from interpreter.runtime.execution.builtins import implementations
 
     impls = implementations(SimpleNamespace(sym=None, state=None))
-    assert set(impls) == set(BUILTINS), "lang.BUILTINS and runtime/builtins.py name the same built-ins"
+    assert set(impls) == set(BUILTINS), "lang.BUILTINS and runtime/execution/builtins.py name the same built-ins"
     for name, b in BUILTINS.items():
         assert _arity(impls[name]) == (b.min_args, b.max_args), name
     table = (ROOT / "docs" / "language.md").read_text(encoding="utf-8").split("## 13. Built-in functions")[1]
@@ -151,6 +151,8 @@ def test_the_engine_names_no_game():
 # The command line and the modules beside it: the front end (load.py), the reports, the language server.
 COMMAND_LAYER = [*(ROOT / "interpreter").glob("*.py"), *(ROOT / "interpreter" / "cli").glob("*.py"),
                  *(ROOT / "interpreter" / "editors").glob("*.py")]
+# Every module of the interpreter.
+INTERPRETER = sorted((ROOT / "interpreter").rglob("*.py"))
 
 
 def _module_name(path: Path) -> str:
@@ -158,37 +160,75 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imported(path: Path) -> list[tuple[str, list[str]]]:
-    """Each `from MODULE import NAMES` of Umpire's own modules in a file, function-level ones too, as
-    (the module's full name, the names)."""
+def _imported(path: Path, module_level: bool = False) -> list[tuple[str, list[str]]]:
+    """Each `from MODULE import NAMES` of Umpire's own modules in a file, function-level ones too unless
+    `module_level` (then only those run when the module is imported: not in a function, a class's
+    method or an `if TYPE_CHECKING:` block), as (the module's full name, the names)."""
     import ast
 
+    def module_level_nodes(body):
+        for node in body:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                continue
+            yield node
+            if isinstance(node, (ast.If, ast.Try)):
+                yield from module_level_nodes(node.body + node.orelse + [s for h in getattr(node, "handlers", []) for s in h.body])
+
     package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in (module_level_nodes(tree.body) if module_level else ast.walk(tree)):
         if isinstance(node, ast.ImportFrom) and node.level:
             base = package.split(".")[: len(package.split(".")) - node.level + 1]
             found.append((".".join([*base, *([node.module] if node.module else [])]), [a.name for a in node.names]))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "interpreter":
+            found.append((node.module, [a.name for a in node.names]))
     return found
 
 
-def test_the_command_layer_imports_no_private_name_of_another_module():
-    """What one module of the command line needs of another is public (load.py's front end, a command's
-    helpers): a name with a leading underscore stays in its module."""
-    private = [f"{path.relative_to(ROOT)}: from {module} import {name}" for path in COMMAND_LAYER
+def _import_graph(paths: list[Path], module_level: bool = False) -> dict[str, set[str]]:
+    """Which of these modules each of them imports (a name imported from a package may be a module)."""
+    modules = {_module_name(p): p for p in paths}
+    graph = {name: set() for name in modules}
+    for name, path in modules.items():
+        for module, names in _imported(path, module_level):
+            graph[name] |= {m for m in (module, *(f"{module}.{n}" for n in names)) if m in modules and m != name}
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles of a graph: its strongly connected components of more than one module."""
+    reaches = {m: set() for m in graph}
+    for m in graph:
+        todo = list(graph[m])
+        while todo:
+            k = todo.pop()
+            if k not in reaches[m]:
+                reaches[m].add(k)
+                todo += graph[k]
+    return sorted({tuple(sorted(k for k in reaches[m] if m in reaches[k])) for m in graph if m in reaches[m]})
+
+
+def test_no_module_of_the_interpreter_imports_a_private_name_of_another():
+    """What one module needs of another is public (load.py's front end, a command's helpers, the
+    operators' general paths): a name with a leading underscore stays in its module."""
+    private = [f"{path.relative_to(ROOT)}: from {module} import {name}" for path in INTERPRETER
                for module, names in _imported(path) for name in names if name.startswith("_") and not name.startswith("__")]
     assert private == []
 
 
 def test_the_command_modules_import_one_another_without_a_cycle():
     """A command's module may use another's (explain draws, play draws its turns) but never in a circle."""
-    modules = {_module_name(p): p for p in COMMAND_LAYER}
-    graph = {name: set() for name in modules}
-    for name, path in modules.items():
-        for module, names in _imported(path):
-            graph[name] |= {m for m in (module, *(f"{module}.{n}" for n in names)) if m in modules and m != name}
-    order: list[str] = []
-    while graph.keys() - set(order):
-        free = sorted(m for m in graph.keys() - set(order) if graph[m] <= set(order))
-        assert free, f"an import cycle among {sorted(graph.keys() - set(order))}"
-        order += free
+    assert _cycles(_import_graph(COMMAND_LAYER)) == []
+
+
+def test_no_module_of_the_interpreter_is_in_an_import_cycle_at_module_level():
+    """Importing any module of the interpreter imports the modules below it, never one that imports
+    it back: what two modules share lives below both (execution/operations.py, the built-ins' tables)."""
+    assert _cycles(_import_graph(INTERPRETER, module_level=True)) == []
+
+
+def test_the_cycle_finder_finds_a_cycle_and_only_its_modules():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert _cycles(graph) == [("a", "b", "c")]
+    assert _cycles({"a": {"b"}, "b": set()}) == []

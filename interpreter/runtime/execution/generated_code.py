@@ -1,0 +1,328 @@
+"""Generated code: the tree of an expression written out as one Python function and compiled once.
+
+The closures of compile.py cost a Python call for every node of an expression on every
+evaluation (`u.side == s and has u.gun` is eight of them, for each unit a comprehension goes
+through). Here an expression becomes the text of a single Python expression, so the tree is
+one call: each node's fast case is written inline (a local read from the frame, a unit's
+value read from its fields, numbers compared and added directly) and every other case calls
+the same general path the closures call (operations.py's `arithmetic`, `ordered`, `entry`,
+`Engine.attribute` …), so values and errors are those of the closures, message for message.
+
+Nothing of the rules file's text reaches `compile`: every name and literal of the rules is
+written with `repr`, and every other value (spans, functions, the engine's readers) sits in
+the function's namespace under a name made here (`_c0`, `_c1` …). What this module does not
+write (matching, comprehensions that join lists, subtrees past MAX_INLINE_DEPTH, calls while
+explaining) is a call of the compiler's closure, whose own subexpressions come back here.
+"""
+
+from __future__ import annotations
+
+from types import CodeType
+from typing import Any
+
+from ...lang import FUNCTION_ARGUMENTS
+from ...limits import MAX_INT, MAX_LIST
+from ..common.values import MISSING, Die, Place, Pool, Unit, X, show
+from . import operations as ops
+from .guards import check_string
+
+# Subtrees deeper than this are called as functions of their own: Python's parser refuses
+# more than 200 nested brackets, and every level written here opens a few.
+MAX_INLINE_DEPTH = 24
+
+# Statements are evaluated many times but lowered once per engine: the same text is compiled
+# once per process (a new engine, as every test and exact-odds worker makes, reuses the code).
+_CODE: dict[str, CodeType] = {}
+_MAX_CODE = 20_000  # texts kept; past it the cache starts again (a process that checks many rulesets)
+
+# What every generated function reads besides its own constants.
+_BASE = {"_Unit": Unit, "_Place": Place, "_Pool": Pool, "_MISSING": MISSING, "_X": X,
+         "_NUMBERS": frozenset({int, Die})}  # a die's face is a number as it is (not yes/no, not a roll)
+
+_PY_ARITH = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}  # the language's / is whole-number division
+_PY_ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_UNIT_FIELDS = {"id": "id", "side": "side", "type": "type", "location": "_location", "carrier": "carrier"}
+
+# Node kinds worth a function of their own: a lone name or literal is as quick as a closure.
+COMPOSITE = frozenset({"attr", "index", "call", "binop", "compare", "boolop", "not", "neg", "is", "in", "has",
+                       "cond", "list", "map", "comprehension", "matching", "str"})
+
+
+def generate(comp, e) -> ops.ExprFn:
+    """The expression `e` (one of COMPOSITE) as one compiled Python function of the frame's locals, or the
+    compiler's closure when this module does not write its kind (or this case of it)."""
+    writer = _Writer(comp)
+    written = getattr(writer, "w_" + e.kind)(e, 1)
+    if written is None:
+        return comp.closure(e)
+    text = f"def expression(env):\n    return {written}\n"
+    code = _CODE.get(text)
+    if code is None:
+        if len(_CODE) >= _MAX_CODE:
+            _CODE.clear()
+        code = _CODE[text] = compile(text, "<umpire expression>", "exec")
+    namespace = {**_BASE, **writer.constants}
+    exec(code, namespace)  # defines `expression` (the text holds only this module's templates and reprs)
+    fn = namespace["expression"]
+    # Its place in tracebacks, profiles and Position.key (which names a function by its qualified name).
+    fn.__code__ = fn.__code__.replace(co_filename=f"<expression at {e.span}>")
+    fn.__qualname__ = f"expression at {e.span}"
+    return fn
+
+
+class _Writer:
+    """Writes one function: the text of its expression, and the constants it names."""
+
+    def __init__(self, comp):
+        self.comp, self.engine, self.sym = comp, comp.engine, comp.sym
+        self.constants: dict[str, Any] = {}
+        self.temps = 0
+        self.locals: dict[str, str] = {}  # a comprehension's variable: a Python local while its body is written
+        self.closures = 0  # closures called so far (they read the frame, where no local is)
+
+    def const(self, value: Any) -> str:
+        name = f"_c{len(self.constants)}"
+        self.constants[name] = value
+        return name
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"_t{self.temps}"
+
+    def literal(self, value: Any) -> str:
+        return self.const(value) if value is X else repr(value)
+
+    def write(self, e, depth: int) -> str:
+        """The text of `e`; a kind not written here (or too deep) is a call of the compiler's closure."""
+        method = getattr(self, "w_" + e.kind, None)
+        text = method(e, depth + 1) if method is not None and depth <= MAX_INLINE_DEPTH else None
+        if text is None:
+            self.closures += 1
+            return f"{self.const(self.comp.closure(e))}(env)"
+        return text
+
+    # ── leaves ──
+    def w_int(self, e, d):
+        return repr(e.value)
+
+    w_bool = w_int
+
+    def w_none(self, e, d):
+        return "None"
+
+    def w_x(self, e, d):
+        return self.const(X)
+
+    def w_str(self, e, d):
+        if not e.parts:
+            return repr(e.value)
+        shown = self.const(show)
+        pieces = ", ".join(repr(p.text) if p.expr is None else f"{shown}({self.write(p.expr, d)})" for p in e.parts)
+        return f'{self.const(check_string)}("".join([{pieces}]), {self.const(e.span)}, {self.const(self.comp.cite)})'
+
+    def w_place(self, e, d):
+        return f"{self.const(ops.place_of)}({self.const(self.engine)}, {e.id!r}, {self.const(e.span)})"
+
+    def w_var(self, e, d):
+        if e.name in self.locals:
+            return self.locals[e.name]
+        name = repr(e.name)
+        general = f"{self.const(self.engine.global_value)}({name}, {self.const(e.span)})"
+        # Unless a unit has that id (Engine.global_value looks for units first; they change with the game):
+        # a name that names itself, or a box (the state's own, which a restored position replaces).
+        engine, sym = self.const(self.engine), self.sym
+        if e.name in self.comp.names_themselves():
+            return f"(env[{name}] if {name} in env else {general} if {name} in {engine}.state.units else {name})"
+        if e.name in sym.boxes and not (e.name in sym.sides or e.name in sym.nations or e.name in sym.enum_values
+                                        or e.name in sym.edges or e.name in sym.map_names):
+            return f"(env[{name}] if {name} in env else {general} if {name} in {engine}.state.units else {engine}.state.boxes[{name}])"
+        return f"(env[{name}] if {name} in env else {general})"
+
+    # ── reading values ──
+    def bound(self, text: str) -> tuple[str, str]:
+        """A value read more than once: its name, and its first read. A comprehension's variable is read as it
+        is; anything else is put in a new temporary by its first read."""
+        if text in self.locals.values():
+            return text, text
+        t = self.temp()
+        return t, f"({t} := {text})"
+
+    def w_attr(self, e, d):
+        if self.sym.enumeration_value(e) is not None:
+            return None  # `region.west_indies`: the compiler's closure
+        (t, obj), name = self.bound(self.write(e.obj, d)), repr(e.name)
+        general = f"{self.const(self.engine.attribute)}({t}, {name}, {self.const(e.span)})"
+        if e.name in self.sym.stats and e.name not in self.sym.place_props and e.name not in self.engine.faced:  # a unit's printed value
+            v = self.temp()
+            return f"({v} if {obj}.__class__ is _Unit and ({v} := {t}.stats.get({name})) is not _MISSING else {general})"
+        on_unit = self.unit_field(e.name, t) or general
+        on_place = self.place_field(e.name, t) or general
+        return f"({on_unit} if {obj}.__class__ is _Unit else {on_place} if {t}.__class__ is _Place else {general})"
+
+    def unit_field(self, name: str, t: str) -> str | None:
+        """What Engine.attribute reads of a unit, written out (None: the general path, which explains)."""
+        sym = self.sym
+        if name in sym.stats:
+            return None
+        if name in sym.flags:
+            return f"({name!r} in {t}.flags)"
+        if name in sym.unit_states:
+            default = False if sym.unit_states[name].type.name == "bool" else None
+            return f"{t}.state.get({name!r}, {default!r})"
+        if name in _UNIT_FIELDS:
+            return f"{t}.{_UNIT_FIELDS[name]}"
+        if name == "cargo":
+            return f"list({t}.cargo)"
+        if name == "on_map":
+            return f"({t}._location is not None and not {t}._location.is_box)"
+        return None
+
+    def place_field(self, name: str, t: str) -> str | None:
+        """What Engine.attribute reads of a place, written out (None: the general path)."""
+        if name == "id":
+            return f"{t}.id"
+        prop = self.sym.place_props.get(name)
+        if prop is None:
+            return None
+        if prop.mutable:
+            return f"{t}.state.get({name!r})"
+        return f"({t}.state[{name!r}] if {name!r} in {t}.state else {t}.props.get({name!r}))"
+
+    def w_index(self, e, d):
+        return f"{self.const(ops.entry)}({self.write(e.obj, d)}, {self.write(e.key, d)}, {self.const(e.span)})"
+
+    def w_call(self, e, d):
+        if e.func in FUNCTION_ARGUMENTS and e.func not in self.sym.functions:
+            return None  # a function passed by its name (cheapest, reach): the compiler's closure passes it
+        if e.func in self.sym.tables and e.func not in self.sym.functions:
+            return None  # a table read in an expression (language 8.4): the compiler's closure reads it
+        args = ", ".join(self.write(a.value, d) for a in e.args)
+        if e.func in self.sym.records:
+            return None  # a record built: the compiler's closure (records.builder)
+        decl = self.sym.functions.get(e.func)
+        if decl is None:  # a built-in: given the span, then the values (names do not matter to them)
+            call = f"{self.const(self.engine.builtin(e.func))}({self.const(e.span)}{', ' if args else ''}"
+            if e.func == "count" and len(e.args) == 1:  # the commonest: a plain list's length, else the built-in
+                v = self.temp()
+                return f"(len({v}) if ({v} := {args}).__class__ is list else {call}{v}))"
+            return f"{call}{args})"
+        if self.engine.explain:
+            return None  # explaining notes every call with its arguments: the closure does
+        if all(a.name is None for a in e.args):  # f(u), f(p, s): the values as they are, no list
+            return f"{self.const(self.engine.function_positional(decl, len(e.args), e.span))}({args})"
+        caller = self.engine.function_values(decl, [a.name for a in e.args], e.span)
+        return f"{self.const(caller)}([{args}])"
+
+    # ── operators ──
+    def w_binop(self, e, d):
+        a, b, v = self.temp(), self.temp(), self.temp()
+        left, right = self.write(e.left, d), self.write(e.right, d)
+        plain = f"(({a} := {left}).__class__ in _NUMBERS) & (({b} := {right}).__class__ in _NUMBERS)"
+        if e.op in "/%":
+            plain += f" and {b} != 0"
+        fast = f"-{MAX_INT} <= ({v} := {a} {_PY_ARITH[e.op]} {b}) <= {MAX_INT}"
+        general = f"{self.const(ops.arithmetic)}({a}, {b}, {e.op!r}, {self.const(e.span)}, {self.const(self.comp.cite)})"
+        if e.op == "+":  # two plain lists joined (a list too long is left to the general path, which refuses it)
+            joined = f"{a}.__class__ is list and {b}.__class__ is list and len({v} := {a} + {b}) <= {MAX_LIST}"
+            return f"({v} if {plain} and {fast} else {v} if {joined} else {general})"
+        return f"({v} if {plain} and {fast} else {general})"
+
+    def w_compare(self, e, d):
+        a, b, left = self.temp(), self.temp(), self.write(e.left, d)
+        if e.op not in ("==", "!="):
+            plain = f"(({a} := {left}).__class__ in _NUMBERS) & (({b} := {self.write(e.right, d)}).__class__ in _NUMBERS)"
+            general = f"{self.const(ops.ordered)}({a}, {b}, {e.op!r}, {self.const(e.span)})"
+            return f"({a} {_PY_ORDER[e.op]} {b} if {plain} else {general})"
+        negate, pooled = e.op == "!=", self.const(ops.pooled_equal)
+        value = ops.constant(e.right)
+        if value is not ops.UNSET:  # a literal is never a roll: only the left side may need its total
+            same = f"{a} == {self.literal(value)}"
+            return f"({pooled}({a}, {self.literal(value)}, {negate}) if ({a} := {left}).__class__ is _Pool else {'not ' if negate else ''}({same}))"
+        either = f"(({a} := {left}).__class__ is _Pool) != (({b} := {self.write(e.right, d)}).__class__ is _Pool)"
+        return f"({pooled}({a}, {b}, {negate}) if {either} else {'not ' if negate else ''}({a} == {b}))"
+
+    def w_boolop(self, e, d):
+        if len(e.items) < 2:
+            return None
+        joined = f" {e.op} ".join(self.write(i, d) for i in e.items)
+        # Two items give the value that decides, as Python's and/or; more give yes or no, as all()/any().
+        return f"({joined})" if len(e.items) == 2 else f"(True if ({joined}) else False)"
+
+    def w_not(self, e, d):
+        return f"(not {self.write(e.operand, d)})"
+
+    def w_neg(self, e, d):
+        v = self.temp()
+        return f"(-{v} if ({v} := {self.write(e.operand, d)}).__class__ is int else {self.const(ops.negative)}({v}, {self.const(e.span)}))"
+
+    def w_is(self, e, d):
+        (u, operand), name, negate = self.bound(self.write(e.operand, d)), repr(e.name), e.negate
+        test = f"({name} == {u}.cls or {name} == {u}.type or {name} in {u}.flags) != {negate}"
+        general = f"{self.const(ops.is_test)}({u}, {name}, {negate}, {self.const(e.span)})"
+        return f"({test} if {operand}.__class__ is _Unit else {general})"
+
+    def w_in(self, e, d):
+        span = self.const(e.span)  # the collection is checked before the item is evaluated
+        checked = f"{self.const(ops.collection)}({self.write(e.collection, d)}, {span})"
+        return f"{self.const(ops.member)}({checked}, {self.write(e.item, d)}, {span})"
+
+    def w_has(self, e, d):
+        v = self.temp()
+        general = f"{self.const(ops.holds_number)}({v})"
+        return f"(True if ({v} := {self.write(e.operand, d)}).__class__ is int else False if {v} is _X or {v} is None else {general})"
+
+    def w_comprehension(self, e, d):
+        """A filter or a map as Python's own list comprehension, its variable a local of it; written only when
+        nothing inside reads the frame (a closure would not see the variable there)."""
+        if e.flat:
+            return None
+        seq, t, local = self.write(e.iterable, d), self.temp(), self.temp()
+        closures, outer = self.closures, self.locals.get(e.var)
+        self.locals[e.var] = local
+        try:
+            body = self.write(e.expr, d)
+            where = f" if {self.write(e.where, d)}" if e.where is not None else ""
+        finally:
+            if outer is None:
+                del self.locals[e.var]
+            else:
+                self.locals[e.var] = outer
+        if self.closures != closures:
+            return None
+        # Python refuses ':=' in a comprehension's iterable: the items are named first, in a tuple.
+        checked = f"{self.const(ops.items)}({seq}, {self.const(self.engine)}, {self.const(e.span)}, {self.const(self.comp.cite)})"
+        return f"(({t} := {checked}), [{body} for {local} in {t}{where}])[1]"
+
+    def w_matching(self, e, d):
+        """compile.py's matching with its test written inline, the die and the unit locals of a comprehension
+        of the edges; written only when nothing inside the test reads the frame (as a comprehension)."""
+        dice, units = self.write(e.dice, d), self.write(e.units, d)
+        ds, us, j, die, unit = (self.temp() for _ in range(5))
+        closures, outer = self.closures, {name: self.locals.get(name) for name in (e.die_var, e.unit_var)}
+        self.locals[e.die_var], self.locals[e.unit_var] = die, unit  # the unit's name last, as the closure binds them
+        try:
+            where = self.write(e.where, d)
+        finally:
+            for name, local in outer.items():
+                if local is None:
+                    self.locals.pop(name, None)
+                else:
+                    self.locals[name] = local
+        if self.closures != closures:
+            return None
+        as_list, span, steps = self.const(ops.as_list), self.const(e.span), self.const(self.engine.count_steps)
+        edges = f"[[{j} for {j}, {unit} in enumerate({us}) if {where}] for {die} in {ds}]"
+        return (f"(({ds} := {as_list}({dice}, {'the dice of ' + chr(39) + 'matching' + chr(39)!r}, {span})), "
+                f"({us} := {as_list}({units}, {'the units of ' + chr(39) + 'matching' + chr(39)!r}, {span})), "
+                f"{steps}(len({ds}) * len({us}), {span}, {self.const(self.comp.cite)}), "
+                f"{self.const(ops.max_matching)}({edges}, len({us})))[3]")
+
+    def w_cond(self, e, d):
+        return f"({self.write(e.then, d)} if {self.write(e.test, d)} else {self.write(e.orelse, d)})"
+
+    def w_list(self, e, d):
+        return "[" + ", ".join(self.write(i, d) for i in e.items) + "]"
+
+    def w_map(self, e, d):
+        as_key, span = self.const(ops.as_key), self.const(e.span)
+        return "{" + ", ".join(f"{as_key}({self.write(x.key, d)}, {span}): {self.write(x.value, d)}" for x in e.entries) + "}"

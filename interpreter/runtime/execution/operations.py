@@ -1,0 +1,206 @@
+"""The general paths of the operators and the values they check: what the compiler's closures
+(compile.py) and the generated code (generated_code.py) both call, so values and errors are the
+same message for message whichever of the two evaluates an expression."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from ..common.requests import RuleError
+from ..common.values import ORDER_WATCH, OrderedRead, Pool, Record, Unit, X, show
+from .guards import check_int, check_list, over_budget
+
+Env = dict
+ExprFn = Callable[[Env], Any]
+StmtFn = Callable[[Env], None]
+
+# A constant's value when the expression is not a constant (`constant`).
+UNSET = object()
+
+ARITHMETIC = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv, "%": operator.mod}
+COMPARISONS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+def is_number(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def as_key(v: Any, span) -> Any:
+    """A value used as a map key or searched for: lists and maps cannot be."""
+    if isinstance(v, (list, dict)):
+        raise RuleError(f"{show(v)} cannot be a key: lists and maps are not keys", span)
+    if v.__class__ is Record:
+        raise RuleError(f"{show(v)} cannot be a key: a record is changeable, so it is not a key", span)
+    return v
+
+
+
+def as_list(v: Any, what: str, span) -> list:
+    if not isinstance(v, (list, tuple)):
+        raise RuleError(f"{what} must be a list, not {show(v)}", span)
+    return list(v)
+
+
+def as_number(v: Any) -> Any:
+    """A pool of dice used as a number is the total of its dice (a 2d6 roll reads as its sum)."""
+    return sum(int(d) for d in v) if isinstance(v, Pool) else v
+
+
+def items(seq: Any, engine, span, cite: str | None) -> Any:
+    """What a comprehension goes through, checked, each item counted as a step of the budget (Engine.count_steps)."""
+    if not isinstance(seq, (list, tuple, dict)):
+        raise RuleError(f"cannot go through {show(seq)}: it is not a list", span)
+    engine.steps += len(seq)
+    if engine.steps > engine.max_steps:
+        raise over_budget(engine.max_steps, span, cite)
+    return seq
+
+
+def place_of(engine, pid: str, span) -> Any:
+    """A place written in the rules (`#3018`), as the game in progress has it."""
+    p = engine.state.places.get(pid)
+    if p is None:
+        raise RuleError(f"there is no place '{pid}' in this game", span)
+    return p
+
+
+def entry(container: Any, k: Any, span) -> Any:
+    """`container[k]`; of a record, its field named k, as a map's entry (language 3.1)."""
+    if container.__class__ is Pool and len(container) > 1:
+        watched = ORDER_WATCH.get()
+        if watched is not None and container.label not in watched:
+            raise OrderedRead(container.label)  # exact odds sorted these dice: they must come in every order
+    try:
+        return container[k]
+    except (KeyError, IndexError, TypeError):
+        if container.__class__ is Record and k.__class__ is str and k in container.fields:
+            return container.fields[k]
+        raise RuleError(f"{show(container)} has no entry {show(k)}", span) from None
+
+
+def arithmetic(a: Any, b: Any, sym: str, span, cite: str | None) -> Any:
+    """`a + b` and the others, every case: lists joined, rolls as their totals, every error explained."""
+    if sym == "+" and isinstance(a, list) and isinstance(b, list) and not isinstance(a, Pool):
+        return check_list(a + b, span, cite)
+    a, b = as_number(a), as_number(b)
+    if not (is_number(a) and is_number(b)):
+        raise RuleError(f"cannot compute {show(a)} {sym} {show(b)}: both sides must be numbers", span)
+    if sym in "/%" and b == 0:
+        raise RuleError(f"division by zero in {show(a)} {sym} {show(b)}", span)
+    return check_int(ARITHMETIC[sym](a, b), span, cite)
+
+
+def rounded_division(a: Any, b: Any, mode: str, least: Any, span, cite: str | None) -> int:
+    """`a / b rounded up|down|nearest [at least N]` (language 12.3a): exact whole-number arithmetic, a half
+    rounded up for `nearest`, then the floor."""
+    a, b = as_number(a), as_number(b)
+    if not (is_number(a) and is_number(b)):
+        raise RuleError(f"cannot compute {show(a)} / {show(b)}: both sides must be numbers", span)
+    if b == 0:
+        raise RuleError(f"division by zero in {show(a)} / {show(b)} rounded {mode}", span)
+    if b < 0:
+        a, b = -a, -b
+    q = -(-a // b) if mode == "up" else (2 * a + b) // (2 * b) if mode == "nearest" else a // b
+    if least is not None:
+        floor = as_number(least)
+        if not is_number(floor):
+            raise RuleError(f"'at least {show(floor)}': the floor must be a number", span)
+        q = max(q, floor)
+    return check_int(q, span, cite)
+
+
+def ordered(a: Any, b: Any, op: str, span) -> bool:
+    """`a < b` and the others, every case: rolls as their totals, anything but numbers refused."""
+    a, b = as_number(a), as_number(b)
+    if not (is_number(a) and is_number(b)):
+        raise RuleError(f"cannot compare {show(a)} {op} {show(b)}: both sides must be numbers", span)
+    return COMPARISONS[op](a, b)
+
+
+def pooled_equal(a: Any, b: Any, negate: bool) -> bool:
+    """`a == b` (or `!=`, negated) when one side is a roll: its total is compared."""
+    return (as_number(a) == as_number(b)) != negate
+
+
+def negative(v: Any, span) -> Any:
+    v = as_number(v)
+    if not is_number(v):
+        raise RuleError(f"cannot negate {show(v)}", span)
+    return -v
+
+
+def is_test(u: Any, name: str, negate: bool, span) -> bool:
+    """`u is name` (or `is not`): the unit's class, type or flag; none is no unit."""
+    if u is None:
+        return negate
+    if not isinstance(u, Unit):
+        raise RuleError(f"'is {name}' tests a unit, not {show(u)}", span)
+    result = name == u.cls or name == u.type or name in u.flags
+    return result != negate
+
+
+def collection(c: Any, span) -> Any:
+    """The right side of `in`, checked before the item is evaluated."""
+    if not isinstance(c, (list, tuple, dict)):
+        raise RuleError(f"'in' needs a list or a map, not {show(c)}", span)
+    return c
+
+
+def member(c: Any, x: Any, span) -> bool:
+    """`x in c`, once the collection is checked (a map's keys are searched for a key)."""
+    return as_key(x, span) in c if isinstance(c, dict) else x in c
+
+
+def holds_number(v: Any) -> bool:
+    """`has …`: a number, or a roll (its total)."""
+    return is_number(as_number(v))
+
+
+def constant(e) -> Any:
+    """The value of a literal that can neither fail nor change (a number, plain text, yes/no, none, X);
+    UNSET for any other expression."""
+    if e.kind in ("int", "bool") or (e.kind == "str" and not e.parts):
+        return e.value
+    return {"none": None, "x": X}.get(e.kind, UNSET)
+
+
+def max_matching(edges: list[list[int]], n_right: int) -> int:
+    """Size of a maximum bipartite matching (Kuhn's augmenting paths); sizes here are tiny."""
+    match_right = [-1] * n_right
+
+    def augment(i: int, seen: list[bool]) -> bool:
+        for j in edges[i]:
+            if not seen[j]:
+                seen[j] = True
+                if match_right[j] == -1 or augment(match_right[j], seen):
+                    match_right[j] = i
+                    return True
+        return False
+
+    matched = 0
+    for i, row in enumerate(edges):
+        if row and augment(i, [False] * n_right):
+            matched += 1
+            if matched == n_right:  # every unit has its die: no path can add one
+                break
+    return matched
+
+
+def unit_attr(u: Unit, name: str) -> Any:
+    if name == "id":
+        return u.id
+    if name == "side":
+        return u.side
+    if name == "type":
+        return u.type
+    if name == "location":
+        return u.location
+    if name == "carrier":
+        return u.carrier
+    if name == "cargo":
+        return list(u.cargo)
+    if name == "on_map":
+        return u.location is not None and not u.location.is_box
+    raise KeyError(name)

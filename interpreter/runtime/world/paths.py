@@ -1,0 +1,139 @@
+"""Paths over the map: moves counted, `within(start, n, through)` and `distance(a, b, through)`, and
+weighted (language 13), `cheapest(a, b, through, STEP)` and `reach(start, budget, through, STEP)`.
+
+A weighted move goes from a place to an adjacent one, enters only places of `through`, and costs what the
+ruleset's STEP function gives for it (a whole number 0 or more), or is not allowed where it gives
+none. Least costs are found by Dijkstra's algorithm. Ties are broken by the order places were
+found, which follows the start list and then adjacency order, so a run is the same every time.
+
+The STEP function is called through the engine as any ruleset function is (pure, so its values
+are cached for the position); the compiler passes it here as a callable of two places.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterator
+
+from ..common.builtin_table import Implementation, registrar
+from ..common.requests import RuleError
+from ..common.values import Place, show
+
+# The built-ins of paths over the map, by their names in the language (execution/builtins.py binds them).
+IMPLEMENTED: dict[str, Implementation] = {}
+builtin = registrar(IMPLEMENTED)
+
+
+def _places(span, v, fn, what):
+    items = v if isinstance(v, list) else [v]
+    if not all(isinstance(p, Place) for p in items):
+        raise RuleError(f"{fn} needs {what}, not {show(v)}", span)
+    return items
+
+
+# ── moving over the map ──
+
+def _rings(span, start, through, fn):
+    """Breadth first from the start over adjacency, entering only places of `through`:
+    yields (moves, place) in the order a rulebook would count them out."""
+    seen = dict.fromkeys(_places(span, start, fn, "a place or a list of places to start from"))
+    allowed = set(_places(span, through, fn, "a list of places to move through"))
+    frontier, moves = list(seen), 0
+    while frontier:
+        for p in frontier:
+            yield moves, p
+        moves += 1
+        nxt = []
+        for p in frontier:
+            for q in p.neighbours:
+                if q in allowed and q not in seen:
+                    seen[q] = None
+                    nxt.append(q)
+        frontier = nxt
+
+
+@builtin("within")
+def within(engine, span, start, n, through):
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise RuleError(f"within needs a number of moves, not {show(n)}", span)
+    out = []
+    for moves, p in _rings(span, start, through, "within"):
+        if moves > n:
+            break
+        out.append(p)
+    return out
+
+
+@builtin("distance")
+def distance(engine, span, a, b, through):
+    goal = _places(span, b, "distance", "a place to reach")[0]
+    return next((moves for moves, p in _rings(span, a, through, "distance") if p == goal), None)
+
+
+# ── weighted paths ──
+
+def _cost(step: Callable, name: str, a: Place, b: Place, span) -> int | None:
+    """The STEP function's cost of the move a -> b: a whole number 0 or more, or none (not allowed)."""
+    cost = step(a, b)
+    if cost is None:
+        return None
+    if not isinstance(cost, int) or isinstance(cost, bool) or cost < 0:
+        raise RuleError(f"{name}'s step function gave {show(cost)} for the move {a.id} -> {b.id}: "
+                        "a move costs a whole number 0 or more, or none where it is not allowed", span)
+    return cost
+
+
+def _settled(span, start, through, step: Callable, fn: str) -> Iterator[tuple[int, Place]]:
+    """(least cost, place) in order of cost, ties in the order the places were found: each place once."""
+    starts = _places(span, start, fn, "a place or a list of places to start from")
+    allowed = set(_places(span, through, fn, "a list of places to move through"))
+    best: dict[Place, int] = {}
+    found = 0  # the order a place was (last) reached in: the tie-break
+    heap: list[tuple[int, int, Place]] = []
+    for p in dict.fromkeys(starts):
+        best[p] = 0
+        heap.append((0, found, p))
+        found += 1
+    done: set[Place] = set()
+    while heap:
+        cost, _, p = heapq.heappop(heap)
+        if p in done:
+            continue  # reached again, cheaper, after it was queued
+        done.add(p)
+        yield cost, p
+        for q in p.neighbours:
+            if q not in allowed or q in done:
+                continue
+            move = _cost(step, fn, p, q, span)
+            if move is not None and (q not in best or cost + move < best[q]):
+                best[q] = cost + move
+                heapq.heappush(heap, (cost + move, found, q))
+                found += 1
+
+
+def _step_function(span, step, fn: str) -> Callable:
+    if not callable(step):  # the checker requires a function's bare name; a run without the check can still come here
+        raise RuleError(f"{fn} needs the name of a function of two places (from, to) giving a move's cost, not {show(step)}", span)
+    return step
+
+
+@builtin("cheapest")
+def cheapest(engine, span, a, b, through, step):
+    """The least total cost from a (a place or list) to b, or none when b cannot be reached."""
+    step = _step_function(span, step, "cheapest")
+    goal = _places(span, b, "cheapest", "a place to reach")[0]
+    return next((cost for cost, p in _settled(span, a, through, step, "cheapest") if p == goal), None)
+
+
+@builtin("reach")
+def reach(engine, span, start, budget, through, step):
+    """The places whose least cost from start is at most budget, cheapest first (start included, at 0)."""
+    step = _step_function(span, step, "reach")
+    if not isinstance(budget, int) or isinstance(budget, bool):
+        raise RuleError(f"reach needs a whole number to spend, not {show(budget)}", span)
+    out = []
+    for cost, p in _settled(span, start, through, step, "reach"):
+        if cost > budget:
+            break
+        out.append(p)
+    return out
