@@ -689,6 +689,10 @@ class Checker(MapChecks, RecordChecks):
         if s.var is not None:
             self.counters[s.var] = s.span
 
+    def stmt_repeat_times(self, s: n.RepeatTimes, scope: set[str]) -> None:
+        self.expr(s.count, scope)
+        self.block(s.body, scope)
+
     def stmt_impulses(self, s: n.Impulses, scope: set[str]) -> None:
         self.expr(s.order, scope)
         if s.limit is not None:

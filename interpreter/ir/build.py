@@ -354,6 +354,9 @@ class Builder(Transformer_NonRecursive):
         limit = next((x["up to"] for x in c if isinstance(x, dict) and "up to" in x), None)
         return n.Repeat(span=self.sp(meta), body=c[-1], var=var, limit=limit, unit=unit, cite=citation_of(c))
 
+    def repeat_times(self, meta, c):
+        return n.RepeatTimes(span=self.sp(meta), count=c[0], body=c[-1], cite=_cite(c))
+
     # The optional parts of a loop, as one-key maps: told apart from the body (a tuple) and the citation.
     def repeat_as(self, meta, c):
         return {"as": str(c[0])}

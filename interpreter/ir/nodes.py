@@ -280,6 +280,15 @@ class Repeat(Cited):
     unit: str | None = None  # a named time unit: each round runs the hooks UNIT_start and UNIT_end
 
 
+class RepeatTimes(Cited):
+    """``repeat COUNT times``: the body COUNT times (read once, when the loop begins), with no
+    line of its own in the narration; a ``stop`` inside it ends the enclosing ``repeat``."""
+
+    kind: Literal["repeat_times"] = "repeat_times"
+    count: Expr
+    body: tuple[Stmt, ...]
+
+
 class Impulses(Cited):
     """``impulses UNIT for VAR in ORDER [up to LIMIT] { … }``: each seat of ORDER in turn (VAR),
     round and round, has an impulse (the body), until every seat has passed in a row, a ``stop``,
@@ -498,7 +507,7 @@ class Ensure(Cited):
 
 
 Stmt = Annotated[
-    Let | SetStmt | Adjust | If | ForEach | Repeat | Impulses | Pass | Stop | Return | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Secretly | Record | Ensure
+    Let | SetStmt | Adjust | If | ForEach | Repeat | RepeatTimes | Impulses | Pass | Stop | Return | Roll | Choose | Lookup | Eliminate | Move | Embark | ChangeSide | Say | CallStmt | Reroll | Simultaneously | Secretly | Record | Ensure
     | Draw | Pick | Put | Remove | Refill | EndGame,
     Field(discriminator="kind"),
 ]

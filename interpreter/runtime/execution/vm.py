@@ -283,17 +283,33 @@ class ForStart(Op):
         frame.loops.append(["for", list(seq), 0])
 
 
+class TimesStart(Op):
+    """``repeat N times`` opens as a 'for each' over 1…N, so a position holds it as it holds any loop."""
+
+    def __init__(self, s, count):
+        super().__init__(s)
+        self.count = count
+
+    def run(self, proc, frame):
+        count = self.count(frame.env)
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
+            raise RuleError(f"'repeat … times' needs a whole number of times from 0 to {MAX_REPEAT}; it is {show(count)}",
+                            self.span)
+        frame.loops.append(["for", list(range(1, count + 1)), 0])
+
+
 class ForNext(Op):
     counts = False
 
-    def __init__(self, var: str, end: int = -1):
+    def __init__(self, var: str | None, end: int = -1):
         super().__init__()
         self.var, self.end = var, end
 
     def run(self, proc, frame):
         loop = frame.loops[-1]
         if loop[2] < len(loop[1]):
-            frame.env[self.var] = loop[1][loop[2]]
+            if self.var is not None:  # a counted loop names no variable
+                frame.env[self.var] = loop[1][loop[2]]
             loop[2] += 1
         else:
             frame.loops.pop()
@@ -1020,6 +1036,15 @@ class Lowering:
             ops.append(UnitEnd(s))
         ops.append(Jump(top))
         start.end = len(ops)
+
+    def l_repeat_times(self, s: n.RepeatTimes, ops):
+        ops.append(TimesStart(s, self.comp.expr(s.count)))
+        step = ForNext(None)
+        top = len(ops)
+        ops.append(step)
+        self.emit(s.body, ops)
+        ops.append(Jump(top))
+        step.end = len(ops)
 
     def l_impulses(self, s: n.Impulses, ops):
         start = ImpulsesStart(s, self.comp.expr(s.order), self.comp.expr(s.limit) if s.limit is not None else None)

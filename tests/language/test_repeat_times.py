@@ -1,0 +1,149 @@
+"""A counted loop (language 11.5c): `repeat N times { … }` runs its body N times and narrates
+nothing of its own. The toy game is tests/lang/volleys.rules; its scenarios' traces are snapshots
+in test_language.py. Here: the exact odds against a hand computation, the count read once and
+refused when it is not a whole number, a `stop` inside it ending the enclosing `repeat`, and a
+position taken between two volleys going on as the loop."""
+
+from __future__ import annotations
+
+import copy
+import random
+import tomllib
+from fractions import Fraction
+from pathlib import Path
+
+import tomli_w
+from checking import check_text
+
+from interpreter.cli import main
+from interpreter.load import load_scenario, load_scenario_rules
+from interpreter.runtime.engine import Engine
+from interpreter.runtime.position import Position
+from interpreter.runtime.position_data import from_data, to_data
+from interpreter.runtime.requests import RollRequest
+from interpreter.runtime.scenario import run_target
+from interpreter.runtime.setup import Setup
+from interpreter.runtime.vm import Process
+from interpreter.syntax.diagnostics import Sources
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+HEAD = '''game skirmish "Skirmish" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [2.0]
+}
+'''
+
+
+def test_odds_of_three_volleys_are_the_binomial_ones(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["odds", "tests/lang/volleys_three.scenario", "--fact", "hits"]) == 0
+    out = capsys.readouterr().out
+    hit = Fraction(1, 3)  # a 5 or a 6
+    for k, ways in enumerate((1, 3, 3, 1)):
+        p = ways * hit**k * (1 - hit) ** (3 - k)
+        row = next(line for line in out.splitlines() if line.strip().startswith(f"{k} "))
+        assert f" {p} " in f"{row} ", (k, p, row)
+    assert "total probability: 1 (exactly)" in out
+
+
+def test_the_loop_narrates_nothing_of_its_own(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert main(["run", "tests/lang/volleys_three.scenario"]) == 0
+    trace = capsys.readouterr().out.split("trace:")[1].split("expectations:")[0].strip().splitlines()[1:]
+    assert [line.strip() for line in trace] == [f"[2.1] roll shot: 1d6 -> {d}" for d in (5, 2, 6)]
+
+
+def _run(tmp_path, capsys, body: str, run: str) -> tuple[int, str]:
+    """The procedure run with --detail (facts recorded show), and what it printed."""
+    (tmp_path / "t.rules").write_text(HEAD + body, encoding="utf-8")
+    (tmp_path / "t.scenario").write_text(f'scenario "s" uses "t.rules" [3.0] {{\n  run {run}\n  expect {{ true }}\n}}\n',
+                                         encoding="utf-8")
+    code = main(["run", str(tmp_path / "t.scenario"), "--detail"])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+COUNTED = '''procedure p(n: int) [3.0] {
+  let done = 0
+  repeat COUNT times [3.0] { set done = done + 1 }
+  record "done" = done [3.1]
+}
+'''
+
+
+def test_the_count_is_read_once_and_zero_runs_nothing(tmp_path, capsys):
+    code, out = _run(tmp_path, capsys, '''procedure p() [3.0] {
+  let n = 2
+  let done = 0
+  repeat n times [3.0] {
+    set n = n + 1
+    set done = done + 1
+  }
+  record "done" = done [3.1]
+}
+''', "p()")
+    assert code == 0 and "record done = 2" in out
+    code, out = _run(tmp_path, capsys, COUNTED.replace("COUNT", "n"), "p(0)")
+    assert code == 0 and "record done = 0" in out
+
+
+def test_a_count_that_is_not_a_whole_number_stops_the_run_at_the_loop(tmp_path, capsys):
+    for count, run, shown in (("n", "p(-1)", "-1"), ('"three"', "p(0)", "three"), ("n", "p(10001)", "10001")):
+        code, out = _run(tmp_path, capsys, COUNTED.replace("COUNT", count), run)
+        assert code == 1, out
+        assert f"'repeat … times' needs a whole number of times from 0 to 10000; it is {shown}" in out
+        assert "t.rules:7:3: " in out and "Traceback" not in out
+
+
+def test_the_checker_reads_the_count_and_a_stop_needs_an_enclosing_repeat(tmp_path, capsys):
+    code, out = check_text(tmp_path, HEAD + '''procedure p(shots: int) [3.0] {
+  repeat shot times [3.0] { say "fire" [3.0] }
+  repeat 2 times [3.1] { stop }
+}
+''', capsys)
+    assert code == 1
+    assert "unknown name 'shot'" in out and "did you mean 'shots'?" in out
+    assert "'stop' ends a 'repeat'; it stands outside any" in out
+
+
+def _play(engine, proc, rng, req=None, stop_at=None):
+    rolls, start = 0, len(engine.events)
+    try:
+        req = proc.send(None) if req is None else req
+        while True:
+            assert isinstance(req, RollRequest)
+            rolls += 1
+            if rolls == stop_at:
+                return req
+            req = proc.send([rng.randint(req.low, req.high) for _ in range(req.count)])
+    except StopIteration:
+        return [e.line() for e in engine.events[start:]], dict(engine.state.facts)
+
+
+def test_a_position_taken_between_volleys_goes_on_as_the_loop(monkeypatch):
+    # The volleys still to fire live in the loop, so a saved position must keep them.
+    monkeypatch.chdir(ROOT)
+    sources = Sources()
+    sc = load_scenario("tests/lang/volleys_silenced.scenario", sources)
+    sym = load_scenario_rules(sc, sources).symbols
+    compared = 0
+    for seed in range(8):
+        for stop_at in (2, 4):
+            engine = Engine(sym, sources)
+            Setup(engine, sc).run()
+            proc = run_target(engine, sc)
+            req = _play(engine, proc, random.Random(seed), stop_at=stop_at)
+            if not isinstance(req, RollRequest):
+                continue
+            taken = Position.of(engine, proc)
+            text = tomli_w.dumps(to_data(taken))
+            rng = random.Random(seed + 100)
+            uninterrupted = _play(engine, proc, copy.deepcopy(rng), req)
+            other = Engine(sym, sources)
+            Setup(other, sc).run()
+            shell = Process(other, None)
+            from_data(tomllib.loads(text), other).restore(other, shell)
+            assert Position.of(other, shell).key() == taken.key()
+            assert _play(other, shell, copy.deepcopy(rng), req) == uninterrupted
+            compared += 1
+    assert compared >= 8
