@@ -355,7 +355,7 @@ class Builder(Transformer_NonRecursive):
         return n.Repeat(span=self.sp(meta), body=c[-1], var=var, limit=limit, unit=unit, cite=citation_of(c))
 
     def repeat_times(self, meta, c):
-        return n.RepeatTimes(span=self.sp(meta), count=c[0], body=c[-1], cite=_cite(c))
+        return n.RepeatTimes(span=self.sp(meta), count=c[0], body=c[-1], cite=citation_of(c))
 
     # The optional parts of a loop, as one-key maps: told apart from the body (a tuple) and the citation.
     def repeat_as(self, meta, c):
