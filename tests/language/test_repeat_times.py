@@ -17,13 +17,13 @@ from checking import check_text
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.runtime.execution.engine import Engine
-from interpreter.runtime.position.position import Position
-from interpreter.runtime.position.position_data import from_data, to_data
 from interpreter.runtime.common.requests import RollRequest
+from interpreter.runtime.execution.engine import Engine
+from interpreter.runtime.execution.vm import Process
 from interpreter.runtime.games.scenario import run_target
 from interpreter.runtime.games.setup import Setup
-from interpreter.runtime.execution.vm import Process
+from interpreter.runtime.position.position import Position
+from interpreter.runtime.position.position_data import from_data, to_data
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent
