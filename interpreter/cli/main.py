@@ -110,9 +110,9 @@ def _dispatch_more(args: argparse.Namespace) -> int:
 
         return cmd_lsp(files.allowed_folders(args.allow_path))
     if args.command == "coverage":
-        from .coverage import cmd_coverage
+        from .coverage import cmd_coverage, cmd_shape
 
-        return cmd_coverage(args.ruleset, args.sections, args.missing)
+        return cmd_shape(args.ruleset) if args.shape else cmd_coverage(args.ruleset, args.sections, args.missing)
     if args.command == "find":
         from .find import cmd_find
 
@@ -133,9 +133,9 @@ def _dispatch_json(args: argparse.Namespace) -> int:
 
         return json_run(args.scenario, args.overlays, args.detail, args.side)
     if args.command == "coverage":
-        from .coverage import json_coverage
+        from .coverage import json_coverage, json_shape
 
-        return json_coverage(args.ruleset, args.sections, args.missing)
+        return json_shape(args.ruleset) if args.shape else json_coverage(args.ruleset, args.sections, args.missing)
     from .odds import json_odds
 
     return json_odds(_odds_args(args))
@@ -330,6 +330,9 @@ def _add_coverage(sub) -> None:
     p.add_argument("ruleset", help="the rules file whose citations are counted (.rules)")
     p.add_argument("--sections", metavar="FILE", help="the rulebook's list of sections (default: the ruleset's .sections file)")
     p.add_argument("--missing", action="store_true", help="list only the sections not fully encoded, each with what is left out and why")
+    p.add_argument("--shape", action="store_true",
+                   help="instead of the sections: how many of the ruleset's code lines are data and declarations, and "
+                        "how many statements, file by file, with the lines over 160 characters")
     _allow_option(p)
 
 
