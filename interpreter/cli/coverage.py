@@ -1,5 +1,6 @@
 """`umpire coverage`: how much of the rulebook's numbered sections a ruleset encodes (coverage.py
-measures it), printed as a table of sections with the totals, or (--json) as one document."""
+measures it), printed as a table of sections with the totals, or (--json) as one document; with
+--shape, how many of its code lines are data and how many statements (shape.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections import Counter
 
 from ..coverage import STATUSES, Coverage, Section, load_coverage, unknown_diagnostics
 from ..ir.nodes import Citation
+from ..load import load_rules
+from ..shape import LONG_LINE, FileShape, measure
 from ..style import enabled
 from ..syntax.diagnostics import Sources, UmpireError, render, render_all
 
@@ -53,6 +56,66 @@ def json_coverage(rules_path: str, sections_path: str | None = None, missing_onl
         examples=dict(cov.examples), warnings=[rj.diagnostic(d) for d in unknown_diagnostics(cov, sections_path)],
         exit=0))
     return 0
+
+
+def _shapes(rules_path: str, sources: Sources) -> list[FileShape]:
+    loaded = load_rules(rules_path, sources)
+    if loaded.errors:
+        print(f"note: {rules_path} has {len(loaded.errors)} error(s) (see umpire check); its lines are measured as written",
+              file=sys.stderr)
+    return measure(loaded.ruleset, {name: sources.text(name) or "" for name in sources.names()})
+
+
+def cmd_shape(rules_path: str) -> int:
+    """Print the shape of a ruleset, file by file; exit 1 when it cannot be read."""
+    sources = Sources()
+    try:
+        shapes = _shapes(rules_path, sources)
+    except UmpireError as err:
+        print(render_all(err.diagnostics, sources, colour=enabled(sys.stderr)), file=sys.stderr)
+        return 1
+    print(f"shape of {rules_path}: code lines as data and declarations, and as statements")
+    print("\n".join(shape_report(shapes)))
+    return 0
+
+
+def json_shape(rules_path: str) -> int:
+    """`umpire coverage --shape --json`: each file's code, data and statement lines and long lines, and the totals."""
+    from .. import report_json as rj
+
+    sources = Sources()
+    try:
+        shapes = _shapes(rules_path, sources)
+    except UmpireError as err:
+        return rj.stopped("shape", err.diagnostics, ruleset=rules_path)
+    code, statements = sum(len(s.code) for s in shapes), sum(len(s.statements) for s in shapes)
+    rj.emit(rj.document(
+        "shape", ruleset=rules_path, long_line=LONG_LINE,
+        files=[{"file": s.path, "code": len(s.code), "data": s.data, "statements": len(s.statements),
+                "long_lines": [{"line": line, "length": length} for line, length in sorted(s.long.items())]} for s in shapes],
+        code=code, data=code - statements, statements=statements, statement_share=percent(statements, code), exit=0))
+    return 0
+
+
+def shape_report(shapes: list[FileShape]) -> list[str]:
+    """One line per file (code lines, data, statements and their share, long lines), then the totals
+    and the longest lines."""
+    width = max(len("total"), *(len(s.path) for s in shapes))
+    out = [f"{'file':<{width}}  {'code':>5}  {'data':>5}  {'statements':>10}  {'share':>6}  long"]
+    for s in shapes:
+        out.append(_shape_row(s.path, width, len(s.code), len(s.statements), len(s.long)))
+    code, statements = sum(len(s.code) for s in shapes), sum(len(s.statements) for s in shapes)
+    out.append(_shape_row("total", width, code, statements, sum(len(s.long) for s in shapes)))
+    longest = sorted(((length, s.path, line) for s in shapes for line, length in s.long.items()), reverse=True)[:_EXAMPLES_SHOWN]
+    out.append(f"statements are {percent(statements, code) if code else '0.0%'} of the code lines; "
+               f"{sum(len(s.long) for s in shapes)} line(s) over {LONG_LINE} characters"
+               + (": the longest " + ", ".join(f"{path}:{line} ({length})" for length, path, line in longest) if longest else ""))
+    return out
+
+
+def _shape_row(name: str, width: int, code: int, statements: int, long: int) -> str:
+    share = percent(statements, code) if code else "-"
+    return f"{name:<{width}}  {code:>5}  {code - statements:>5}  {statements:>10}  {share:>6}  {long:>4}"
 
 
 # ─────────────────────────────── the report ───────────────────────────────

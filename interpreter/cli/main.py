@@ -1,4 +1,4 @@
-"""The ``umpire`` command line: check, run, play, explain, draw, odds, study, schema, coverage, find, lsp.
+"""The ``umpire`` command line: check, run, play, explain, draw, odds, study, schema, coverage, find, rule, lsp.
 
 Every failure reaches the user as a diagnostic (file:line:col, the source line, a
 caret, a hint) and an exit code, never as a Python traceback.
@@ -110,9 +110,13 @@ def _dispatch_more(args: argparse.Namespace) -> int:
 
         return cmd_lsp(files.allowed_folders(args.allow_path))
     if args.command == "coverage":
-        from .coverage import cmd_coverage
+        from .coverage import cmd_coverage, cmd_shape
 
-        return cmd_coverage(args.ruleset, args.sections, args.missing)
+        return cmd_shape(args.ruleset) if args.shape else cmd_coverage(args.ruleset, args.sections, args.missing)
+    if args.command == "rule":
+        from .rule import cmd_rule
+
+        return cmd_rule(args.ruleset, args.section, args.overlays)
     if args.command == "find":
         from .find import cmd_find
 
@@ -133,9 +137,9 @@ def _dispatch_json(args: argparse.Namespace) -> int:
 
         return json_run(args.scenario, args.overlays, args.detail, args.side)
     if args.command == "coverage":
-        from .coverage import json_coverage
+        from .coverage import json_coverage, json_shape
 
-        return json_coverage(args.ruleset, args.sections, args.missing)
+        return json_shape(args.ruleset) if args.shape else json_coverage(args.ruleset, args.sections, args.missing)
     from .odds import json_odds
 
     return json_odds(_odds_args(args))
@@ -158,7 +162,7 @@ def parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help="what to do (umpire COMMAND --help tells more)")
     for add in (_add_check, _add_run, _add_play, _add_explain, _add_draw, _add_odds, _add_study, _add_schema,
-                _add_coverage, _add_find, _add_lsp):
+                _add_coverage, _add_find, _add_rule, _add_lsp):
         add(sub)
     for name, command in sub.choices.items():
         _output_options(command, json=name in _JSON_COMMANDS)
@@ -330,6 +334,9 @@ def _add_coverage(sub) -> None:
     p.add_argument("ruleset", help="the rules file whose citations are counted (.rules)")
     p.add_argument("--sections", metavar="FILE", help="the rulebook's list of sections (default: the ruleset's .sections file)")
     p.add_argument("--missing", action="store_true", help="list only the sections not fully encoded, each with what is left out and why")
+    p.add_argument("--shape", action="store_true",
+                   help="instead of the sections: how many of the ruleset's code lines are data and declarations, and "
+                        "how many statements, file by file, with the lines over 160 characters")
     _allow_option(p)
 
 
@@ -340,6 +347,15 @@ def _add_find(sub) -> None:
     p.add_argument("name", nargs="?", help="the name, as the rules write it")
     p.add_argument("--missing", action="store_true",
                    help="list the data the rulebook does not print (declared 'missing') and the demo table standing in")
+    _with_option(p)
+    _allow_option(p)
+
+
+def _add_rule(sub) -> None:
+    p = sub.add_parser("rule", help="every line of a ruleset that encodes a section of the rulebook (and its subsections), "
+                                    "in the rulebook's order, with file:line")
+    p.add_argument("ruleset", help="the ruleset's main file (its parts and demo data are read too)")
+    p.add_argument("section", help="the section's number, as the rulebook prints it (9.1)")
     _with_option(p)
     _allow_option(p)
 

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from . import nodes as n
 
-_STATEMENTS = typing.get_args(typing.get_args(n.Stmt)[0])  # the node classes of the statement union
+STATEMENT_CLASSES = typing.get_args(typing.get_args(n.Stmt)[0])  # the node classes of the statement union
 
 
 def dispatch(stage: Any, prefix: str, node: Any, *args: Any) -> Any:
@@ -51,5 +51,5 @@ def blocks(stmt: Any) -> Iterator[tuple[str, tuple]]:
     from its fields: a kind of statement new to the language is walked into with no change."""
     for name in type(stmt).model_fields:
         value = getattr(stmt, name)
-        if isinstance(value, tuple) and value and isinstance(value[0], _STATEMENTS):
+        if isinstance(value, tuple) and value and isinstance(value[0], STATEMENT_CLASSES):
             yield name, value

@@ -100,3 +100,8 @@ def test_a_rule_numbers_lines_are_in_coverage(capsys, monkeypatch):
     assert 'umpire coverage rulesets/sea_of_glory_1805.rules | grep "^  14.6 "' in PAGE
     lines = said(capsys, "coverage", "rulesets/sea_of_glory_1805.rules")
     assert "rulesets/sea_of_glory_1805/search.rules:" in [line for line in lines if line.startswith("  14.6 ")][0]
+
+
+def test_the_rule_read_top_to_bottom(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert said(capsys, "rule", "rulesets/jenkins_ear.rules", "9.3") == shown_after("umpire rule rulesets/jenkins_ear.rules 9.3")

@@ -1,0 +1,127 @@
+"""`umpire rule RULESET SECTION`: every line of a ruleset that encodes a section of the rulebook,
+in the rulebook's order, with file:line, so that a rule can be read top to bottom as encoded.
+
+A line encodes the section when the citation it is written under (its own, or the one it
+inherits from the construct around it: `ir/citations.by_line`) names the section or one of its
+subsections (9.1 takes in 9.1a, 9.1.2 and 9.1 step 2, not 9.10). The lines are shown in places:
+runs of consecutive lines of one declaration, each with the comment written just above it and the
+declaration it stands in. Places follow the rulebook's order of their sections (the ruleset's
+sections file, when it has one, else the numbers' own order), then the order of the files.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+
+from ..coverage import read_sections, sections_path_for
+from ..files import RULES, command_line_file
+from ..ir import citations
+from ..ir import nodes as n
+from ..load import load_rules
+from ..style import enabled
+from ..syntax.diagnostics import Sources, UmpireError, did_you_mean, render_all
+
+
+@dataclass
+class Place:
+    """Consecutive lines of one file encoding the section, under the citation of the first."""
+
+    file: str
+    first: int
+    last: int
+    cite: n.Citation
+    number: str  # the section or subsection the first line's citation names
+    within: str  # the declaration the lines stand in ('procedure battle'), or ''
+
+
+def cmd_rule(rules_path: str, section: str, overlays: list[str] = ()) -> int:
+    """Print the lines that encode ``section``; exit 1 when none does (with the closest numbers
+    cited) or the ruleset cannot be read."""
+    sources = Sources()
+    try:
+        command_line_file(rules_path, "umpire rule reads", (RULES,))
+        loaded = load_rules(rules_path, sources, with_demo=True, overlays=overlays)
+    except UmpireError as err:
+        print(render_all(err.diagnostics, sources, colour=enabled(sys.stderr)), file=sys.stderr)
+        return 1
+    written = citations.by_line(loaded.ruleset.decls)
+    places = _places(written, section, loaded.ruleset.decls, sources.names())
+    if not places:
+        cited = sorted({num for cite in written.values() for num in citations.names(cite.text)[0]}, key=_natural)
+        hint = did_you_mean(section, cited)
+        print(f"umpire rule: error: no line of {rules_path} cites {section}" + (f"; {hint}" if hint else ""), file=sys.stderr)
+        return 1
+    titles = _titles(rules_path, sources)
+    order = {number: i for i, number in enumerate(titles)}
+    files = {name: i for i, name in enumerate(sources.names())}
+    places.sort(key=lambda p: (order.get(p.number, len(order)), _natural(p.number), files.get(p.file, 0), p.first))
+    count = sum(p.last - p.first + 1 for p in places)
+    title = f" {titles[section]}" if section in titles else ""
+    print(f"rule {section}{title}: {count} line(s) of {rules_path} in {len(places)} place(s), in the rulebook's order")
+    for place in places:
+        print()
+        print("\n".join(_shown(place, sources)))
+    return 0
+
+
+def under(number: str, section: str) -> bool:
+    """``number`` is the section or one of its subsections: 9.1a, 9.1.2 are under 9.1; 9.10 is not."""
+    return number == section or (number.startswith(section) and not number[len(section)].isdigit())
+
+
+def _places(written: dict[tuple[str, int], n.Citation], section: str, decls, file_order: list[str]) -> list[Place]:
+    places: list[Place] = []
+    for (file, line), cite in sorted(written.items(), key=lambda kv: (file_order.index(kv[0][0])
+                                                                     if kv[0][0] in file_order else 0, kv[0][1])):
+        numbers = [num for num in citations.names(cite.text)[0] if under(num, section)]
+        if not numbers:
+            continue
+        last, within = places[-1] if places else None, _within(decls, file, line)
+        if last is not None and (last.file, last.last, last.within) == (file, line - 1, within):
+            last.last = line
+        else:
+            places.append(Place(file, line, line, cite, numbers[0], within))
+    return places
+
+
+def _within(decls, file: str, line: int) -> str:
+    """The declaration a line stands in, named as the rules write it: 'procedure battle', 'table fire'."""
+    for decl in decls:
+        span = decl.span
+        if span.file == file and span.line <= line <= span.end_line:
+            if isinstance(decl, n.HookDecl):
+                return f"hook on {decl.event}"
+            name = getattr(decl, "name", None)
+            return f"{decl.kind} {name}" if isinstance(name, str) else decl.kind
+    return ""
+
+
+def _shown(place: Place, sources: Sources) -> list[str]:
+    """The place's heading, the comment just above it, and its lines, numbered."""
+    first = place.first
+    while first > 1 and (sources.line(place.file, first - 1) or "").strip().startswith("#"):
+        first -= 1
+    where = f"{place.file}:{place.first}" + (f"-{place.last}" if place.last > place.first else "")
+    width = len(str(place.last))
+    out = [f"[{place.cite.text}] {where}" + (f", in {place.within}" if place.within else "")]
+    out.extend(f"  {number:>{width}} | {sources.line(place.file, number) or ''}".rstrip()
+               for number in range(first, place.last + 1))
+    return out
+
+
+def _titles(rules_path: str, sources: Sources) -> dict[str, str]:
+    """The sections file's numbers and titles, in the rulebook's order ({} without one, or when it cannot be read)."""
+    path = sections_path_for(rules_path)
+    if not os.path.exists(path):
+        return {}
+    try:
+        return {number: s.title for number, s in read_sections(path, sources).items()}
+    except UmpireError:
+        return {}
+
+
+def _natural(text: str) -> list:
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"([0-9]+)", text) if t]

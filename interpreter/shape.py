@@ -1,0 +1,69 @@
+"""The shape of a ruleset: how many of its code lines are data and declarations, and how many are
+statements (procedures' bodies, steps' and rows' effects, functions' bodies). A rulebook is mostly
+tables, stats and sequences; a ruleset written mostly as statements is programming the mechanics
+the language could declare. `umpire coverage --shape` prints it (docs/coverage.md).
+
+A code line is a line with something besides a comment, white space and braces. A code line is a
+statement line when a statement's span, or a function's body, covers it: the line of a step whose
+one-line body is a `say` counts as a statement, the line of a procedure's header does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .ir import nodes as n
+from .ir.visit import STATEMENT_CLASSES, descendants
+from .syntax.diagnostics import Span
+
+LONG_LINE = 160  # characters: a line longer than this is hard to read beside the rulebook (issue targets, docs/coverage.md)
+_BRACES = set("{}()[] \t")
+
+
+@dataclass
+class FileShape:
+    """One file's code lines: all of them, those holding statements, and the long ones."""
+
+    path: str
+    code: set[int] = field(default_factory=set)
+    statements: set[int] = field(default_factory=set)
+    long: dict[int, int] = field(default_factory=dict)  # line -> its length, for lines over LONG_LINE
+
+    @property
+    def data(self) -> int:
+        return len(self.code) - len(self.statements)
+
+
+def is_code(line: str) -> bool:
+    """A line holding more than a comment, white space and braces."""
+    text = line.strip()
+    return bool(text) and not text.startswith("#") and not set(text) <= _BRACES
+
+
+def statement_spans(decls: Iterable) -> list[Span]:
+    """The spans of every statement and of every function's body among the declarations."""
+    spans = []
+    for node in descendants(decls):
+        if isinstance(node, n.FunctionDecl):
+            spans.append(node.body.span)
+        elif isinstance(node, STATEMENT_CLASSES):
+            spans.append(node.span)
+    return spans
+
+
+def measure(ruleset: n.Ruleset, texts: dict[str, str]) -> list[FileShape]:
+    """The shape of each file of the ruleset, in the order the files were read."""
+    shapes = {}
+    for path, text in texts.items():
+        shape = shapes[path] = FileShape(path)
+        for number, line in enumerate(text.splitlines(), start=1):
+            if is_code(line):
+                shape.code.add(number)
+                if len(line) > LONG_LINE:
+                    shape.long[number] = len(line)
+    for span in statement_spans(ruleset.decls):
+        shape = shapes.get(span.file)
+        if shape is not None:
+            shape.statements.update(line for line in range(span.line, span.end_line + 1) if line in shape.code)
+    return list(shapes.values())
