@@ -46,7 +46,7 @@ from .engine import Engine
 from .policies import POLICIES, Seen, agents_for
 from .position import canon
 from .requests import DrawRequest, RollRequest, RuleError, ScriptError, Unprinted
-from .scenario import run_target, target_parts
+from .scenario import target_parts
 from .setup import Setup
 from .stands_in import stands_in
 from .values import ORDER_WATCH, OrderedRead, show
@@ -253,7 +253,7 @@ class _Trial:
         runner = Runner(engine, dice, self.agents(policy))
         cut = False
         try:
-            runner.run(engine.to_the_end(run_target(engine, self.sc)))
+            runner.run(engine.run_to_end(target_parts(engine, self.sc)))
         except Cut:
             cut = True
         except Unprinted as gap:  # the run ends where the rulebook prints no result, as a branch does

@@ -25,7 +25,7 @@ from .human import HumanAgent
 from .position import Position
 from .position_data import PositionError, from_data, to_data
 from .readout import Readout
-from .requests import GameEnded, RuleError, ScriptError
+from .requests import RuleError, ScriptError
 from .save_check import agents_problem, differences, flat, generator_differences, position_fields, shown
 from .search import GreedyAgent, Lookahead, SearchAgent, TreeSearchAgent
 from .setup import Setup
@@ -259,32 +259,44 @@ class _Session:
     def play_turns(self, final: int) -> None:
         """Every step from the set-up's point to the end of turn `final`, then the game's end; a
         game loaded from its position goes on from the segment it was saved in. An `end game` goes
-        straight to the game's end segment (its game_end hooks, without the line of the last turn)."""
+        straight to the game's end (`Engine.run_to_end`: its game_end hooks, without the line of
+        the last turn)."""
         self.final = final
         loaded = self.loaded()
-        for label, begin in self.segments(final):
-            if loaded is not None:
-                if label != loaded[0]:
-                    continue  # before the save: the position holds what it did
-                self.segment, work, loaded = label, _answered(*loaded[1:]), None
-            else:
-                self.segment, work = label, begin()
-                if self.watch is not None:  # the segment's clock is set; its rules have not run
-                    self.watch(self.engine, label)
-                self.tick(label)
-            if work is not None:
-                try:
-                    self.runner.run(work)
-                except GameEnded as ended:  # 'end game': the rest of the game is its end
-                    self.segment = ("game_end", final)
-                    self.runner.run(self.engine.game_over(ended))
-                    break
-            self.stream()
-        if loaded is not None:
-            raise ScriptError(f"field 'goes_on.segment': {list(loaded[0])} is no part of this game's sequence of play")
+        segments = list(self.segments(final))
+        first = None
+        if loaded is not None:  # the game goes on inside the segment it was saved in
+            labels = [label for label, _begin in segments]
+            if loaded[0] not in labels:
+                raise ScriptError(f"field 'goes_on.segment': {list(loaded[0])} is no part of this game's sequence of play")
+            after = labels.index(loaded[0]) + 1
+            self.segment, first, segments = loaded[0], self.told(_answered(*loaded[1:])), segments[after:]
+        parts = [self.begins(label, begin) for label, begin in segments]
+        self.runner.run(self.engine.run_to_end(parts, first, at_the_end=self.game_ends))
         self.end_check()
         if self.watch is not None:
             self.watch(self.engine, ("game_over",))
+
+    def begins(self, label: tuple, begin: Callable):
+        """A segment of the game played, as it begins: named (a save says it), its clock set, the
+        watcher and the terminal's bar told; its narration told once it has run."""
+        def part():
+            self.segment, work = label, begin()
+            if self.watch is not None:  # the segment's clock is set; its rules have not run
+                self.watch(self.engine, label)
+            self.tick(label)
+            return self.told(work)
+        return part
+
+    def game_ends(self) -> None:
+        """An `end game` ran: the game is in its end segment (a save at a hook's decision says so)."""
+        self.segment = ("game_end", self.final)
+
+    def told(self, work):
+        """A segment's work, then its narration shown (not after an `end game`: the game's end follows)."""
+        if work is not None:
+            yield from work
+        self.stream()
 
     def segments_after(self, horizon: int | None):
         """The segments after the one running, up to `horizon` more steps (None: to the game's end):

@@ -82,7 +82,7 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
         engine.state.facts.setdefault("departures", 0)
         engine.run_invariants()
         runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym, engine))
-        runner.run(engine.to_the_end(run_target(engine, sc)))
+        runner.run(engine.run_to_end(target_parts(engine, sc)))
         runner.finish(sc.cite or "scenario")
         stopped = None
     except (RuleError, ScriptError) as err:
@@ -333,8 +333,8 @@ def _named_agent(plays: n.SidePlays, seed: int, engine: Engine | None):
 
 
 def run_target(engine: Engine, sc: n.Scenario):
-    """The scenario's `run` target, driven like a generator: one process, or steps in turn (a run
-    wraps it in `Engine.to_the_end`: an `end game` in it ends the run, after the game_end hooks)."""
+    """The scenario's `run` target as one thing to drive by hand: one process, or steps in turn (a
+    run drives its parts with `Engine.run_to_end`, where an `end game` goes on to the game's end)."""
     parts = target_parts(engine, sc)
     return parts[0]() if len(parts) == 1 else _in_turn(parts)
 
