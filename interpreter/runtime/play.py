@@ -155,14 +155,15 @@ def steps_from(sym: Symbols, start: n.StepAt | None, turns: int | None = None):
 
 def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, kinds: list[str], *,
          terminal: Terminal | None = None, stop_after: int | None = None, resume: dict | None = None,
-         detail: bool = False, narrate: bool = True, watch: Callable | None = None) -> Game:
-    """Play from the set-up to the end; ``stop_after`` suspends before that many decisions,
+         detail: bool = False, narrate: bool = True, watch: Callable | None = None, set_up: Setup | None = None) -> Game:
+    """Play from the set-up to the end (``set_up``: the set-up already run on its engine, by the front
+    end's check: the game is played on it); ``stop_after`` suspends before that many decisions,
     ``resume`` (a loaded save) replays silently to the save point and goes on from there.
     A person who ends the game at a prompt (end of input, Ctrl-C) suspends it there too.
     ``watch(engine, label)`` is called as each segment of the game begins, its clock set and none of
     its rules run yet (its label: a turn's start is `("turn_start", N)`), and with `("game_over",)`
     once the game has ended (`play --draw`)."""
-    session = _Session(sym, sources, setup, seed, kinds, terminal, resume, detail)
+    session = _Session(sym, sources, setup, seed, kinds, terminal, resume, detail, set_up)
     session.watch = watch
     session.engine.narrate = narrate  # a study reads only where the game ends
     game = session.game
@@ -199,9 +200,11 @@ class _Session:
     """One game in play: its engine, agents and runner, and how much of its narration is told."""
 
     def __init__(self, sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, kinds: list[str],
-                 terminal: Terminal | None, resume: dict | None, detail: bool):
+                 terminal: Terminal | None, resume: dict | None, detail: bool, set_up: Setup | None = None):
         self.game = Game()
-        self.engine = Engine(sym, sources)
+        self.set_up = set_up
+        self.engine = set_up.engine if set_up is not None else Engine(sym)
+        self.engine.sources = sources
         self.sym, self.setup, self.seed, self.kinds = sym, setup, seed, kinds
         self.terminal, self.resume, self.detail = terminal, resume, detail
         self.game.lines.append(_header(sym, seed, kinds))
@@ -222,7 +225,8 @@ class _Session:
         """The set-up, then the sequence of play from where it stands to the end of the last turn."""
         engine, setup = self.engine, self.setup
         if setup is not None:
-            Setup(engine, setup).run()
+            if self.set_up is None:
+                Setup(engine, setup).run()
             demo = stands_in_brief(setup)
             self.game.lines.append(f"set-up: {setup.title}" + (f"; {demo}" if demo else ""))
             engine.run_invariants()  # the set-up's position is checked as a scenario's is
