@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from .ir.symbols import Symbols
     from .overlay.apply import AppliedOverlay
     from .overlay.ir import Overlay
+    from .runtime.setup import Setup
 
 
 @dataclass
@@ -182,24 +183,31 @@ def load_scenario(path: str, sources: Sources, chain: tuple[str, ...] = ()) -> n
 
 
 def check_scenario(scenario: n.Scenario, symbols: Symbols) -> list[Diagnostic]:
+    """A scenario checked against its ruleset (`set_up_and_checked`), its diagnostics alone."""
+    return set_up_and_checked(scenario, symbols)[1]
+
+
+def set_up_and_checked(scenario: n.Scenario, symbols: Symbols) -> tuple[Setup | None, list[Diagnostic]]:
     """A scenario checked against its ruleset: the checker's static checks, then its set-up run on an
     engine of its own, which reports an unknown type, place or stat, or a printed value the scenario
     overrides, in the set-up's own words; the places and coasts it sets up are what the expectations
     and the rules' coast ends are checked against. The checker runs nothing itself: the set-up is the
-    runtime's, and this is the one place that joins the two."""
+    runtime's, and this is the one place that joins the two. The set-up (None when it failed) is handed
+    on to the command that runs the scenario, which runs on its engine: a scenario is set up once."""
     from .check.scenario import check_set_up, static_checks
     from .runtime.common.requests import ScriptError
     from .runtime.execution.engine import Engine
     from .runtime.games.setup import Setup
 
     diags = static_checks(scenario, symbols, lambda: _demo_symbols(scenario))
-    engine = Engine(symbols)
+    set_up = Setup(Engine(symbols), scenario)
     try:
-        Setup(engine, scenario).run()
+        set_up.run()
     except ScriptError as err:
-        return [*diags, Diagnostic("error", err.message, err.span or scenario.span, err.hint)]
-    coasts = {name: [place.id for place in listed] for name, listed in engine.state.coasts.items()}
-    return diags + check_set_up(scenario, symbols, engine.state.places, coasts)
+        return None, [*diags, Diagnostic("error", err.message, err.span or scenario.span, err.hint)]
+    state = set_up.engine.state
+    coasts = {name: [place.id for place in listed] for name, listed in state.coasts.items()}
+    return set_up, diags + check_set_up(scenario, symbols, state.places, coasts)
 
 
 def _demo_symbols(scenario: n.Scenario) -> Symbols | None:
@@ -275,18 +283,19 @@ def header_file(game: n.Game, relative: str, kind: files.Kind, construct: str) -
 
 def scenario_and_rules(path: str, sources: Sources, overlays: list[str] = (), with_errata: bool = False,
                        with_demo: bool = False):
-    """The scenario, its ruleset amended by the overlays the scenario names and then ``overlays``, and every
-    diagnostic of both."""
+    """The scenario, its ruleset amended by the overlays the scenario names and then ``overlays``, every
+    diagnostic of both, and the scenario set up for its check (None when it was not: `set_up_and_checked`)."""
     scenario = load_scenario(path, sources)
     rules = rules_path_for(scenario)
     if not os.path.exists(rules):
         cache.note_absent(rules)  # a checked verdict kept by the cache holds until the file appears
         missing = Diagnostic("error", f"the ruleset '{scenario.uses}' does not exist (looked for {rules})", scenario.uses_span)
-        return scenario, None, [missing]
+        return scenario, None, [missing], None
     loaded = load_scenario_rules(scenario, sources, overlays, with_errata=with_errata, with_demo=with_demo)
     if loaded.errors:
-        return scenario, loaded, loaded.errors
-    return scenario, loaded, check_scenario(scenario, loaded.symbols)
+        return scenario, loaded, loaded.errors, None
+    set_up, diags = set_up_and_checked(scenario, loaded.symbols)
+    return scenario, loaded, diags, set_up
 
 
 def stop_on_errors(diags: list[Diagnostic]) -> None:
@@ -296,30 +305,32 @@ def stop_on_errors(diags: list[Diagnostic]) -> None:
 
 
 def prepared_scenario(path: str, sources: Sources, overlays: list[str], with_demo: bool = False):
-    """The scenario and its checked ruleset, ready to run; an UmpireError with the errors otherwise."""
-    scenario, loaded, diags = scenario_and_rules(path, sources, overlays, with_demo=with_demo)
+    """The scenario, its checked ruleset and its set-up (the check's: the run goes on from it), ready to
+    run; an UmpireError with the errors otherwise."""
+    scenario, loaded, diags, set_up = scenario_and_rules(path, sources, overlays, with_demo=with_demo)
     stop_on_errors(diags)
     if scenario.run is None:  # the check lets a file of places alone through: it is a shared map
         raise UmpireError([Diagnostic("error", "this file holds places alone (a shared map): it has no 'run' line to run",
                                       scenario.span, "'umpire check' checks it; a scenario takes its places with "
                                       "'places from \"FILE\"' and runs them")])
-    return scenario, loaded
+    return scenario, loaded, set_up
 
 
 def ready_scenario(path: str, sources: Sources, overlays: list[str], with_demo: bool = False):
-    """The scenario and its checked ruleset, ready to run, or None once the errors are printed."""
+    """The scenario, its checked ruleset and its set-up, ready to run, or None once the errors are printed."""
     try:
-        scenario, loaded = prepared_scenario(path, sources, overlays, with_demo)
+        return prepared_scenario(path, sources, overlays, with_demo)
     except UmpireError as err:
         print(render_all(err.diagnostics, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return None
-    return scenario, loaded
 
 
 def game_to_play(path: str, sources: Sources, overlays, errata: bool, choice: str | None):
-    """The set-up (a scenario, the demo set-up or a named scenario) and the checked ruleset to play."""
+    """The set-up (a scenario, the demo set-up or a named scenario), the checked ruleset to play, and the
+    position its check set up (None without a set-up: the game starts from an empty position)."""
+    set_up = None
     if path.endswith(".scenario"):
-        scenario, loaded, diags = scenario_and_rules(path, sources, overlays, with_errata=errata)
+        scenario, loaded, diags, set_up = scenario_and_rules(path, sources, overlays, with_errata=errata)
     else:
         scenario, loaded = None, load_rules(path, sources, with_demo=True, with_errata=errata, overlays=overlays)
         diags = loaded.diagnostics
@@ -327,11 +338,12 @@ def game_to_play(path: str, sources: Sources, overlays, errata: bool, choice: st
         if setup is not None:
             scenario = load_scenario(setup, sources)
             if scenario.overlays:  # a set-up with rules of its own (a scenario's overlay): played with them
-                scenario, loaded, diags = scenario_and_rules(setup, sources, overlays, with_errata=errata, with_demo=True)
+                scenario, loaded, diags, set_up = scenario_and_rules(setup, sources, overlays, with_errata=errata, with_demo=True)
             else:
-                diags = diags + check_scenario(scenario, loaded.symbols)
+                set_up, checked = set_up_and_checked(scenario, loaded.symbols)
+                diags = diags + checked
     stop_on_errors(diags)
-    return scenario, loaded
+    return scenario, loaded, set_up
 
 
 def chosen_setup(game: n.Game | None, choice: str | None) -> str | None:

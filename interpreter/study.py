@@ -54,7 +54,8 @@ def prepared(spec: Spec):
     sources = Sources()
     box = files.Sandbox.for_run([spec.path, *spec.overlays], files.allowed_folders(spec.allowed))
     with files.sandbox(box):
-        scenario, loaded = game_to_play(spec.path, sources, list(spec.overlays), spec.errata, spec.choice)
+        # Every game of the study is set up on an engine of its own: the check's set-up is not played.
+        scenario, loaded, _ = game_to_play(spec.path, sources, list(spec.overlays), spec.errata, spec.choice)
     return loaded.symbols, sources, scenario
 
 

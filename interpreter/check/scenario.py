@@ -1,7 +1,7 @@
 """A scenario checked before anything runs: its run target, expectations and decisions, then the names
 its expectations and the rules use against the position its set-up gives.
 
-The checker runs nothing: the front end sets the scenario up (load.check_scenario) and hands the
+The checker runs nothing: the front end sets the scenario up (load.set_up_and_checked) and hands the
 places and coasts of that position to `check_set_up`.
 """
 

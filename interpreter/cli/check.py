@@ -184,7 +184,7 @@ def _unprinted_results(sym) -> list[str]:
 def _check_scenario(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
     from ..overlay.apply import summary_lines
 
-    scenario, loaded, diags = scenario_and_rules(path, sources, overlays)
+    scenario, loaded, diags, _ = scenario_and_rules(path, sources, overlays)
     return diags, summary_lines(loaded.overlays) if loaded is not None else []
 
 

@@ -109,15 +109,13 @@ def _rules_pictures(a: DrawArgs, sources: Sources):
     """A rules file: the picture of its demo set-up, or of the header's scenario named (an empty map when none)."""
     from ..picture import layout, scene, svg
     from ..runtime.execution.engine import Engine
-    from ..runtime.games.setup import Setup
 
-    setup, loaded = game_to_play(a.path, sources, list(a.overlays), True, a.scenario)
+    setup, loaded, set_up = game_to_play(a.path, sources, list(a.overlays), True, a.scenario)
     problem = _side_problem(loaded.symbols, a.side)
     if problem:
         return problem
-    engine = Engine(loaded.symbols, sources)
-    if setup is not None:
-        Setup(engine, setup).run()
+    engine = set_up.engine if set_up is not None else Engine(loaded.symbols)  # the check's set-up, drawn
+    engine.sources = sources
     _say_stands_in(setup, loaded.symbols)
     title = setup.title if setup is not None else (loaded.symbols.game.title if loaded.symbols.game else a.path)
     taken = scene.take(engine, title or a.path, "the set-up", a.side)
@@ -138,13 +136,13 @@ def _scenario_pictures(a: DrawArgs, sources: Sources):
     ready = ready_scenario(a.path, sources, list(a.overlays))
     if ready is None:
         return ""  # the errors are printed
-    scenario, loaded = ready
+    scenario, loaded, set_up = ready
     problem = _side_problem(loaded.symbols, a.side)
     if problem:
         return problem
     _say_stands_in(scenario, loaded.symbols)
     camera = Camera(scenario, a.side, a.at, a.step)
-    outcome = run_scenario(scenario, loaded.symbols, sources, watch=camera.watch, side=a.side)
+    outcome = run_scenario(scenario, loaded.symbols, sources, watch=camera.watch, side=a.side, set_up=set_up)
     done = camera.done()
     if outcome.error is not None:
         print(render(outcome.error, sources), file=sys.stderr)

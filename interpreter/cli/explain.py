@@ -25,8 +25,8 @@ def cmd_explain(path: str, at: str | None, overlays: list[str] = (), why: str | 
     ready = ready_scenario(path, sources, overlays)
     if ready is None:
         return 1
-    scenario, loaded = ready
-    outcome = run_scenario(scenario, loaded.symbols, sources, explain=True, why_not=why_not)
+    scenario, loaded, set_up = ready
+    outcome = run_scenario(scenario, loaded.symbols, sources, explain=True, why_not=why_not, set_up=set_up)
     print(f"explain: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else ""))
     if why is not None:
         return _explain_why(scenario, loaded.symbols, outcome, why)

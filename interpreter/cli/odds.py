@@ -51,7 +51,7 @@ def cmd_odds(a: OddsArgs) -> int:
     ready = ready_scenario(a.path, sources, a.overlays, a.demo)
     if ready is None:
         return 1
-    scenario, loaded = ready
+    scenario, loaded, _ = ready  # each run of the odds sets the scenario up on the engine it resets
     if a.list_facts:
         print("\n".join(list_facts(scenario, loaded.symbols, sources)))
         return 0
@@ -258,7 +258,7 @@ def json_odds(a) -> int:
 
     sources = Sources()
     try:
-        scenario, loaded = prepared_scenario(a.path, sources, a.overlays, a.demo)
+        scenario, loaded, _ = prepared_scenario(a.path, sources, a.overlays, a.demo)
     except UmpireError as err:
         return rj.stopped("odds", err.diagnostics, scenario=a.path)
     try:

@@ -124,7 +124,7 @@ def _play_game(args: _PlayArgs) -> int:
     ready = _ready_game(args, sources)
     if ready is None:
         return 1
-    scenario, loaded, applied = ready
+    scenario, loaded, applied, set_up = ready
     resume = args.resume
     human = "human" in args.kinds
     pictures = _turn_pictures(args.draw, scenario, loaded.symbols, args.kinds, args.force) if args.draw else None
@@ -135,7 +135,7 @@ def _play_game(args: _PlayArgs) -> int:
         terminal = _terminal(update and (lambda turn, last: update(turn - 1, total=last)))
         game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=terminal,
                     stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail,
-                    watch=pictures.watch if pictures else None)
+                    watch=pictures.watch if pictures else None, set_up=set_up)
     _tell_the_rest(game, args.detail)
     if pictures is not None and pictures.written:
         seen = f" (as {pictures.side} sees it)" if pictures.side else ""
@@ -174,9 +174,10 @@ def _resumed(resume) -> dict:
 
 
 def _ready_game(args: _PlayArgs, sources: Sources):
-    """The set-up, the checked ruleset and the names of the overlays applied; None once the error is printed."""
+    """The set-up, the checked ruleset, the names of the overlays applied and the set-up run for the check
+    (the game is played on it); None once the error is printed."""
     try:
-        scenario, loaded = game_to_play(args.path, sources, args.overlays, args.errata, args.choice)
+        scenario, loaded, set_up = game_to_play(args.path, sources, args.overlays, args.errata, args.choice)
     except UmpireError as err:
         print(render_all(err.diagnostics, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return None
@@ -186,7 +187,7 @@ def _ready_game(args: _PlayArgs, sources: Sources):
         print(f"umpire: error: {args.load}: field 'errata' or 'overlays': the game was saved with the overlays "
               f"{resume.head['applied'] or 'none'}; the save as it stands applies {applied or 'none'}", file=sys.stderr)
         return None
-    return scenario, loaded, applied
+    return scenario, loaded, applied, set_up
 
 
 def _terminal(turn_begins=None):

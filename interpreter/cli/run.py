@@ -26,12 +26,12 @@ def cmd_run(path: str, overlays: list[str] = (), detail: bool = False, side: str
     ready = ready_scenario(path, sources, overlays)
     if ready is None:
         return 1
-    scenario, loaded = ready
+    scenario, loaded, set_up = ready
     problem = unknown_side(side, loaded.symbols)
     if problem:
         print(f"umpire: error: {problem}", file=sys.stderr)
         return 1
-    outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail, side=side, fixtures=fixtures)
+    outcome = run_scenario(scenario, loaded.symbols, sources, detail=detail, side=side, fixtures=fixtures, set_up=set_up)
     print(report_lines(outcome.lines, sys.stdout))
     return finish(outcome, sources) or (0 if outcome.ok else 1)
 
@@ -52,14 +52,14 @@ def json_run(path: str, overlays: list[str] = (), detail: bool = False, side: st
 
     sources = Sources()
     try:
-        scenario, loaded = prepared_scenario(path, sources, overlays)
+        scenario, loaded, set_up = prepared_scenario(path, sources, overlays)
     except UmpireError as err:
         return rj.stopped("run", err.diagnostics, scenario=path)
     sym = loaded.symbols
     problem = unknown_side(side, sym)
     if problem:
         return rj.stopped("run", [Diagnostic("error", problem, NO_SPAN)], scenario=path)
-    outcome = run_scenario(scenario, sym, sources, detail=detail, side=side)
+    outcome = run_scenario(scenario, sym, sources, detail=detail, side=side, set_up=set_up)
     active = rj.active_sides(sym)
     names = names_of(sym.game)
     trace = [rj.event(i, e, active, names) for i, e in enumerate(outcome.events, start=1) if detail or not e.detail]

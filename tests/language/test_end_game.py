@@ -113,3 +113,19 @@ def test_an_invariant_may_not_end_the_game(capsys, monkeypatch, tmp_path):
     assert main(["run", str(tmp_path / "capped.scenario")]) == 1
     err = capsys.readouterr().err
     assert "invariant 'capped' may not end the game" in err and "Traceback" not in err
+
+
+def test_the_end_of_a_game_is_caught_in_one_place():
+    """Every driver (a scenario's run, odds, play, a search agent's rollouts) runs its parts of play
+    through `Engine.run_to_end`, so a new way to end the game edits none of them: no other function
+    catches `GameEnded`, but the invariants', which refuse it."""
+    import ast
+
+    catchers = set()
+    for path in sorted((ROOT / "interpreter").rglob("*.py")):
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                for handler in ast.walk(fn):
+                    if isinstance(handler, ast.ExceptHandler) and "GameEnded" in ast.unparse(handler.type or ast.Pass()):
+                        catchers.add(fn.name)
+    assert catchers == {"run_to_end", "run_invariants"}

@@ -91,8 +91,8 @@ class ScriptError(Exception):
 
 
 class GameEnded(Exception):
-    """An `end game` ran: the game is over at once. Whoever runs the game leaves the step, turn and
-    run it was in and goes on to the game's end (`Engine.game_over`: the game_end hooks), no further;
+    """An `end game` ran: the game is over at once. The game leaves the step, turn and run it was
+    in and goes on to the game's end (`Engine.run_to_end`, for every driver: the game_end hooks), no further;
     ``in_the_end`` when a game_end hook ended it (the game's end is already running: nothing follows)."""
 
     def __init__(self, why: str, in_the_end: bool):

@@ -8,7 +8,7 @@ event it emits carries the rule citation of the statement that produced it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -439,22 +439,34 @@ class Engine:
                 self.trace(h.cite or "hook", f"turn {turn_label(self.sym.game, self.state.turn)}: {event.replace('_', ' ')}")
         return self.vm.event(event)
 
-    def game_over(self, ended: GameEnded) -> Iterator:
-        """The game's end after an `end game`: its game_end hooks, unless one of them ended it (an
-        `end game` in them ends only them)."""
-        if ended.in_the_end:
-            return
-        try:
-            yield from self.game_event("game_end")
-        except GameEnded:
-            pass
+    def run_to_end(self, parts: Iterable[Callable[[], Iterator | None]], first: Iterator | None = None,
+                   at_the_end: Callable[[], None] | None = None) -> Iterator:
+        """Parts of play run one after another, driven like one generator (a runner drives it, or
+        exact odds step by step), and the one place the end of a game is handled: an `end game` in
+        any of them leaves it and goes on to the game's end, the game_end hooks (unless one of them
+        ended it: an `end game` in them ends only them), and no further part runs.
 
-    def to_the_end(self, work: Iterator) -> Iterator:
-        """``work`` driven as a generator; an `end game` in it goes on to the game's end instead."""
+        ``first`` is work already under way, run before the parts (a loaded save's decision, a
+        rollout's answer, a position restored to go on from a roll); each part, made when the one
+        before has ended, gives the work it runs (None: nothing to run). ``at_the_end`` is told
+        as the game's end begins after an `end game` (a save there is of the game's end)."""
         try:
-            return (yield from work)
+            if first is not None:
+                yield from first
+            for part in parts:
+                self.epoch += 1  # a part begins on a position its cached function values may not hold for
+                work = part()
+                if work is not None:
+                    yield from work
         except GameEnded as ended:
-            yield from self.game_over(ended)
+            if ended.in_the_end:
+                return
+            if at_the_end is not None:
+                at_the_end()
+            try:
+                yield from self.game_event("game_end")
+            except GameEnded:
+                pass
 
     def missing_tables(self, needs) -> list[str]:
         """The tables a step or procedure `needs` that no file supplies (the rulebook does not print them)."""

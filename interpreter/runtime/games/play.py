@@ -16,7 +16,7 @@ from ...ir import nodes as n
 from ...ir.symbols import Symbols
 from ...overlay.apply import header_line
 from ...syntax.diagnostics import NO_SPAN, Diagnostic, Sources
-from ..common.requests import GameEnded, RuleError, ScriptError
+from ..common.requests import RuleError, ScriptError
 from ..execution.calendar import start_turn, turn_label
 from ..execution.dice import SeededDice
 from ..execution.engine import Engine
@@ -155,14 +155,15 @@ def steps_from(sym: Symbols, start: n.StepAt | None, turns: int | None = None):
 
 def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, kinds: list[str], *,
          terminal: Terminal | None = None, stop_after: int | None = None, resume: dict | None = None,
-         detail: bool = False, narrate: bool = True, watch: Callable | None = None) -> Game:
-    """Play from the set-up to the end; ``stop_after`` suspends before that many decisions,
+         detail: bool = False, narrate: bool = True, watch: Callable | None = None, set_up: Setup | None = None) -> Game:
+    """Play from the set-up to the end (``set_up``: the set-up already run on its engine, by the front
+    end's check: the game is played on it); ``stop_after`` suspends before that many decisions,
     ``resume`` (a loaded save) replays silently to the save point and goes on from there.
     A person who ends the game at a prompt (end of input, Ctrl-C) suspends it there too.
     ``watch(engine, label)`` is called as each segment of the game begins, its clock set and none of
     its rules run yet (its label: a turn's start is `("turn_start", N)`), and with `("game_over",)`
     once the game has ended (`play --draw`)."""
-    session = _Session(sym, sources, setup, seed, kinds, terminal, resume, detail)
+    session = _Session(sym, sources, setup, seed, kinds, terminal, resume, detail, set_up)
     session.watch = watch
     session.engine.narrate = narrate  # a study reads only where the game ends
     game = session.game
@@ -199,9 +200,11 @@ class _Session:
     """One game in play: its engine, agents and runner, and how much of its narration is told."""
 
     def __init__(self, sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, kinds: list[str],
-                 terminal: Terminal | None, resume: dict | None, detail: bool):
+                 terminal: Terminal | None, resume: dict | None, detail: bool, set_up: Setup | None = None):
         self.game = Game()
-        self.engine = Engine(sym, sources)
+        self.set_up = set_up
+        self.engine = set_up.engine if set_up is not None else Engine(sym)
+        self.engine.sources = sources
         self.sym, self.setup, self.seed, self.kinds = sym, setup, seed, kinds
         self.terminal, self.resume, self.detail = terminal, resume, detail
         self.game.lines.append(_header(sym, seed, kinds))
@@ -222,7 +225,8 @@ class _Session:
         """The set-up, then the sequence of play from where it stands to the end of the last turn."""
         engine, setup = self.engine, self.setup
         if setup is not None:
-            Setup(engine, setup).run()
+            if self.set_up is None:
+                Setup(engine, setup).run()
             demo = stands_in_brief(setup)
             self.game.lines.append(f"set-up: {setup.title}" + (f"; {demo}" if demo else ""))
             engine.run_invariants()  # the set-up's position is checked as a scenario's is
@@ -259,32 +263,44 @@ class _Session:
     def play_turns(self, final: int) -> None:
         """Every step from the set-up's point to the end of turn `final`, then the game's end; a
         game loaded from its position goes on from the segment it was saved in. An `end game` goes
-        straight to the game's end segment (its game_end hooks, without the line of the last turn)."""
+        straight to the game's end (`Engine.run_to_end`: its game_end hooks, without the line of
+        the last turn)."""
         self.final = final
         loaded = self.loaded()
-        for label, begin in self.segments(final):
-            if loaded is not None:
-                if label != loaded[0]:
-                    continue  # before the save: the position holds what it did
-                self.segment, work, loaded = label, _answered(*loaded[1:]), None
-            else:
-                self.segment, work = label, begin()
-                if self.watch is not None:  # the segment's clock is set; its rules have not run
-                    self.watch(self.engine, label)
-                self.tick(label)
-            if work is not None:
-                try:
-                    self.runner.run(work)
-                except GameEnded as ended:  # 'end game': the rest of the game is its end
-                    self.segment = ("game_end", final)
-                    self.runner.run(self.engine.game_over(ended))
-                    break
-            self.stream()
-        if loaded is not None:
-            raise ScriptError(f"field 'goes_on.segment': {list(loaded[0])} is no part of this game's sequence of play")
+        segments = list(self.segments(final))
+        first = None
+        if loaded is not None:  # the game goes on inside the segment it was saved in
+            labels = [label for label, _begin in segments]
+            if loaded[0] not in labels:
+                raise ScriptError(f"field 'goes_on.segment': {list(loaded[0])} is no part of this game's sequence of play")
+            after = labels.index(loaded[0]) + 1
+            self.segment, first, segments = loaded[0], self.told(_answered(*loaded[1:])), segments[after:]
+        parts = [self.begins(label, begin) for label, begin in segments]
+        self.runner.run(self.engine.run_to_end(parts, first, at_the_end=self.game_ends))
         self.end_check()
         if self.watch is not None:
             self.watch(self.engine, ("game_over",))
+
+    def begins(self, label: tuple, begin: Callable):
+        """A segment of the game played, as it begins: named (a save says it), its clock set, the
+        watcher and the terminal's bar told; its narration told once it has run."""
+        def part():
+            self.segment, work = label, begin()
+            if self.watch is not None:  # the segment's clock is set; its rules have not run
+                self.watch(self.engine, label)
+            self.tick(label)
+            return self.told(work)
+        return part
+
+    def game_ends(self) -> None:
+        """An `end game` ran: the game is in its end segment (a save at a hook's decision says so)."""
+        self.segment = ("game_end", self.final)
+
+    def told(self, work):
+        """A segment's work, then its narration shown (not after an `end game`: the game's end follows)."""
+        if work is not None:
+            yield from work
+        self.stream()
 
     def segments_after(self, horizon: int | None):
         """The segments after the one running, up to `horizon` more steps (None: to the game's end):

@@ -54,8 +54,10 @@ class Outcome:
 
 def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool = False, detail: bool = True,
                  watch: Callable[[Engine, int], None] | None = None, side: str | None = None,
-                 fixtures: bool = False, why_not: str | None = None) -> Outcome:
+                 fixtures: bool = False, why_not: str | None = None, set_up: Setup | None = None) -> Outcome:
     """Run a scenario; its trace is the whole trace, or with ``detail=False`` the narration alone.
+    ``set_up``: the scenario already set up on its engine (the front end's check did it, load.py): the
+    run goes on from there, and the set-up is not run again.
     ``watch(engine, N)`` is called once the set-up is built (N = 0) and after each trace line N is
     written, while the engine's state is the position that line leaves (pictures, `umpire draw --at`).
     With ``side``, the trace is written as that side sees it (fog.py: hidden lines keep their rule).
@@ -63,7 +65,8 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
     With ``why_not`` (when explaining), each decision that leaves that option out notes the rule that
     removed it (removal.py)."""
     out = Outcome()
-    engine = Engine(sym, sources, explain)
+    engine = set_up.engine if set_up is not None else Engine(sym)
+    engine.sources, engine.explain = sources, explain
     engine.check_departures = check_departures(sc)
     engine.why_not = why_not
     if side is not None:
@@ -71,18 +74,19 @@ def run_scenario(sc: n.Scenario, sym: Symbols, sources: Sources, explain: bool =
     if watch is not None:
         engine.events = _Watched(engine, watch)
     out.events = engine.events
-    setup = Setup(engine, sc)
+    setup = set_up if set_up is not None else Setup(engine, sc)
     out.lines.extend(_heading(sc, sym))
     runner = None
     try:
-        setup.run()
+        if set_up is None:
+            setup.run()
         if watch is not None:
             watch(engine, 0)
         out.lines.extend(_preamble(out, sc, setup, engine.viewer, fixtures))
         engine.state.facts.setdefault("departures", 0)
         engine.run_invariants()
         runner = Runner(engine, ScriptedDice(sc.dice), _scripted_agents(sc, sym, engine))
-        runner.run(engine.to_the_end(run_target(engine, sc)))
+        runner.run(engine.run_to_end(target_parts(engine, sc)))
         runner.finish(sc.cite or "scenario")
         stopped = None
     except (RuleError, ScriptError) as err:
@@ -333,8 +337,8 @@ def _named_agent(plays: n.SidePlays, seed: int, engine: Engine | None):
 
 
 def run_target(engine: Engine, sc: n.Scenario):
-    """The scenario's `run` target, driven like a generator: one process, or steps in turn (a run
-    wraps it in `Engine.to_the_end`: an `end game` in it ends the run, after the game_end hooks)."""
+    """The scenario's `run` target as one thing to drive by hand: one process, or steps in turn (a
+    run drives its parts with `Engine.run_to_end`, where an `end game` goes on to the game's end)."""
     parts = target_parts(engine, sc)
     return parts[0]() if len(parts) == 1 else _in_turn(parts)
 

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from statistics import mean
 from typing import Any
 
-from ..common.requests import ChoiceRequest, GameEnded, RuleError, ScriptError
+from ..common.requests import ChoiceRequest, RuleError, ScriptError
 from ..common.values import Unit
 from ..execution.dice import SeededDice
 from ..execution.vm import Choose, driven_on
@@ -85,16 +85,10 @@ class Lookahead:
             engine.process, engine.narrate = proc, narrate
 
     def play_on(self, runner: Runner, proc, answer: Any, horizon: int | None) -> None:
-        """The rest of the waiting process, then the segments after it, to the horizon; an
-        `end game` goes on to the game's end (its game_end hooks) and no further."""
-        try:
-            runner.run(driven_on(proc, answer))
-            for _label, begin in self.segments_after(horizon):
-                work = begin()
-                if work is not None:
-                    runner.run(work)
-        except GameEnded as ended:
-            runner.run(self.engine.game_over(ended))
+        """The rest of the waiting process, then the segments after it, to the horizon (an `end
+        game` goes on to the game's end, `Engine.run_to_end`)."""
+        after = (begin for _label, begin in self.segments_after(horizon))
+        runner.run(self.engine.run_to_end(after, first=driven_on(proc, answer)))
 
     def score(self, side: str) -> float:
         """1 for a rollout whose outcome names the side, 0 for one naming another side, 0.5 when it

@@ -20,10 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
-from ..common.requests import DrawRequest, GameEnded, RollRequest, Unprinted
-from ..execution.vm import Process
+from ..common.requests import DrawRequest, RollRequest, Unprinted
+from ..execution.vm import Process, driven_on
 from ..games.driver import Runner
 from ..position.position import Position, canon
 
@@ -63,13 +64,14 @@ class Brancher:
     def __init__(self, engine, parts: list[Callable[[], Process]], runner: Runner):
         self.engine, self.parts, self.runner = engine, parts, runner
         self.shell = Process(engine, None)  # what a restored position's stack is put into
+        self.part = 0  # the part running (one past the last: the game's end after an `end game`)
         self.work = 0  # outcomes sent on: what the limit counts
         self.rolled: set[str] = set()  # the labels of every roll met (a table's is its name)
         # Agents that remember (a scenario's script, read in order) keep that memory with the position.
         self.minds = [a for a in dict.fromkeys(runner.agents.values()) if hasattr(a, "memory")]
 
     def start(self) -> Waiting | Ended:
-        return self._go(self.parts[0](), 0, None, ())
+        return self._go(self._from(0), ())
 
     def branch(self, w: Waiting, outcomes: list[tuple[tuple[int, ...], Fraction]]):
         """Each outcome of the roll a position waits for, sent on from that position: what it reached,
@@ -79,27 +81,32 @@ class Brancher:
             w.position.restore(self.engine, self.shell)
             for mind, memory in zip(self.minds, w.memory or ()):
                 mind.recall(memory)
-            yield self._go(self.shell, w.part, list(dice), w.path + (index,)), p
+            self.part = w.part
+            yield self._go(self._from(w.part + 1, driven_on(self.shell, list(dice))), w.path + (index,)), p
 
-    def _go(self, proc: Process, part: int, answer, path: tuple[int, ...]) -> Waiting | Ended:
+    def _from(self, part: int, first=None):
+        """The run from part `part` on (after ``first``, the part under way) to its end (`Engine.run_to_end`)."""
+        parts = [partial(self._enter, i) for i in range(part, len(self.parts))]
+        return self.engine.run_to_end(parts, first, at_the_end=self._game_ends)
+
+    def _enter(self, part: int) -> Process:
+        self.part = part
+        return self.parts[part]()
+
+    def _game_ends(self) -> None:
+        self.part = len(self.parts)  # the game's end after an `end game`: a part after the last
+
+    def _go(self, run, path: tuple[int, ...]) -> Waiting | Ended:
         """Run on to the next roll (decisions taken by the runner's agents) or to the end."""
         engine, runner = self.engine, self.runner
         self.path = path  # where an error is reported from
+        answer = None
         while True:
             try:
                 engine.epoch += 1
-                req = proc.send(answer)
+                req = run.send(answer)
             except StopIteration:
-                part += 1
-                if part >= len(self.parts):
-                    return Ended(dict(engine.state.facts), False)
-                proc, answer = self.parts[part](), None
-                continue
-            except GameEnded as ended:  # the rest of the run is the game's end: its hooks, a part after the last
-                if ended.in_the_end:
-                    return Ended(dict(engine.state.facts), False)
-                proc, answer, part = engine.game_event("game_end"), None, len(self.parts)
-                continue
+                return Ended(dict(engine.state.facts), False)
             except Cut:
                 return Ended(dict(engine.state.facts), True)
             except Unprinted as gap:  # a result the rulebook does not print: the path ends, its odds reported
@@ -107,7 +114,7 @@ class Brancher:
             if isinstance(req, (RollRequest, DrawRequest)):  # a draw branches as a roll does (runtime/execution/cups.py)
                 self.rolled.add(req.label)
                 memory = tuple(mind.memory() for mind in self.minds)
-                return Waiting(Position.of(engine, proc), req, part, path, memory)
+                return Waiting(Position.of(engine, engine.process), req, self.part, path, memory)
             answer = runner.decide(req)
 
 

@@ -44,7 +44,7 @@ from ..execution.dice import DiceProvider, SeededDice
 from ..execution.engine import Engine
 from ..games.agents import Agent
 from ..games.driver import Runner
-from ..games.scenario import run_target, target_parts
+from ..games.scenario import target_parts
 from ..games.setup import Setup
 from ..games.stands_in import stands_in
 from ..position.position import canon
@@ -253,7 +253,7 @@ class _Trial:
         runner = Runner(engine, dice, self.agents(policy))
         cut = False
         try:
-            runner.run(engine.to_the_end(run_target(engine, self.sc)))
+            runner.run(engine.run_to_end(target_parts(engine, self.sc)))
         except Cut:
             cut = True
         except Unprinted as gap:  # the run ends where the rulebook prints no result, as a branch does
