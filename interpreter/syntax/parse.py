@@ -82,18 +82,33 @@ class _TokenTooLong(Exception):
         self.width = width  # of the caret: a huge token is marked by its start
 
 
-def _check_number(token: Token) -> Token:
+def _number_fault(text: str) -> str | None:
+    """What is wrong with a number as written, if anything."""
     # The lexer's \d takes the digits of every script, and int() reads them: digits.py.
-    other = foreign_digit(str(token))
+    other = foreign_digit(text)
     if other is not None:
-        raise _TokenTooLong(token, f"this number is written with {other}; numbers are written with "
-                                   f"the ASCII digits 0-9", len(token))
+        return f"this number is written with {other}; numbers are written with the ASCII digits 0-9"
     # No count, value or hex number of a board game needs more digits; a longer number is a slip,
     # and Python refuses to convert one of thousands of digits at all.
-    digits = len(str(token).lstrip("+-"))
+    digits = len(text.lstrip("+-"))
     if digits > MAX_DIGITS:
-        raise _TokenTooLong(token, f"this number has {digits} digits; a number has at most {MAX_DIGITS}",
-                            len(token))
+        return f"this number has {digits} digits; a number has at most {MAX_DIGITS}"
+    return None
+
+
+def _check_number(token: Token) -> Token:
+    fault = _number_fault(str(token))
+    if fault is not None:
+        raise _TokenTooLong(token, fault, len(token))
+    return token
+
+
+def _check_odds(token: Token) -> Token:
+    """A printed odds column ('3-2'): each of its two numbers is read as a number."""
+    for part in str(token).split("-"):
+        fault = _number_fault(part)
+        if fault is not None:
+            raise _TokenTooLong(token, fault, len(token))
     return token
 
 
@@ -122,7 +137,7 @@ OPTIONS = {
     "start": list(START_SYMBOLS),
     "propagate_positions": True,
     "maybe_placeholders": True,
-    "lexer_callbacks": {"INT": _check_number, "STRING": _check_string},
+    "lexer_callbacks": {"INT": _check_number, "PRINTED_ODDS": _check_odds, "STRING": _check_string},
     "cache": True,
 }
 
