@@ -6,12 +6,23 @@ are checked against a hand computation."""
 from __future__ import annotations
 
 import re
+import tomllib
 from fractions import Fraction
 
 import pytest
+import tomli_w
 
 from interpreter.cli import main
+from interpreter.load import load_scenario, load_scenario_rules
+from interpreter.runtime.common.requests import RollRequest
+from interpreter.runtime.execution.engine import Engine
 from interpreter.runtime.execution.odds_columns import odds_column
+from interpreter.runtime.execution.vm import Process
+from interpreter.runtime.games.scenario import run_target
+from interpreter.runtime.games.setup import Setup
+from interpreter.runtime.position.position import Position
+from interpreter.runtime.position.position_data import from_data, to_data
+from interpreter.syntax.diagnostics import Sources
 
 # 1-1, 3-2, 2-1, 3-1; below 1-1 the attacker is eliminated, above 3-1 the defender, with no roll.
 RULES = """
@@ -230,3 +241,37 @@ def test_a_printed_column_is_not_a_subtraction_elsewhere(tmp_path, capsys):
     # '3-2' is an odds column only in a columns line: in an expression it is 3 - 2.
     code, out, _ = play(tmp_path, capsys, "crt(3, 2)", '1 "crt"', 'fact("crt column") == "3-2"\n    3-2 == 1')
     assert code == 0, out
+
+
+def test_a_position_taken_inside_a_result_given_below_the_columns_goes_on(tmp_path, monkeypatch):
+    # The attackers eliminated below the columns roll for their losses: a position saved at that
+    # roll holds the table's frame with no column read, and goes on as the uninterrupted run.
+    write(tmp_path)
+    path = tmp_path / "storming.rules"
+    path.write_text(path.read_text().replace('{ say "the stormers are cut down" [6.3] }',
+                                             '{\n    roll lost = 1 d6 [6.3]\n    record "lost" = sum(lost) [6.3]\n  }'))
+    (tmp_path / "save.scenario").write_text("""
+scenario "save" uses "storming.rules" [6.2] {
+  run crt(1, 3)
+  expect { true }
+}
+""")
+    monkeypatch.chdir(tmp_path)
+    sources = Sources()
+    sc = load_scenario("save.scenario", sources)
+    sym = load_scenario_rules(sc, sources).symbols
+    engine = Engine(sym, sources)
+    Setup(engine, sc).run()
+    proc = run_target(engine, sc)
+    req = proc.send(None)
+    assert isinstance(req, RollRequest) and req.label == "lost"
+    text = tomli_w.dumps(to_data(Position.of(engine, proc)))
+    other = Engine(sym, sources)
+    Setup(other, sc).run()
+    shell = Process(other, None)
+    from_data(tomllib.loads(text), other).restore(other, shell)
+    for process in (proc, shell):
+        with pytest.raises(StopIteration):
+            process.send([4])
+    assert other.state.facts == engine.state.facts
+    assert engine.state.facts["crt result"] == "ae" and engine.state.facts["lost"] == 4
