@@ -630,8 +630,17 @@ def _row_result_hint(stop: _Stop) -> str:
     return f"a row gives the name of its result after '->', then an optional label: {shown} [cite]"
 
 
+def _is_spaced_odds_column(stop: _Stop) -> bool:
+    """'3 - 2' among a table's columns: a printed odds column written with spaces."""
+    if stop.tok.type != "MINUS" or stop.last is None or stop.last.type != "INT" or stop.tok.start_pos is None:
+        return False
+    line_start = stop.text.rfind("\n", 0, stop.tok.start_pos) + 1
+    return stop.text[line_start:stop.tok.start_pos].lstrip().startswith("columns")
+
+
 _SPECIAL_CASES: tuple[tuple[Callable[[_Stop], bool], Callable[[_Stop], str | None]], ...] = (
     (_is_row_without_result, _row_result_hint),
+    (_is_spaced_odds_column, lambda stop: "an odds column is written as printed, with no spaces: 3-2 (or as a ratio, 3:2)"),
     (_is_after_a_quote_in_a_string, _quote_in_a_string),
     (_is_outer_line_in_a_block, _unclosed_brace),
     (_is_end_game_without_reason, lambda stop: "'end game' says why the game ends, as the trace will print it: "
