@@ -275,3 +275,39 @@ scenario "save" uses "storming.rules" [6.2] {
             process.send([4])
     assert other.state.facts == engine.state.facts
     assert engine.state.facts["crt result"] == "ae" and engine.state.facts["lost"] == 4
+
+
+def test_the_bounds_of_a_lookup_that_may_fall_beyond_the_columns_with_no_effect(tmp_path, capsys):
+    # 20 ships lie above the columns, where the lookup gives none: the value read at it is not
+    # known to be 0 or 1, though every printed cell is.
+    (tmp_path / "t.rules").write_text("""
+game t "T" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [1.2]
+  turns 1 [1.3]
+}
+table hits(ships: int) "Hits" [4.0] {
+  roll 1 d6
+  columns value(ships) [4.0]: 1..5, 6..10
+  below columns: clamp [4.1]
+  above columns: no_effect [4.1]
+  1..6 -> 0, 1 [4.0]
+}
+table damage(h: int) "Damage" [4.2] {
+  read at h
+  0 -> none_lost [4.2]
+  1 -> one_lost [4.2]
+}
+procedure fire(n: int) [5.0] {
+  lookup h = hits(n) [5.0]
+  lookup d = damage(h) [5.0]
+}
+sequence [6.0] {
+  phase p [6.0] {
+    step s [6.0] { call fire(20) [6.0] }
+  }
+}
+""")
+    assert main(["check", str(tmp_path / "t.rules")]) == 0
+    out = capsys.readouterr()
+    assert "table damage [4.2]: the value ranges over any number (read at h (= any number))" in out.out + out.err
