@@ -114,6 +114,13 @@ ROUNDINGS = {
     "nearest": "the nearest whole number, a half rounded up (7 / 2 is 4, 5 / 4 is 1)",
 }
 
+# How odds between two columns are read: 'columns odds(attack, defence) rounded up' (language 8.3).
+ODDS_ROUNDINGS = {
+    "down": "to the column at or below the odds, in the defender's favour (7 to 3 reads 2:1); the default",
+    "up": "to the column at or above the odds, in the attacker's favour (7 to 3 reads 3:1)",
+    "nearest": "to the nearest column, a tie in the attacker's favour (7 to 3 reads 2:1, 5 to 2 reads 3:1)",
+}
+
 # How a column table finds its column (language 8.3), with the number of values each reads.
 COLUMN_KINDS = {
     "odds": (2, "the ratio of two strengths, rounded down to a column: 7 to 3 reads the 2:1 column"),

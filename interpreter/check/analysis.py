@@ -189,9 +189,14 @@ class Analysis:
         heads = t.columns.headers
         span = heads[0].label if len(heads) == 1 else f"{heads[0].label}..{heads[-1].label}"
         text = f"{len(heads)} column(s) {span} by {t.columns.by}"
+        if t.columns.rounding_span is not None:
+            text += f" rounded {t.columns.rounding}"
         if t.shifts:
             text += "; shifts " + ", ".join(self.modifier(sh, ctx)[1] for sh in t.shifts)
-        return text + f"; beyond the columns: {t.columns_beyond}{_cite(t.columns_beyond_cite)}"
+        if t.columns_beyond is not None:
+            return text + f"; beyond the columns: {t.columns_beyond}{_cite(t.columns_beyond_cite)}"
+        ends = [(end, *t.column_end(end)) for end in ("below", "above")]
+        return text + "".join(f"; {end} the columns: {policy}{_cite(cite)}" for end, policy, _, cite in ends)
 
     def modifier(self, m: n.Modifier | n.ColumnShift, ctx: Ctx) -> tuple[Values, str]:
         """What a modifier adds to the roll, and how to say it: '-1 when tired', '1..3 when bonus > 0'."""

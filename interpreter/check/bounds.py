@@ -454,10 +454,13 @@ class Bounds:
 
     def _table_numbers(self, name: str) -> Values:
         """What a lookup of a table that gives numbers (8.5) can bind: its cells' numbers (any value for a named
-        result). A cell the rulebook does not print ('?') binds nothing: reading it stops the run."""
+        result, or where a roll or a column beyond the table has no effect). A cell the rulebook does not print
+        ('?') binds nothing: reading it stops the run."""
         t = self.sym.tables.get(name)
         if t is None or not t.rows or t.beyond == "no_effect":
             return ANY
+        if t.columns is not None and any(t.column_end(end)[0] == "no_effect" for end in ("below", "above")):
+            return ANY  # a column off the table may give none
         numbers = []
         for r in t.rows:
             values = (r.value,) if r.value is not None else r.cell_values or (None,) * len(r.cells)

@@ -24,6 +24,7 @@ from ..lang import (
     GRID_SHAPES,
     HEX_COLUMN_SCHEMES,
     HOOK_EVENTS,
+    ODDS_ROUNDINGS,
     ROUNDINGS,
     VALUE_TYPES,
 )
@@ -526,8 +527,10 @@ class Checker(MapChecks, RecordChecks):
             for shift in table.shifts:
                 self.error(f"shift '{shift.name}' of table '{table.name}' moves a column, but the table has no columns", shift.span,
                            "declare them, for example 'columns odds(attack, defence) [6.1]: 1:2, 1:1, 2:1'")
-            if table.columns_beyond is not None:
-                self.error(f"table '{table.name}' says what lies beyond its columns, but it has no columns", table.columns_beyond_span)
+            for end in _COLUMN_ENDS:
+                if getattr(table, f"columns_{end}") is not None:
+                    self.error(f"table '{table.name}' says what lies {end} its columns, but it has no columns",
+                               getattr(table, f"columns_{end}_span"))
             for row in table.rows:
                 if len(row.cells) > 1:
                     self.error(f"row {_row_name(row)} of table '{table.name}' names {len(row.cells)} results, but the table has no columns",
@@ -549,11 +552,8 @@ class Checker(MapChecks, RecordChecks):
             self.expr(shift.value, scope)
             if shift.when is not None:
                 self.expr(shift.when, scope)
-        if table.columns_beyond is None:
-            self.error(f"table '{table.name}' has columns but does not say what a value beyond them means", cols.span,
-                       "add 'beyond columns: clamp', 'beyond columns: no_effect' or 'beyond columns: unresolved' with the rule or ruling")
-        elif table.columns_beyond not in BEYOND_POLICIES:
-            self.unknown("out-of-range policy", table.columns_beyond, table.columns_beyond_span, BEYOND_POLICIES)
+        self.check_rounding(table, cols)
+        self.check_column_ends(table, cols)
         for row in table.rows:
             cells = 1 if row.value is not None else len(row.cells)
             if cells != len(cols.headers):
@@ -561,6 +561,57 @@ class Checker(MapChecks, RecordChecks):
             elif len(row.cells) > 1 and (row.label is not None or row.effect):
                 self.error(f"row {_row_name(row)} of table '{table.name}' has several cells, so it cannot carry a label or an effect",
                            row.span, "declare each result once with 'result NAME \"label\" [rule] { … }'")
+
+    def check_rounding(self, table: n.TableDecl, cols: n.Columns) -> None:
+        """'rounded down|up|nearest': only odds fall between columns, and only those three ways."""
+        if cols.rounding_span is None:
+            return
+        if cols.by != "odds":
+            self.error(f"the columns of table '{table.name}' are found by {cols.by}, which falls in a column, so it is not rounded",
+                       cols.rounding_span, "only odds columns say how they round: 'columns odds(attack, defence) rounded up'")
+        elif cols.rounding not in ODDS_ROUNDINGS:
+            self.unknown("rounding of odds", cols.rounding, cols.rounding_span, ODDS_ROUNDINGS)
+
+    def check_column_ends(self, table: n.TableDecl, cols: n.Columns) -> None:
+        """What lies below the first column and above the last: 'beyond columns' for both ends, or
+        'below columns' and 'above columns' each on its own line, never both ways."""
+        apart = [end for end in ("below", "above") if getattr(table, f"columns_{end}") is not None]
+        if table.columns_beyond is not None:
+            for end in apart:
+                self.error(f"table '{table.name}' says what lies {end} its columns, but 'beyond columns' at line "
+                           f"{table.columns_beyond_span.line} already says it for both ends", getattr(table, f"columns_{end}_span"),
+                           "keep 'beyond columns' for both ends, or write 'below columns' and 'above columns' in its place")
+        elif not apart:
+            self.error(f"table '{table.name}' has columns but does not say what a value beyond them means", cols.span,
+                       "add 'beyond columns: clamp', 'beyond columns: no_effect' or 'beyond columns: unresolved' with the rule or ruling")
+        elif len(apart) == 1:
+            other = "above" if apart == ["below"] else "below"
+            self.error(f"table '{table.name}' says what lies {apart[0]} its columns, but not what lies {other} them",
+                       getattr(table, f"columns_{apart[0]}_span"),
+                       f"add '{other} columns: clamp' (or no_effect, unresolved, or a result of the table) with the rule or ruling")
+        for end in _COLUMN_ENDS:
+            if getattr(table, f"columns_{end}") is not None:
+                self.check_column_end(table, end)
+
+    def check_column_end(self, table: n.TableDecl, end: str) -> None:
+        """A policy beyond the columns, or a result the table gives there with no roll: one it declares
+        (or, when it declares none, one its cells name), and never in a table that gives numbers."""
+        name, span = getattr(table, f"columns_{end}"), getattr(table, f"columns_{end}_span")
+        if name in BEYOND_POLICIES:
+            return
+        if any(_gives(r) == "number" for r in table.rows):
+            self.error(f"'{end} columns' of table '{table.name}' names the result '{name}', but the table gives numbers",
+                       span, "write 'clamp', 'no_effect' or 'unresolved': a table gives numbers or names, not both")
+            return
+        results = _result_names(table)
+        if name in results:
+            return
+        if table.results:
+            self.error(f"'{end} columns' of table '{table.name}' names the result '{name}', which the table does not declare",
+                       span, did_you_mean(name, [*BEYOND_POLICIES, *results]) or
+                       "name a declared result, or write 'clamp', 'no_effect' or 'unresolved'")
+        else:
+            self.unknown("out-of-range policy", name, span, [*BEYOND_POLICIES, *results])
 
     def check_headers(self, table: n.TableDecl, cols: n.Columns) -> None:
         """Odds columns are ratios, the others ranges; either way they ascend without overlapping."""
@@ -573,6 +624,10 @@ class Checker(MapChecks, RecordChecks):
                 return
             if h.ratio is not None and h.ratio[1] <= 0:
                 self.error(f"column {h.label} of table '{table.name}' divides by {h.ratio[1]}", h.span)
+                return
+            if h.ratio is not None and h.ratio[0] <= 0:
+                self.error(f"column {h.label} of table '{table.name}' gives the attacker nothing: no odds fall in it",
+                           h.span, "an odds column's two numbers are 1 or more, as printed: 1-3, 1-2, 1-1")
                 return
             if h.low is not None and h.high is not None and h.low > h.high:
                 self.error(f"column {h.label} of table '{table.name}' is empty: its low end is above its high end", h.span)
@@ -604,6 +659,7 @@ class Checker(MapChecks, RecordChecks):
                     self.error(f"row {_row_name(row)} of table '{table.name}' names the result '{cell}', which the table does not declare",
                                span, did_you_mean(cell, declared))
                 used.add(cell)
+        used |= {getattr(table, f"columns_{end}") for end in _COLUMN_ENDS}  # a result read with no roll beyond the columns
         for name, r in declared.items():
             if name not in used:
                 self.warning(f"result '{name}' of table '{table.name}' is in no row", r.span)
@@ -1202,6 +1258,21 @@ _TYPED = ("int", "bool", "side", "nation", "place", "list", "map", "str")  # 'fa
 
 def _a(type_name: str) -> str:
     return {"int": "a number (int)", "bool": "a truth value (bool)", "str": "a text (str)"}.get(type_name, f"a {type_name}")
+
+
+# The lines that say what lies beyond a column table's columns: at both ends, below the first, above the last.
+_COLUMN_ENDS = ("beyond", "below", "above")
+
+
+def _result_names(table: n.TableDecl) -> list[str]:
+    """The results a table gives: those it declares, else the names its cells give, in order."""
+    if table.results:
+        return [r.name for r in table.results]
+    names: dict[str, None] = {}
+    for row in table.rows:
+        values = row.cell_values or (None,) * len(row.cells)
+        names.update((c, None) for c, v in zip(row.cells or (row.result,), values) if v is None and c != "?")
+    return list(names)
 
 
 def _gives(row: n.Row) -> str | None:

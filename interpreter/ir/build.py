@@ -51,8 +51,17 @@ class _Needs:
 
 
 @dataclass(frozen=True)
+class _Rounding:
+    """``rounded down|up|nearest`` on a ``columns odds(…)`` line: how odds between two columns are read."""
+
+    how: str
+    span: Span
+
+
+@dataclass(frozen=True)
 class _Policy:
-    """A table's ``beyond: POLICY [cite]`` (``field`` "beyond") or ``beyond columns: …`` ("columns_beyond")."""
+    """A table's ``beyond: POLICY [cite]`` (``field`` "beyond"), ``beyond columns: …`` ("columns_beyond"),
+    ``below columns: …`` ("columns_below") or ``above columns: …`` ("columns_above")."""
 
     field: str
     policy: str
@@ -836,14 +845,30 @@ class Builder(Transformer_NonRecursive):
     def columns_beyond(self, meta, c):
         return _Policy("columns_beyond", str(c[0]), self.ts(c[0]), citation_of(c))
 
+    def columns_below(self, meta, c):
+        return _Policy("columns_below", str(c[0]), self.ts(c[0]), citation_of(c))
+
+    def columns_above(self, meta, c):
+        return _Policy("columns_above", str(c[0]), self.ts(c[0]), citation_of(c))
+
     def columns(self, meta, c):
-        args = tuple(x for x in c[1:] if not isinstance(x, (n.Citation, Token, n.ColumnHeader)))
+        args = tuple(x for x in c[1:] if not isinstance(x, (n.Citation, Token, n.ColumnHeader, _Rounding)))
+        rounding = _of(c, _Rounding)
+        how = dict(rounding=rounding[0].how, rounding_span=rounding[0].span) if rounding else {}
         return n.Columns(span=self.sp(meta), by=str(c[0]), by_span=self.ts(c[0]), args=args,
-                         headers=tuple(_of(c, n.ColumnHeader)), cite=citation_of(c))
+                         headers=tuple(_of(c, n.ColumnHeader)), cite=citation_of(c), **how)
+
+    def odds_rounding(self, meta, c):
+        return _Rounding(str(c[0]), self.ts(c[0]))
 
     def ratio_header(self, meta, c):
         a, b = int(c[0]), int(c[1])
         return n.ColumnHeader(span=self.sp(meta), label=f"{a}:{b}", ratio=(a, b))
+
+    def printed_ratio_header(self, meta, c):
+        # '3-2', as the rulebook prints the column, and as the trace shows it.
+        a, b = (int(x) for x in str(c[0]).split("-"))
+        return n.ColumnHeader(span=self.sp(meta), label=f"{a}-{b}", ratio=(a, b))
 
     def range_header(self, meta, c):
         low, high = c[0]

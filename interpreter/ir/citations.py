@@ -87,6 +87,8 @@ def table(decl: n.TableDecl) -> n.TableDecl:
         "roll_cite": decl.roll_cite or cite,
         "beyond_cite": decl.beyond_cite or cite,
         "columns_beyond_cite": decl.columns_beyond_cite or cite,
+        "columns_below_cite": decl.columns_below_cite or cite,
+        "columns_above_cite": decl.columns_above_cite or cite,
     })
 
 

@@ -938,9 +938,9 @@ def show_range(low: int | None, high: int | None) -> str:
 
 
 class ColumnHeader(Node):
-    """A column of a column table: an odds ratio (3:2) or a range of values (-1..1, 16..20)."""
+    """A column of a column table: an odds ratio (3:2, or as printed, 3-2) or a range of values (-1..1, 16..20)."""
 
-    label: str  # as the trace prints it: "3:2", "16..20" or the header's own label
+    label: str  # as the trace prints it, as written: "3:2", "3-2", "16..20" or the header's own label
     ratio: tuple[int, int] | None = None
     low: int | None = None
     high: int | None = None
@@ -953,6 +953,9 @@ class Columns(Cited):
     by_span: Span
     args: tuple[Expr, ...]
     headers: tuple[ColumnHeader, ...]
+    # How odds between two columns are read: down (the defender's favour), up (the attacker's) or nearest.
+    rounding: str = "down"
+    rounding_span: Span | None = None  # None: the table says nothing, and odds are rounded down
 
 
 class ColumnShift(Cited):
@@ -991,10 +994,24 @@ class TableDecl(Cited):
     beyond_cite: Citation | None = None
     columns: Columns | None = None
     shifts: tuple[ColumnShift, ...] = ()
-    columns_beyond: str | None = None  # clamp | no_effect | unresolved
+    columns_beyond: str | None = None  # clamp | no_effect | unresolved, or a result read with no roll
     columns_beyond_span: Span | None = None
     columns_beyond_cite: Citation | None = None
+    columns_below: str | None = None  # below the first column alone, as columns_beyond
+    columns_below_span: Span | None = None
+    columns_below_cite: Citation | None = None
+    columns_above: str | None = None  # above the last column alone, as columns_beyond
+    columns_above_span: Span | None = None
+    columns_above_cite: Citation | None = None
     results: tuple[TableResult, ...] = ()
+
+    def column_end(self, end: str) -> tuple[str | None, Span | None, Citation | None]:
+        """What a column below the first ("below") or above the last ("above") means, with where it is
+        written and its citation: the end's own line, else 'beyond columns'."""
+        own = getattr(self, f"columns_{end}")
+        if own is not None:
+            return own, getattr(self, f"columns_{end}_span"), getattr(self, f"columns_{end}_cite")
+        return self.columns_beyond, self.columns_beyond_span, self.columns_beyond_cite
 
 
 class FunctionDecl(Cited):

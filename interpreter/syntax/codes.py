@@ -34,7 +34,9 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("arity", r"takes .*(argument|parameter)|needs a value for|positional arguments only"),
     ("printed-value", r"is a printed value|is printed as .*a scenario may only supply"),
     ("table-rows", r"overlaps row|has no row for|has no row at all|but no out-of-range policy|cell\(s\) for \d+ columns"
-                   r"|which the table does not declare|gives a number: a table gives|^row .* names the result"),
+                   r"|which the table does not declare|gives a number: a table gives|^row .* names the result"
+                   r"|does not come after column|no odds fall in it|already says it for both ends"
+                   r"|but not what lies (above|below) them|but the table gives numbers"),
     ("not-printed", r"does not print the result|is not printed in the rulebook|needs the missing table"
                     r"|waits for the missing|is declared missing: the rulebook does not print it"),
     ("unknown-name", r"^unknown |^there is no place|^no rule records a fact|has no (value|field|entry|row|clause|phase"
@@ -44,7 +46,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("type", r"is of type|cannot hold|not in an expression|, but this argument is|needs the bare name|is a procedure:"
              r"|is a built-in:|returns no value|needs a square grid|only a square grid|is a value of \d+ enumerations"
              r"|read it with '|^a cup is drawn|changes a track or a local number|has the name of the|event names"
-             r"|must take one side|moves a column, but|picks two paths|^only decisions are made secretly"
+             r"|must take one side|moves a column, but|so it is not rounded|picks two paths|^only decisions are made secretly"
              r"|whose answer is not revealed|is said to mean a win|ends a \w+; it stands outside|ends a seat"
              r"|the seat to start from|is not on coast|square .* id format"),
     ("turn-names", r"turn name|turns' names|names \d+ turn|this game's turns"),

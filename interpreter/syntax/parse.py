@@ -82,18 +82,33 @@ class _TokenTooLong(Exception):
         self.width = width  # of the caret: a huge token is marked by its start
 
 
-def _check_number(token: Token) -> Token:
+def _number_fault(text: str) -> str | None:
+    """What is wrong with a number as written, if anything."""
     # The lexer's \d takes the digits of every script, and int() reads them: digits.py.
-    other = foreign_digit(str(token))
+    other = foreign_digit(text)
     if other is not None:
-        raise _TokenTooLong(token, f"this number is written with {other}; numbers are written with "
-                                   f"the ASCII digits 0-9", len(token))
+        return f"this number is written with {other}; numbers are written with the ASCII digits 0-9"
     # No count, value or hex number of a board game needs more digits; a longer number is a slip,
     # and Python refuses to convert one of thousands of digits at all.
-    digits = len(str(token).lstrip("+-"))
+    digits = len(text.lstrip("+-"))
     if digits > MAX_DIGITS:
-        raise _TokenTooLong(token, f"this number has {digits} digits; a number has at most {MAX_DIGITS}",
-                            len(token))
+        return f"this number has {digits} digits; a number has at most {MAX_DIGITS}"
+    return None
+
+
+def _check_number(token: Token) -> Token:
+    fault = _number_fault(str(token))
+    if fault is not None:
+        raise _TokenTooLong(token, fault, len(token))
+    return token
+
+
+def _check_odds(token: Token) -> Token:
+    """A printed odds column ('3-2'): each of its two numbers is read as a number."""
+    for part in str(token).split("-"):
+        fault = _number_fault(part)
+        if fault is not None:
+            raise _TokenTooLong(token, fault, len(token))
     return token
 
 
@@ -122,7 +137,7 @@ OPTIONS = {
     "start": list(START_SYMBOLS),
     "propagate_positions": True,
     "maybe_placeholders": True,
-    "lexer_callbacks": {"INT": _check_number, "STRING": _check_string},
+    "lexer_callbacks": {"INT": _check_number, "PRINTED_ODDS": _check_odds, "STRING": _check_string},
     "cache": True,
 }
 
@@ -615,8 +630,17 @@ def _row_result_hint(stop: _Stop) -> str:
     return f"a row gives the name of its result after '->', then an optional label: {shown} [cite]"
 
 
+def _is_spaced_odds_column(stop: _Stop) -> bool:
+    """'3 - 2' among a table's columns: a printed odds column written with spaces."""
+    if stop.tok.type != "MINUS" or stop.last is None or stop.last.type != "INT" or stop.tok.start_pos is None:
+        return False
+    line_start = stop.text.rfind("\n", 0, stop.tok.start_pos) + 1
+    return stop.text[line_start:stop.tok.start_pos].lstrip().startswith("columns")
+
+
 _SPECIAL_CASES: tuple[tuple[Callable[[_Stop], bool], Callable[[_Stop], str | None]], ...] = (
     (_is_row_without_result, _row_result_hint),
+    (_is_spaced_odds_column, lambda stop: "an odds column is written as printed, with no spaces: 3-2 (or as a ratio, 3:2)"),
     (_is_after_a_quote_in_a_string, _quote_in_a_string),
     (_is_outer_line_in_a_block, _unclosed_brace),
     (_is_end_game_without_reason, lambda stop: "'end game' says why the game ends, as the trace will print it: "

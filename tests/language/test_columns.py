@@ -92,7 +92,7 @@ def test_odds_below_the_first_column_are_read_by_the_policy(tmp_path, capsys):
 def test_a_defence_of_nothing_is_off_the_right_of_the_table(tmp_path, capsys):
     code, out, _ = play(tmp_path, capsys, "assault(4, 0, false, false)", '6 "assault"', 'fact("assault column") == "3:1"')
     assert code == 0, out
-    assert "odds 4:0 -> 3:1" in out
+    assert "odds 4:0 -> right of 3:1, read as 3:1 [6.1]; roll 6 = 6 -> defender eliminated" in out
 
 
 def test_difference_columns_with_labels(tmp_path, capsys):

@@ -38,3 +38,10 @@ def test_a_quote_inside_a_narration_line():
     d = diagnose(text)
     assert (d.span.line, d.span.col) == (6, 27)
     assert d.hint == "the '\"' at column 26 ends the string \"the admiral cries \": write \\\" for a quote inside a string"
+
+
+def test_a_printed_odds_column_written_with_spaces():
+    text = HEAD + 'table t(a: int, b: int) "T" [5.0] {\n  roll 1 d6\n  columns odds(a, b) [5.0]: 1-2, 3 - 2, 2-1\n  beyond columns: clamp [5.0]\n  1..6 -> x, y, z [5.0]\n}\n'
+    d = diagnose(text)
+    assert (d.span.line, d.span.col) == (7, 42)
+    assert d.hint == "an odds column is written as printed, with no spaces: 3-2 (or as a ratio, 3:2)"

@@ -30,6 +30,7 @@ from .compile import Compiler
 from .guards import function_too_deep, over_budget, python_too_deep, too_much_narration
 from .labels import brief as _brief
 from .memo_keys import EXACT_SCALARS, MISS, call_key
+from .odds_columns import odds_column
 from .operations import as_number, unit_attr
 from .state import GameState, Track
 from .vm import Lowering, Process
@@ -716,17 +717,26 @@ class Table:
         """The table read from the start (a scenario's `run`): a process the driver runs (vm.TableFrame)."""
         return self.engine.vm.table_run(self, env, cite)
 
-    def column(self, env: dict) -> tuple[int | None, str]:
-        """The column a column table reads (None: beyond the columns, traced) and its heading; 0 for a plain table."""
+    def column(self, env: dict) -> tuple[int | None, str, str | None]:
+        """The column a column table reads and its heading, 0 for a plain table; beyond the columns (traced),
+        None and the result the table gives there with no roll, or None (no effect)."""
         d = self.decl
         if self.columns is None:
-            return 0, ""
-        column, heading = self.columns.find(env)
-        if column is None:
-            self.engine.trace(d.columns_beyond_cite, f"{d.name}: {heading}, beyond the columns: no effect")
-        else:
+            return 0, "", None
+        column, heading, end = self.columns.find(env)
+        if column is not None:
             self.engine.state.facts[f"{d.name} column"] = d.columns.headers[column].label
-        return column, heading
+            return column, heading, None
+        policy, _, cite = d.column_end(end)
+        if policy == "no_effect":
+            self.engine.trace(cite, f"{d.name}: {heading}, beyond the columns: no effect")
+            return None, heading, None
+        # A result of the table itself, read with no roll (an automatic elimination, 8.3).
+        declared = next((r for r in d.results if r.name == policy), None)
+        label = (declared.label if declared else None) or policy
+        self.engine.trace(cite, f"{d.name}: {heading}; {end} the columns, no roll -> {label}")
+        self.engine.state.facts[f"{d.name} column"] = self.columns.at(-1 if end == "below" else len(d.columns.headers))
+        return None, heading, policy
 
     def count(self, env: dict) -> int:
         """How many dice: the printed count, or the parameter that holds it ('roll dice d6')."""
@@ -786,9 +796,10 @@ class Table:
         no effect (the checker allows it only for a table with none); none where the table says 'no effect'."""
         column = 0
         if self.columns is not None:
-            column, _ = self.columns.find(env)
+            column, _, end = self.columns.find(env)
             if column is None:
-                return None
+                policy = self.decl.column_end(end)[0]
+                return None if policy == "no_effect" else policy  # no effect, or the result given with no roll
         total, _ = self.modified(self.key(env), env)
         index, more = self.index(total), self.more_keys(env)
         if index is None or None in more:
@@ -843,6 +854,9 @@ class Columns:
         self.cols = decl.columns
         self.args = [comp.expr(a) for a in self.cols.args]
         self.shifts = [(sh, comp.expr(sh.value), comp.expr(sh.when) if sh.when is not None else None) for sh in decl.shifts]
+        self.ratios = [h.ratio for h in self.cols.headers] if self.cols.by == "odds" else []
+        # Odds are shown as the columns are written: '7:3' beside '2:1', '7-3' beside the printed '2-1'.
+        self.odds_mark = "-" if self.ratios and "-" in self.cols.headers[0].label else ":"
 
     def number(self, value: Any, what: str) -> int:
         v = as_number(value)
@@ -856,10 +870,9 @@ class Columns:
         values = [self.number(a(env), f"the {self.cols.by} value") for a in self.args]
         if self.cols.by == "odds":
             a, b = values
-            seen = f"odds {a}:{b}"
-            # The rightmost column a:b reaches, fractions dropped in the defender's favour.
-            fits = [i for i, h in enumerate(heads) if b == 0 or a * h.ratio[1] >= b * h.ratio[0]]
-            return (fits[-1] if fits else -1), seen
+            if a < 0 or b < 0:
+                raise RuleError(f"{self.decl.name}: odds {a}:{b} compare a strength below 0", self.cols.span)
+            return odds_column(a, b, self.ratios, self.cols.rounding), f"odds {a}{self.odds_mark}{b}"
         v = values[0] - values[1] if self.cols.by == "difference" else values[0]
         seen = f"{self.cols.by} {v}"
         for i, h in enumerate(heads):
@@ -867,8 +880,10 @@ class Columns:
                 return i, seen
         return (-1 if heads[0].low is not None and v < heads[0].low else len(heads)), seen
 
-    def find(self, env: dict) -> tuple[int | None, str]:
-        """The column index (None: beyond the columns with no effect) and the trace's account of it."""
+    def find(self, env: dict) -> tuple[int | None, str, str | None]:
+        """The column index and the trace's account of it; off the table with no column to read, None and the
+        end it lies beyond ("below" or "above"), whose policy gives no effect or a result with no roll.
+        The shifts apply first, then what the end says."""
         d, heads = self.decl, self.cols.headers
         index, seen = self.base(env)
         steps = [seen + " -> " + self.at(index)]
@@ -879,15 +894,17 @@ class Columns:
                     index = min(max(index, -1), len(heads)) + v
                     steps.append(f"{sh.name} {v:+d} [{sh.cite}] -> {self.at(index)}")
         if not 0 <= index < len(heads):
-            if d.columns_beyond == "clamp":
+            end = "below" if index < 0 else "above"
+            policy, _, cite = d.column_end(end)
+            if policy == "clamp":
                 index = max(0, min(len(heads) - 1, index))
-                steps.append(f"read as {heads[index].label} [{d.columns_beyond_cite}]")
-            elif d.columns_beyond == "no_effect":
-                return None, ", ".join(steps)
-            else:
+                steps.append(f"read as {heads[index].label} [{cite}]")
+            elif policy == "unresolved" or policy is None:
                 raise RuleError(f"{d.name}: {', '.join(steps)}: the column is off the table and the rulebook gives no ruling",
-                                d.span, d.columns_beyond_cite)
-        return index, ", ".join(steps) + "; "
+                                d.span, cite)
+            else:
+                return None, ", ".join(steps), end
+        return index, ", ".join(steps) + "; ", None
 
     def at(self, index: int) -> str:
         heads = self.cols.headers

@@ -666,7 +666,10 @@ class TableFrame(Frame):
     def advance(self, proc):
         t = self.table
         if self.stage == "roll":
-            self.column, self.heading = t.column(self.env)
+            self.column, self.heading, automatic = t.column(self.env)
+            if automatic is not None:  # beyond the columns, a result of the table read with no roll (8.3)
+                self.give(proc, automatic)
+                return self.advance(proc)
             if self.column is None:
                 return _DONE
             d = t.decl
@@ -713,6 +716,15 @@ class TableFrame(Frame):
         self.declared = vm.block(("result", d.name, result), declared.effect) if declared is not None else None
         self.result, self.stage = result, "row"
         return None
+
+    def give(self, proc, result: str):
+        """A result given beyond the columns with no roll (traced by the table): its fact, then its
+        declared effect, as a cell's."""
+        d, eng = self.table.decl, proc.engine
+        eng.state.facts[f"{d.name} result"] = result
+        declared = next((r for r in d.results if r.name == result), None)
+        self.declared = eng.vm.block(("result", d.name, result), declared.effect) if declared is not None else None
+        self.result, self.stage = result, "declared"
 
     def finish(self, proc):
         if self.result_to is not None:  # the lookup's variable, in the frame that looked up
