@@ -1,9 +1,9 @@
 """`umpire rule RULESET SECTION`: every line of a ruleset that encodes a section of the rulebook,
 in the rulebook's order, with file:line, so that a rule can be read top to bottom as encoded.
 
-A line encodes the section when the citation it is written under (its own, or the one it
-inherits from the construct around it: `ir/citations.by_line`) names the section or one of its
-subsections (9.1 takes in 9.1a, 9.1.2 and 9.1 step 2, not 9.10). The lines are shown in places:
+A line encodes the section when a citation it is written under (its own, the one it inherits
+from the construct around it, or one written on it: `ir/citations.by_line`) names the section or
+one of its subsections (9.1 takes in 9.1a, 9.1.2 and 9.1 step 2, not 9.10). The lines are shown in places:
 runs of consecutive lines of one declaration, each with the comment written just above it and the
 declaration it stands in. Places follow the rulebook's order of their sections (the ruleset's
 sections file, when it has one, else the numbers' own order), then the order of the files.
@@ -50,7 +50,8 @@ def cmd_rule(rules_path: str, section: str, overlays: list[str] = ()) -> int:
     written = citations.by_line(loaded.ruleset.decls)
     places = _places(written, section, loaded.ruleset.decls, sources.names())
     if not places:
-        cited = sorted({num for cite in written.values() for num in citations.names(cite.text)[0]}, key=_natural)
+        cited = sorted({num for cites in written.values() for cite in cites for num in citations.names(cite.text)[0]},
+                       key=_natural)
         hint = did_you_mean(section, cited)
         print(f"umpire rule: error: no line of {rules_path} cites {section}" + (f"; {hint}" if hint else ""), file=sys.stderr)
         return 1
@@ -72,18 +73,20 @@ def under(number: str, section: str) -> bool:
     return number == section or (number.startswith(section) and not number[len(section)].isdigit())
 
 
-def _places(written: dict[tuple[str, int], n.Citation], section: str, decls, file_order: list[str]) -> list[Place]:
+def _places(written: dict[tuple[str, int], tuple[n.Citation, ...]], section: str, decls,
+            file_order: list[str]) -> list[Place]:
     places: list[Place] = []
-    for (file, line), cite in sorted(written.items(), key=lambda kv: (file_order.index(kv[0][0])
-                                                                     if kv[0][0] in file_order else 0, kv[0][1])):
-        numbers = [num for num in citations.names(cite.text)[0] if under(num, section)]
-        if not numbers:
+    for (file, line), cites in sorted(written.items(), key=lambda kv: (file_order.index(kv[0][0])
+                                                                      if kv[0][0] in file_order else 0, kv[0][1])):
+        found = [(cite, num) for cite in cites for num in citations.names(cite.text)[0] if under(num, section)]
+        if not found:
             continue
+        cite, number = found[0]
         last, within = places[-1] if places else None, _within(decls, file, line)
         if last is not None and (last.file, last.last, last.within) == (file, line - 1, within):
             last.last = line
         else:
-            places.append(Place(file, line, line, cite, numbers[0], within))
+            places.append(Place(file, line, line, cite, number, within))
     return places
 
 

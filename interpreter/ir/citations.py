@@ -108,24 +108,29 @@ def _effective(stmt, cite: n.Citation | None):
     return stmt.model_copy(update=update) if update else stmt
 
 
-def by_line(roots: Iterable[object]) -> dict[tuple[str, int], n.Citation]:
-    """The citation each line of the text is written under: that of the innermost node covering
-    the line which carries one, or that it inherits (a statement from the statements around it,
-    a row from its table, an expression from its statement), as `effective` and `table` say.
-    `umpire rule` reads a section's lines from it."""
-    lines: dict[tuple[str, int], n.Citation] = {}
+def by_line(roots: Iterable[object]) -> dict[tuple[str, int], tuple[n.Citation, ...]]:
+    """The citations each line of the text is written under: first that of the innermost node
+    covering the line which carries one, or that it inherits (a statement from the statements
+    around it, a row from its table, an expression from its statement), as `effective` and
+    `table` say; then every other citation written on the line (a table's `roll … [6.2]`, the
+    inner statement of a one-line block). `umpire rule` reads a section's lines from it."""
+    inner: dict[tuple[str, int], n.Citation] = {}
+    on_line: dict[tuple[str, int], list[n.Citation]] = {}
     stack: list[tuple[object, n.Citation | None]] = [(r, None) for r in reversed(list(roots))]
     while stack:
         node, around = stack.pop()
         if isinstance(node, tuple | list):
             stack.extend((child, around) for child in reversed(node))
             continue
-        if not isinstance(node, n.Node) or isinstance(node, n.Citation):
+        if isinstance(node, n.Citation):
+            on_line.setdefault((node.span.file, node.span.line), []).append(node)
+            continue
+        if not isinstance(node, n.Node):
             continue
         here = getattr(node, "cite", None) or around
         span = node.span
         if here is not None and span.line > 0:
             for line in range(span.line, span.end_line + 1):
-                lines[(span.file, line)] = here  # an inner node, walked later, overrides its lines
+                inner[(span.file, line)] = here  # an inner node, walked later, overrides its lines
         stack.extend((getattr(node, name), here) for name in reversed(type(node).model_fields))
-    return lines
+    return {key: (cite, *[c for c in on_line.get(key, ()) if c is not cite]) for key, cite in inner.items()}

@@ -11,7 +11,7 @@ RULES = '''game g "G" [1.0] {
 }
 # Fire: a 5 or 6 hits.
 table fire(x: int) [9.2] {
-  read at x [9.2]
+  read at x [9.2.1]
   1..4 -> miss [9.2]
   5..6 -> hit [9.2]
 }
@@ -101,3 +101,14 @@ def test_a_game_of_many_files_reads_a_rule_across_them(capsys):
     assert out.startswith("rule 6.3 ")
     files = {line.split("] ")[1].split(":")[0] for line in out.splitlines() if line.startswith("[6.3")}
     assert {"rulesets/jenkins_ear.rules", "rulesets/jenkins_ear/movement.rules"} <= files
+
+
+def test_a_citation_written_inside_a_construct_brings_its_line(tmp_path, capsys):
+    # The table's 'read at' line cites 9.2.1 on its own; the table around it cites 9.2.
+    path = _write(tmp_path)
+    assert main(["rule", path, "9.2.1"]) == 0
+    assert capsys.readouterr().out == f"""rule 9.2.1: 1 line(s) of {path} in 1 place(s), in the rulebook's order
+
+[9.2.1] {path}:7, in table fire
+  7 |   read at x [9.2.1]
+"""
