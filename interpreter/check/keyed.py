@@ -27,9 +27,9 @@ class KeyedStateChecks:
         """A per-key state named alone: which key is meant?"""
         decl = self.sym.game_states[e.name]
         keys = self.sym.state_keys(e.name)
-        example = keys[0] if keys else "KEY"
-        self.error(f"game state '{e.name}' has a value for each {decl.per}: {verb} it by key, as in '{e.name}[{example}]'",
-                   e.span)
+        example = f"{e.name}[{keys[0] if keys else 'KEY'}]"
+        example = f"set {example} = …" if verb == "set" else example
+        self.error(f"game state '{e.name}' has a value for each {decl.per}: {verb} it by key, as in '{example}'", e.span)
 
     def keyed_index(self, e: n.Index, scope: set[str]) -> bool:
         """`NAME[key]` of a per-key state (not a local of that name): the key, where it is plain from the text,
