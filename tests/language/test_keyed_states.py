@@ -166,9 +166,22 @@ def test_a_per_key_state_may_be_keyed_by_an_enumerated_state_s_values(tmp_path, 
     assert code == 0, out
 
 
-def test_a_state_with_one_value_given_a_key_by_a_scenario_is_refused(tmp_path):
+def test_a_state_with_one_value_given_a_key_by_a_scenario_is_refused(tmp_path, capsys):
     (tmp_path / "t.rules").write_text(HEAD + 'state calm: bool [2.1]\nprocedure p() [3.0] {\n  say "{calm}" [3.0]\n}\n',
                                       encoding="utf-8")
     (tmp_path / "t.scenario").write_text('scenario "s" uses "t.rules" [1.0] {\nstate calm[north]: true\nrun p()\n}\n',
                                          encoding="utf-8")
     assert main(["run", str(tmp_path / "t.scenario")]) == 1
+    assert "game state 'calm' has one value, not one per key: write 'state calm: …'" in capsys.readouterr().err
+
+
+def test_a_per_key_state_known_to_a_side_is_hidden_from_the_other_side_s_trace(tmp_path, capsys):
+    rules = ('state plan: int per front known to red [2.1]\n'
+             'procedure p() [3.0] {\n  set plan[north] = 3 [2.1]\n  say "done" [3.0]\n}\n')
+    (tmp_path / "t.rules").write_text(HEAD + rules, encoding="utf-8")
+    (tmp_path / "t.scenario").write_text('scenario "s" uses "t.rules" [1.0] {\nrun p()\n}\n', encoding="utf-8")
+    assert main(["run", str(tmp_path / "t.scenario"), "--detail", "--side", "red"]) == 0
+    assert "[2.1] plan[north] is now 3" in capsys.readouterr().out
+    assert main(["run", str(tmp_path / "t.scenario"), "--detail", "--side", "blue"]) == 0
+    out = capsys.readouterr().out
+    assert "plan[north]" not in out and "[3.0] done" in out
