@@ -646,7 +646,8 @@ class Builder(Transformer_NonRecursive):
                                known_to=_known_to(c), cite=citation_of(c))
 
     def state_keys(self, meta, c):
-        """`per side`, `per nation`, `per NAME`: what keys the state's values (the name of their kind, and where)."""
+        """`per side`, `per nation`, `per NAME`: what keys the state's values ("side", "nation" or the
+        enumeration's name), and where that is written."""
         token = c[0]
         per = {"PER_SIDE": "side", "PER_NATION": "nation"}.get(token.type, str(token))
         return (per, self.ts(token))
