@@ -326,6 +326,9 @@ class Analysis:
             if isinstance(node, (n.SetStmt, n.Roll)) and isinstance(node.target, (n.Attr, n.Var)):
                 sets.add(node.target.name)
                 targets.add(id(node.target))
+            elif isinstance(node, n.SetStmt) and _keyed_target(node.target, sym):
+                sets.add(node.target.obj.name)  # `set active[mc] = …` sets the per-key state (language 6.4a)
+                targets.add(id(node.target.obj))
             elif isinstance(node, (n.Var, n.Attr)) and id(node) not in targets:
                 reads.add(node.name)
             elif isinstance(node, n.IsTest):
@@ -435,3 +438,8 @@ def _passed_function(call: n.CallExpr) -> tuple[str, ...]:
     at = FUNCTION_ARGUMENTS.get(call.func)
     arg = call.args[at].value if at is not None and at < len(call.args) else None
     return (arg.name,) if isinstance(arg, n.Var) else ()
+
+
+def _keyed_target(target, sym) -> bool:
+    """`NAME[key]` where NAME is a per-key game state."""
+    return isinstance(target, n.Index) and isinstance(target.obj, n.Var) and sym.state_keys(target.obj.name) is not None

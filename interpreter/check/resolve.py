@@ -29,6 +29,7 @@ from ..lang import (
     VALUE_TYPES,
 )
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
+from .keyed import KeyedStateChecks
 from .maps import MapChecks
 from .records import RecordChecks
 from .symbols import collect
@@ -36,7 +37,7 @@ from .symbols import collect
 _GAME_TIME = ("turn", "game")  # the engine's own time units: their hooks are turn_start, game_start, game_end
 
 
-class Checker(MapChecks, RecordChecks):
+class Checker(MapChecks, RecordChecks, KeyedStateChecks):
     """Checks one ruleset; ``extra_values`` adds names such as a scenario's unit ids."""
 
     def __init__(self, sym: Symbols, extra_values: Iterable[str] = ()):
@@ -82,6 +83,8 @@ class Checker(MapChecks, RecordChecks):
         self.check_records()
         for decl in list(self.sym.unit_states.values()) + list(self.sym.game_states.values()):
             self.check_type(decl.type)
+        for decl in self.sym.game_states.values():
+            self.check_state_keys(decl)
         for track in self.sym.tracks.values():
             self.check_track(track)
         for table in self.sym.tables.values():
@@ -1007,6 +1010,10 @@ class Checker(MapChecks, RecordChecks):
         if isinstance(target, n.Var):
             if target.name not in scope and target.name not in self.sym.game_states:
                 self.unknown("variable", target.name, target.span, scope | set(self.sym.game_states))
+            elif target.name not in scope and self.sym.state_keys(target.name) is not None:
+                self.keyless_read(target, "set")
+        elif isinstance(target, n.Index) and self.keyed_index(target, scope):
+            self.check_state_value(target.obj.name, value, scope)
         elif isinstance(target, n.Index):
             if isinstance(target.obj, n.Var) and target.obj.name in self.sym.tracks:
                 self.error(f"'{target.obj.name}' is a track: change it with 'adjust', which applies its range", target.span)
@@ -1056,6 +1063,8 @@ class Checker(MapChecks, RecordChecks):
     expr_int = expr_bool = expr_none = expr_x = expr_place = expr_literal
 
     def expr_var(self, e: n.Var, scope: set[str]) -> None:
+        if e.name not in scope and self.sym.state_keys(e.name) is not None:
+            return self.keyless_read(e)
         if e.name not in scope and e.name not in self.values:
             hint = (_call_hint(e.name, self.sym.functions.get(e.name)) or self._counter_hint(e.name)
                     or did_you_mean(e.name, scope | self.values))
@@ -1083,6 +1092,8 @@ class Checker(MapChecks, RecordChecks):
             self.unknown("attribute", e.name, e.name_span, self.attributes)
 
     def expr_index(self, e: n.Index, scope: set[str]) -> None:
+        if self.keyed_index(e, scope):
+            return
         self.expr(e.obj, scope)
         self.expr(e.key, scope)
 

@@ -192,6 +192,16 @@ class Collector:
         self.enumeration(decl.name, decl.type.enum)
         self.register_named(decl)
 
+    def decl_enumeration(self, decl: n.EnumerationDecl) -> None:
+        """A named enumeration: its values are names as an enumerated state's are, and it keys per-key states."""
+        first = self.sym.enumeration_decls.get(decl.name)
+        if first is not None:
+            self.duplicate("enumeration", decl.name, decl, first.span)
+        self.sym.enumeration_decls[decl.name] = decl
+        for value in decl.values:
+            self.sym.enum_values.setdefault(value, decl.name)
+        self.enumeration(decl.name, decl.values)
+
     decl_stat = decl_flag = decl_class = decl_type = decl_counter = register_named
     decl_box = decl_track = decl_missing = decl_table = decl_function = decl_procedure = register_named
     decl_unit_state = decl_game_state = register_state

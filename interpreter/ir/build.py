@@ -650,7 +650,20 @@ class Builder(Transformer_NonRecursive):
         return n.ChangeSide(span=self.sp(meta), units=c[0], side=c[1], cite=citation_of(c))
 
     def game_state_decl(self, meta, c):
-        return n.GameStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=citation_of(c))
+        per, per_span = next((x for x in c[2:] if isinstance(x, tuple)), (None, None))
+        return n.GameStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], per=per, per_span=per_span,
+                               known_to=_known_to(c), cite=citation_of(c))
+
+    def state_keys(self, meta, c):
+        """`per side`, `per nation`, `per NAME`: what keys the state's values ("side", "nation" or the
+        enumeration's name), and where that is written."""
+        token = c[0]
+        per = {"PER_SIDE": "side", "PER_NATION": "nation"}.get(token.type, str(token))
+        return (per, self.ts(token))
+
+    def enumeration_decl(self, meta, c):
+        names = _tokens(c, "NAME")
+        return self._named(n.EnumerationDecl, meta, c, values=tuple(str(x) for x in names[1:]))
 
     def simple_type(self, meta, c):
         return n.TypeName(span=self.sp(meta), name=str(c[0]))
@@ -1033,6 +1046,10 @@ class Builder(Transformer_NonRecursive):
 
     def state_set(self, meta, c):
         return ("states", [c[0]])
+
+    def state_key_set(self, meta, c):
+        value = "X" if isinstance(c[2], Token) and c[2].type == "X" else "?" if isinstance(c[2], Token) and c[2].type == "MISSING" else c[2]
+        return ("states", [n.StatValue(span=self.sp(meta), name=str(c[0]), key=str(c[1]), value=value)])
 
     def run_step(self, meta, c):
         return n.RunTarget(span=self.sp(meta), step=str(c[0]), more_steps=tuple(str(x) for x in c[1:]))

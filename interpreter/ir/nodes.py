@@ -699,12 +699,25 @@ class CupDecl(Cited):
 
 
 class GameStateDecl(Cited):
-    """A game-wide state variable, such as a flag set by an event table."""
+    """A game-wide state variable, such as a flag set by an event table; with ``per KEYS`` (language 6.4a)
+    one value for each side, each nation or each value of the enumeration named KEYS, read ``NAME[key]``."""
 
     kind: Literal["game_state"] = "game_state"
     name: str
     type: TypeName
+    per: str | None = None  # "side", "nation" or an enumeration's name: the keys of a per-key state
+    per_span: Span | None = None
     known_to: KnownTo | None = None
+
+
+class EnumerationDecl(Cited):
+    """``enumeration NAME "label" {a, b, c} [cite]``: values that are names, qualified ``NAME.a``, and the keys
+    of a state declared ``per NAME`` (language 6.4a)."""
+
+    kind: Literal["enumeration"] = "enumeration"
+    name: str
+    label: str | None = None
+    values: tuple[str, ...] = ()
 
 
 class ClassDecl(Cited):
@@ -719,6 +732,7 @@ class StatValue(Cited):
     name: str
     value: int | str | None = None  # int, "X", "?", a name; None for a flag
     is_flag: bool = False
+    key: str | None = None  # a scenario's 'state NAME[KEY]: VALUE': the key of a per-key game state
 
 
 class TypeDecl(Cited):
@@ -1099,7 +1113,7 @@ class SequenceDecl(Cited):
 
 Decl = Annotated[
     Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | HiddenDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | SecondaryMap | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
-    | Restriction | CupDecl | RecordDecl,
+    | Restriction | CupDecl | RecordDecl | EnumerationDecl,
     Field(discriminator="kind"),
 ]
 

@@ -33,6 +33,7 @@ class Symbols:
     # record's field): its values, which `NAME.value` names; and each value's enumerations, in declared order.
     enumerations: dict[str, tuple[str, ...]] = field(default_factory=dict)
     enum_owners: dict[str, list[str]] = field(default_factory=dict)
+    enumeration_decls: dict[str, n.EnumerationDecl] = field(default_factory=dict)  # declared on their own lines
     edges: dict[str, n.EdgeDecl] = field(default_factory=dict)
     borders: dict[str, n.BorderProp] = field(default_factory=dict)  # facts of the side between two places
     coasts: dict[str, n.CoastDecl] = field(default_factory=dict)  # ordered lists of places
@@ -104,6 +105,18 @@ class Symbols:
         if e.kind == "attr" and obj.kind == "var" and e.name in self.enumerations.get(obj.name, ()):
             return e.name
         return None
+
+    def state_keys(self, name: str) -> tuple[str, ...] | None:
+        """The keys of a per-key game state (language 6.4a): the sides, the nations or the enumeration's values,
+        in declared order; None for a state with one value (or no state of that name)."""
+        decl = self.game_states.get(name)
+        if decl is None or decl.per is None:
+            return None
+        if decl.per == "side":
+            return tuple(self.sides)
+        if decl.per == "nation":
+            return tuple(self.nations)
+        return self.enumerations.get(decl.per, ())
 
     def unit_kinds(self) -> set[str]:
         """Names that ``u is NAME`` may test: classes, types and flags."""

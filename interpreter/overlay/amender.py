@@ -22,7 +22,7 @@ from .order import Touch
 # What an overlay may add as a whole declaration (the game, its map and sequence are amended, not added).
 ADDABLE = (n.StatDecl, n.FlagDecl, n.UnitStateDecl, n.GameStateDecl, n.PlaceStateDecl, n.ClassDecl, n.TypeDecl,
            n.CounterDecl, n.BoxDecl, n.TrackDecl, n.MissingDecl, n.TableDecl, n.FunctionDecl, n.ProcedureDecl,
-           n.HookDecl, n.InvariantDecl, n.CupDecl, n.RecordDecl)
+           n.HookDecl, n.InvariantDecl, n.CupDecl, n.RecordDecl, n.EnumerationDecl)
 
 
 # ───────────────────────────── comparing and editing ─────────────────────────────

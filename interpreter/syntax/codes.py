@@ -42,13 +42,13 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("unknown-name", r"^unknown |^there is no place|^no rule records a fact|has no (value|field|entry|row|clause|phase"
                      r"|step|sequence)\b|is not a (chit|point|coast|count)|is not declared missing|names no scenario"
                      r"|is neither a game state|^no turn is named|is one of .*, not|is not an agent|no such parameter"
-                     r"|^no path from|has no step '|declares no 'missing "),
+                     r"|^no path from|has no step '|declares no 'missing |is not a key of|which is no enumeration"),
     ("type", r"is of type|cannot hold|not in an expression|, but this argument is|needs the bare name|is a procedure:"
              r"|is a built-in:|returns no value|needs a square grid|only a square grid|is a value of \d+ enumerations"
              r"|read it with '|^a cup is drawn|changes a track or a local number|has the name of the|event names"
              r"|must take one side|moves a column, but|so it is not rounded|picks two paths|^only decisions are made secretly"
              r"|whose answer is not revealed|is said to mean a win|ends a \w+; it stands outside|ends a seat"
-             r"|the seat to start from|is not on coast|square .* id format"),
+             r"|the seat to start from|is not on coast|square .* id format|has a value for each \w+: |not one per key"),
     ("turn-names", r"turn name|turns' names|names \d+ turn|this game's turns"),
     ("sequence", r"runs a step of the phase|^the scenario has no 'run' line|holds places alone"),
     # Overlays.

@@ -206,9 +206,27 @@ class Compiler:
         return lambda p: p.state[name] if name in p.state else p.props.get(name)
 
     def x_index(self, e: n.Index) -> ExprFn:
+        if self.keyed_state(e) is not None:
+            return self.keyed_reader(e)
         obj, key, span = self.expr(e.obj), self.expr(e.key), e.span
 
         return lambda env: entry(obj(env), key(env), span)
+
+    def keyed_state(self, e: n.Index) -> str | None:
+        """The per-key game state `e` reads or sets by key (`active[mc]`, language 6.4a), or None."""
+        obj = e.obj
+        return obj.name if obj.kind == "var" and self.sym.state_keys(obj.name) is not None else None
+
+    def keyed_reader(self, e: n.Index) -> ExprFn:
+        """`NAME[key]` of a per-key game state (a local of that name, when there is one, is read as any map)."""
+        name, key, span, engine = e.obj.name, self.expr(e.key), e.span, self.engine
+
+        def read(env):
+            if name in env:
+                return entry(env[name], key(env), span)
+            return engine.keyed_state(name, key(env), span)
+
+        return read
 
     def x_call(self, e: n.CallExpr) -> ExprFn:
         record = self.sym.records.get(e.func)
@@ -529,6 +547,16 @@ class Compiler:
                     engine.set_global(name, v, cite)
 
             return set_var
+        if isinstance(target, n.Index) and self.keyed_state(target) is not None:
+            name, key, span = target.obj.name, self.expr(target.key), target.span
+
+            def set_keyed(env, v):
+                if name in env:
+                    env[name][as_key(key(env), span)] = v
+                else:
+                    engine.set_keyed_state(name, key(env), v, cite, span)
+
+            return set_keyed
         if isinstance(target, n.Index):
             obj, key = self.expr(target.obj), self.expr(target.key)
 

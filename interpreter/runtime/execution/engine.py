@@ -156,7 +156,9 @@ class Engine:
             track.values.update({s.side: s.value for s in t.start})
             st.tracks[t.name] = track
         for g in self.sym.game_states.values():
-            st.globals[g.name] = False if g.type.name == "bool" else None
+            start = False if g.type.name == "bool" else None
+            keys = self.sym.state_keys(g.name)
+            st.globals[g.name] = start if keys is None else dict.fromkeys(keys, start)
         st.cups = {c.name: c.start() for c in self.sym.cups.values()}
 
     # ── trace ──
@@ -251,7 +253,9 @@ class Engine:
             values = st.tracks[name].values
             return values[None] if None in values else dict(values)  # read-only: tracks change by 'adjust'
         if name in st.globals:
-            return st.globals[name]
+            value = st.globals[name]
+            # a per-key state's map is a copy: its values change by 'set NAME[key]', which traces them
+            return dict(value) if value.__class__ is dict and self.sym.state_keys(name) is not None else value
         if name in st.cups:  # the chits gone through are steps of the budget, as a comprehension's items are
             self.count_steps(sum(st.cups[name].values()), span, None)
             return cups.contents(st.cups[name])
@@ -324,6 +328,20 @@ class Engine:
         self.state.globals[name] = value
         secret = self.viewer is not None and self.viewer.unknown_state(self.sym.game_states.get(name))
         self.trace(cite, f"{name} is now {show(value)}", "state", secret)
+
+    def keyed_state(self, name: str, key: Any, span: Span) -> Any:
+        """`NAME[key]` of a per-key game state (language 6.4a): its value for that key, which must be one of its keys."""
+        values = self.state.globals[name]
+        if key.__class__ is not str or key not in values:
+            raise RuleError(f"{show(key)} is not a key of {name}: its keys are {', '.join(values)}", span)
+        return values[key]
+
+    def set_keyed_state(self, name: str, key: Any, value: Any, cite: str, span: Span) -> None:
+        """`set NAME[key] = value` of a per-key game state, traced `NAME[key] is now value`."""
+        self.keyed_state(name, key, span)
+        self.state.globals[name][key] = value
+        secret = self.viewer is not None and self.viewer.unknown_state(self.sym.game_states.get(name))
+        self.trace(cite, f"{name}[{key}] is now {show(value)}", "state", secret)
 
     def set_state(self, obj: Any, name: str, value: Any, cite: str, span: Span) -> None:
         if obj.__class__ is Record:

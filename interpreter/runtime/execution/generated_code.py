@@ -189,6 +189,8 @@ class _Writer:
         return f"({t}.state[{name!r}] if {name!r} in {t}.state else {t}.props.get({name!r}))"
 
     def w_index(self, e, d):
+        if self.comp.keyed_state(e) is not None:
+            return None  # a per-key game state read by key: the compiler's closure checks the key
         return f"{self.const(ops.entry)}({self.write(e.obj, d)}, {self.write(e.key, d)}, {self.const(e.span)})"
 
     def w_call(self, e, d):

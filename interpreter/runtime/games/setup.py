@@ -361,7 +361,21 @@ class Setup:
                 raise ScriptError(f"unknown game state '{v.name}'", v.span, did_you_mean(v.name, sym.game_states))
             if v.is_flag or v.value in ("X", "?"):
                 raise ScriptError(f"game state '{v.name}' needs a value, as in 'state {v.name}: …'", v.span)
-            st.globals[v.name] = self.typed(v, decl.type, v.span)
+            keys = sym.state_keys(v.name)
+            if keys is None and v.key is None:
+                st.globals[v.name] = self.typed(v, decl.type, v.span)
+            else:
+                self.keyed_state(v, decl, keys)
+
+    def keyed_state(self, v: n.StatValue, decl: n.GameStateDecl, keys: tuple[str, ...] | None) -> None:
+        """`state NAME[KEY]: VALUE`: one key's value of a per-key game state (language 6.4a)."""
+        if keys is None:
+            raise ScriptError(f"game state '{v.name}' has one value, not one per key: write 'state {v.name}: …'", v.span)
+        if v.key is None:
+            raise ScriptError(f"game state '{v.name}' has a value for each {decl.per}: write 'state {v.name}[{keys[0] if keys else 'KEY'}]: …'", v.span)
+        if v.key not in keys:
+            raise ScriptError(f"'{v.key}' is not a key of {v.name}: its keys are {', '.join(keys)}", v.span, did_you_mean(v.key, keys))
+        self.engine.state.globals[v.name][v.key] = self.typed(v, decl.type, v.span)
 
 
 def _not_in_sequence(sym: Symbols, phase: str, step: str, span: Span) -> ScriptError:

@@ -525,9 +525,23 @@ def _declared(r: _Reader, held, field: str, decls: dict, what: str) -> dict:
         decl = decls.get(name) if isinstance(name, str) else None
         if decl is None:
             raise PositionError(f"these rules declare no {what} '{name}'", f"{field}.{name}")
-        if _checkable(decl.type, r.engine.sym) and not fits(value, decl.type, r.engine.sym):
+        keys = r.engine.sym.state_keys(name) if what == "game state" else None
+        if keys is not None:
+            _keyed(r, name, value, keys, decl.type, f"{field}.{name}")
+        elif _checkable(decl.type, r.engine.sym) and not fits(value, decl.type, r.engine.sym):
             raise PositionError(f"{name} is of type {type_text(decl.type)}: it cannot hold {value!r}", f"{field}.{name}")
     return held
+
+
+def _keyed(r: _Reader, name: str, value, keys: tuple[str, ...], t: n.TypeName, at: str) -> None:
+    """A per-key game state (language 6.4a): a map with exactly the state's keys, each holding a value of its type."""
+    r.want(value, dict, at, "a map of its keys")
+    if set(value) != set(keys):
+        raise PositionError(f"{name} holds a value for each of {', '.join(keys)}, not for {', '.join(map(str, value)) or 'none'}", at)
+    sym = r.engine.sym
+    for key, held in value.items():
+        if _checkable(t, sym) and not fits(held, t, sym):
+            raise PositionError(f"{name}[{key}] is of type {type_text(t)}: it cannot hold {held!r}", f"{at}.{key}")
 
 
 def _checkable(t: n.TypeName, sym) -> bool:
