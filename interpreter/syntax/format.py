@@ -1,0 +1,275 @@
+"""Long lines of a rules, scenario or overlay file broken the same way every time (``umpire format``).
+
+Newlines are not significant in the language (grammar/umpire.lark: white space between tokens is
+ignored), so a line may be broken between any two tokens without changing what it means. The
+formatter is not a pretty-printer: a line within the width is left exactly as written (authors
+align the columns of tables and citations), and a longer line is cut only at the whitespace
+between tokens, every piece keeping the author's own spacing.
+
+Where a line breaks: the places the parse tree offers on that line, outermost first. Each node of
+the tree offers its own places:
+
+- a block's statements (``{ … }``): after the ``{``, between statements, before the ``}``; the
+  statements one a line, one indent deeper than the line that opens the block;
+- a list of any kind (arguments, parameters, list and map literals, a row's cells, a declaration's
+  names): after each comma;
+- ``and`` / ``or`` chains, ``+`` / ``-`` chains, and a conditional expression: before the operator,
+  before ``else`` (and, a level further in, before ``then``);
+- a comprehension: before its ``for`` and ``where``;
+- a function's body: after its ``=``;
+- a citation: before it.
+
+A line over the width is cut at the places of its outermost node (the node nearest the root of the
+tree; of two at the same depth, the first): a block's statements each on a line of their own, any
+other list filled, as many of its items on a line as fit, the continuation lines one indent (four
+spaces) deeper than the line they continue. A piece still over the width is cut again at the next
+places in, and a piece with no place left in it stays as it is: :func:`format_text` reports it.
+Since every line it leaves is within the width or has no place to break, formatting twice changes
+nothing the second time.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lark import Token, Tree
+
+from .parse import parse
+
+# The start symbol of each kind of file, by its extension.
+STARTS = {".rules": "rules_file", ".scenario": "scenario_file", ".overlay": "overlay_file",
+          ".errata": "overlay_file", ".house": "overlay_file"}
+
+# Chains read as one list: 'a and b and c' is and_(and_(a, b), c), and both 'and's are one level.
+_CHAINS = {"and_": "and", "or_": "or"}
+_OPERATOR_WORDS = {"and_": ("and",), "or_": ("or",), "cond_expr": ("then", "else"), "comprehension": ("for", "where")}
+_BLOCKS = frozenset({"block", "stat_block"})
+# The clauses of a statement a line may break before: 'choose … from …', '… showing …', 'say … else …', '… known to …'.
+_CLAUSES = frozenset({"choose_from", "choose_split", "showing", "say_else", "known_by"})
+FORMAT_INDENT = "    "  # what a continuation line or a block's statement is indented by, beyond its line
+
+
+@dataclass(frozen=True)
+class Place:
+    """A place a line may break: before the character at ``pos``."""
+
+    pos: int
+    rank: tuple[int, int]  # (the depth of the node offering it, the node's order in the text): smaller breaks first
+    kind: str  # "open" (a block's first statement), "next" (its others), "close" (its '}'), "fill" (a list's item)
+
+
+@dataclass
+class Formatted:
+    """A file's formatted text, and the lines of it still over the width (1-based, their lengths)."""
+
+    text: str
+    too_long: list[tuple[int, int]] = field(default_factory=list)
+
+
+def start_symbol(path: str) -> str | None:
+    """The grammar's start symbol for a file of this name, or None for a kind the formatter does not read."""
+    for extension, start in STARTS.items():
+        if path.endswith(extension):
+            return start
+    return None
+
+
+def format_text(text: str, filename: str, start: str, width: int) -> Formatted:
+    """``text`` with every line over ``width`` characters broken; raises UmpireError if it does not parse."""
+    places = sorted(_places(parse(text, filename, start), text), key=lambda p: p.pos)
+    out: list[str] = []
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        ending = line[len(body):]
+        if len(body) <= width:
+            out.append(line)
+        else:
+            pieces = _Breaker(text, places, width).line(offset, offset + len(body))
+            out.extend(piece + (ending or "\n") for piece in pieces)
+            if not ending:  # the file's last line had no newline: neither has its last piece
+                out[-1] = out[-1][:-1]
+        offset += len(line)
+    result = "".join(out)
+    too_long = [(number, len(line)) for number, line in enumerate(result.splitlines(), 1) if len(line) > width]
+    return Formatted(result, too_long)
+
+
+# ───────────────────────────── the places of the tree ─────────────────────────────
+
+
+def _places(tree: Tree, text: str) -> list[Place]:
+    places: list[Place] = []
+    order = 0
+    stack: list[tuple[Tree, int, int]] = [(tree, 0, 0)]  # node, its depth, its group's order
+    while stack:
+        node, depth, group = stack.pop()
+        order += 1
+        own = group or order
+        places.extend(_own_places(node, text, depth, own))
+        for child in reversed(node.children):
+            if isinstance(child, Tree):
+                if _same_chain(node, child):
+                    stack.append((child, depth, own))
+                else:
+                    stack.append((child, depth + 1, 0))
+    return places
+
+
+def _same_chain(node: Tree, child: Tree) -> bool:
+    """A child that continues its parent's list: the inner 'and' of 'a and b and c', the 'a + b' of 'a + b + c',
+    the 'else if' of a conditional."""
+    if node.data != child.data:
+        return False
+    if node.data == "binop":
+        return _additive(node) and _additive(child)
+    if node.data == "cond_expr":
+        return child is _present(node.children)[-1]
+    return node.data in _CHAINS
+
+
+def _additive(node: Tree) -> bool:
+    return any(isinstance(c, Token) and c.type in ("PLUS", "MINUS") for c in node.children)
+
+
+def _present(children: list) -> list:
+    return [c for c in children if c is not None and _extent(c) is not None]
+
+
+def _extent(child: Tree | Token) -> tuple[int, int] | None:
+    if isinstance(child, Token):
+        return (child.start_pos, child.end_pos) if child.start_pos is not None else None
+    meta = child.meta
+    if getattr(meta, "empty", True):
+        return None
+    return meta.start_pos, meta.end_pos
+
+
+def _own_places(node: Tree, text: str, depth: int, order: int) -> list[Place]:
+    children = _present(node.children)
+    if node.data in _BLOCKS:
+        return _block_places(node, children, depth, order)
+    places = []
+    for before, after in zip(children, children[1:]):
+        place = _place_between(node, before, after, text, depth, order)
+        if place is not None:
+            places.append(place)
+    return places
+
+
+def _block_places(node: Tree, children: list, depth: int, order: int) -> list[Place]:
+    if not children:
+        return []
+    rank = (depth, order)
+    places = [Place(_extent(children[0])[0], rank, "open")]
+    places.extend(Place(_extent(c)[0], rank, "next") for c in children[1:])
+    places.append(Place(node.meta.end_pos - 1, rank, "close"))
+    return places
+
+
+def _place_between(node: Tree, before, after, text: str, depth: int, order: int) -> Place | None:
+    """The place between two children of ``node``, if the language's layout offers one there."""
+    end, start = _extent(before)[1], _extent(after)[0]
+    gap = text[end:start]
+    if isinstance(after, Tree) and after.data == "cite":
+        return Place(start, (depth, order), "fill")
+    if _clause(before, after):  # the clause starts at its keyword ('may "…"', 'because "…"', 'from …', 'else "…"')
+        return Place(_past_closers(text, end, start), (depth, order), "fill")
+    if gap.lstrip().startswith(","):
+        comma = end + gap.index(",") + 1
+        return Place(_next_token(text, comma, start), (depth, order), "fill")
+    if isinstance(after, Token) and after.type in ("PLUS", "MINUS") and node.data == "binop":
+        return Place(start, (depth, order), "fill")
+    if node.data == "function_decl" and "=" in gap and after is node.children[-1]:
+        return Place(start, (depth, order), "fill")  # after the '=': the body on the lines below
+    for word in _OPERATOR_WORDS.get(node.data, ()):
+        found = re.search(rf"\b{word}\b", gap)
+        if found:
+            return Place(end + found.start(), (depth, order), "fill")
+    return None
+
+
+def _clause(before, after) -> bool:
+    """A statement's or declaration's own text ('say "…"', a row's "…"), or one of a statement's clauses."""
+    if isinstance(after, Tree):
+        return after.data in _CLAUSES
+    if after.type == "STRING":  # after 'may', the place is before the 'may'
+        return not (isinstance(before, Token) and before.type == "MAY")
+    return after.type == "MAY"
+
+
+def _past_closers(text: str, pos: int, limit: int) -> int:
+    """The first character after ``pos`` that neither is white space nor closes a bracket (at most ``limit``)."""
+    while pos < limit and text[pos] in " \t)]}":
+        pos += 1
+    return pos
+
+
+def _next_token(text: str, pos: int, limit: int) -> int:
+    """The first character after ``pos`` that is not white space (at most ``limit``)."""
+    while pos < limit and text[pos] in " \t":
+        pos += 1
+    return pos
+
+
+# ───────────────────────────── breaking a line ─────────────────────────────
+
+
+class _Breaker:
+    """Cuts the line text[start:end] into pieces, each within the width where the places allow."""
+
+    def __init__(self, text: str, places: list[Place], width: int):
+        self.text = text
+        self.places = places
+        self.width = width
+
+    def line(self, start: int, end: int) -> list[str]:
+        first = _next_token(self.text, start, end)
+        return self._piece(self.text[start:first], first, end)
+
+    def _piece(self, indent: str, start: int, end: int) -> list[str]:
+        """The piece text[start:end] at ``indent``, broken further if it is too long and can be."""
+        shown = indent + self.text[start:end].rstrip()
+        if len(shown) <= self.width:
+            return [shown]
+        inside = [p for p in self.places if start < p.pos < end]
+        if not inside:
+            return [shown]
+        outermost = min(p.rank for p in inside)
+        chosen = [p for p in inside if p.rank == outermost]
+        if chosen[0].kind == "fill":
+            return self._fill(indent, start, end, [p.pos for p in chosen])
+        return self._block(indent, start, end, chosen)
+
+    def _block(self, indent: str, start: int, end: int, chosen: list[Place]) -> list[str]:
+        """One statement a line, one indent deeper than the line that opens the block; its '}' back out."""
+        pieces: list[str] = []
+        level = indent
+        bounds = [start] + [p.pos for p in chosen] + [end]
+        kinds = ["first"] + [p.kind for p in chosen]
+        for (left, right), kind in zip(zip(bounds, bounds[1:]), kinds):
+            if kind == "open":
+                level = level + FORMAT_INDENT
+            elif kind == "close":
+                level = level[:-len(FORMAT_INDENT)] if level.endswith(FORMAT_INDENT) else ""
+            pieces.extend(self._piece(level, left, right))
+        return pieces
+
+    def _fill(self, indent: str, start: int, end: int, cuts: list[int]) -> list[str]:
+        """As many of the list's items on a line as fit, the lines after the first one indent deeper."""
+        pieces: list[str] = []
+        bounds = cuts + [end]
+        left, level = start, indent
+        while True:
+            right = bounds[0]
+            # The longest run of items from 'left' that fits; at least one item.
+            for candidate in bounds[1:]:
+                if len(level + self.text[left:candidate].rstrip()) > self.width:
+                    break
+                right = candidate
+            pieces.extend(self._piece(level, left, right))
+            bounds = [b for b in bounds if b > right]
+            if not bounds:
+                return pieces
+            left, level = right, indent + FORMAT_INDENT
