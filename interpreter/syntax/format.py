@@ -80,20 +80,28 @@ def format_text(text: str, filename: str, start: str, width: int) -> Formatted:
     places = sorted(_places(parse(text, filename, start), text), key=lambda p: p.pos)
     out: list[str] = []
     offset = 0
-    for line in text.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
+    newline = "\r\n" if "\r\n" in text else "\n"  # the file's own, for a last line that has none
+    for line in _lines(text):
+        body = line.removesuffix("\n").removesuffix("\r")
         ending = line[len(body):]
         if len(body) <= width:
             out.append(line)
         else:
             pieces = _Breaker(text, places, width).line(offset, offset + len(body))
-            out.extend(piece + (ending or "\n") for piece in pieces)
+            out.extend(piece + (ending or newline) for piece in pieces)
             if not ending:  # the file's last line had no newline: neither has its last piece
-                out[-1] = out[-1][:-1]
+                out[-1] = out[-1][:-len(newline)]
         offset += len(line)
     result = "".join(out)
-    too_long = [(number, len(line)) for number, line in enumerate(result.splitlines(), 1) if len(line) > width]
+    too_long = [(number, len(body)) for number, line in enumerate(_lines(result), 1)
+                if len(body := line.removesuffix("\n").removesuffix("\r")) > width]
     return Formatted(result, too_long)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` with their endings, split at '\\n' alone as the parser counts lines (a string may
+    hold other control characters that str.splitlines would take for line ends)."""
+    return re.findall(r"[^\n]*\n|[^\n]+$", text)
 
 
 # ───────────────────────────── the places of the tree ─────────────────────────────
