@@ -10,7 +10,8 @@ Where a line breaks: the places the parse tree offers on that line, outermost fi
 the tree offers its own places:
 
 - a block's statements (``{ … }``): after the ``{``, between statements, before the ``}``; the
-  statements one a line, one indent deeper than the line that opens the block;
+  statements one a line, indented beyond the line that opens the block as the file indents its blocks
+  (the step it most often takes after a '{'; two spaces in a file that has none);
 - a list of any kind (arguments, parameters, list and map literals, a row's cells, a declaration's
   names): after each comma;
 - ``and`` / ``or`` chains, ``+`` / ``-`` chains, and a conditional expression: before the operator,
@@ -44,10 +45,14 @@ STARTS = {".rules": "rules_file", ".scenario": "scenario_file", ".overlay": "ove
 # Chains read as one list: 'a and b and c' is and_(and_(a, b), c), and both 'and's are one level.
 _CHAINS = {"and_": "and", "or_": "or"}
 _OPERATOR_WORDS = {"and_": ("and",), "or_": ("or",), "cond_expr": ("then", "else"), "comprehension": ("for", "where")}
-_BLOCKS = frozenset({"block", "stat_block"})
+# The nodes whose items stand between braces, one a line when the line is broken: statements, a stat block, and the
+# declarations and scenario sections written with braces (not a map literal or an enumeration: those are lists).
+_BLOCKS = frozenset({"block", "stat_block", "game", "map_decl", "secondary_map", "table_decl", "cup", "record_decl",
+                     "sequence_decl", "phase", "scenario_file", "places", "units", "dice", "decisions", "expect",
+                     "overlay_file", "amendment"})
 # The clauses of a statement a line may break before: 'choose … from …', '… showing …', 'say … else …', '… known to …'.
 _CLAUSES = frozenset({"choose_from", "choose_split", "showing", "say_else", "known_by"})
-FORMAT_INDENT = "    "  # what a continuation line or a block's statement is indented by, beyond its line
+FORMAT_INDENT = "    "  # what a continuation line is indented by, beyond the line it continues
 
 
 @dataclass(frozen=True)
@@ -81,13 +86,14 @@ def format_text(text: str, filename: str, start: str, width: int) -> Formatted:
     out: list[str] = []
     offset = 0
     newline = "\r\n" if "\r\n" in text else "\n"  # the file's own, for a last line that has none
+    unit = block_indent(text)
     for line in _lines(text):
         body = line.removesuffix("\n").removesuffix("\r")
         ending = line[len(body):]
         if len(body) <= width:
             out.append(line)
         else:
-            pieces = _Breaker(text, places, width).line(offset, offset + len(body))
+            pieces = _Breaker(text, places, width, unit).line(offset, offset + len(body))
             out.extend(piece + (ending or newline) for piece in pieces)
             if not ending:  # the file's last line had no newline: neither has its last piece
                 out[-1] = out[-1][:-len(newline)]
@@ -96,6 +102,23 @@ def format_text(text: str, filename: str, start: str, width: int) -> Formatted:
     too_long = [(number, len(body)) for number, line in enumerate(_lines(result), 1)
                 if len(body := line.removesuffix("\n").removesuffix("\r")) > width]
     return Formatted(result, too_long)
+
+
+def block_indent(text: str) -> str:
+    """What the file indents a block's contents by: the step most often taken after a line that opens a
+    brace (two spaces in a file that says nothing)."""
+    steps: dict[str, int] = {}
+    lines = [line.rstrip() for line in text.split("\n")]
+    for line, after in zip(lines, lines[1:]):
+        indent, inner = _indent(line), _indent(after)
+        if line.endswith("{") and inner.startswith(indent) and len(inner) > len(indent):
+            step = inner[len(indent):]
+            steps[step] = steps.get(step, 0) + 1
+    return max(sorted(steps), key=lambda step: steps[step], default="  ")
+
+
+def _indent(line: str) -> str:
+    return line[:len(line) - len(line.lstrip(" \t"))]
 
 
 def _lines(text: str) -> list[str]:
@@ -157,7 +180,7 @@ def _extent(child: Tree | Token) -> tuple[int, int] | None:
 def _own_places(node: Tree, text: str, depth: int, order: int) -> list[Place]:
     children = _present(node.children)
     if node.data in _BLOCKS:
-        return _block_places(node, children, depth, order)
+        return _block_places(node, children, text, depth, order)
     places = []
     for before, after in zip(children, children[1:]):
         place = _place_between(node, before, after, text, depth, order)
@@ -166,12 +189,18 @@ def _own_places(node: Tree, text: str, depth: int, order: int) -> list[Place]:
     return places
 
 
-def _block_places(node: Tree, children: list, depth: int, order: int) -> list[Place]:
-    if not children:
+def _block_places(node: Tree, children: list, text: str, depth: int, order: int) -> list[Place]:
+    """Before each item of the braces (a statement, a declaration's row, a scenario's expectation), and
+    before the '}'. The items are the children after the '{': a '{' between two children is the block's,
+    since strings and stat blocks, where a '{' may also stand, are children themselves."""
+    starts = [node.meta.start_pos] + [_extent(c)[1] for c in children]
+    opened = next((i for i, c in enumerate(children) if "{" in text[starts[i]:_extent(c)[0]]), None)
+    if opened is None or not text[:node.meta.end_pos].endswith("}"):
         return []
     rank = (depth, order)
-    places = [Place(_extent(children[0])[0], rank, "open")]
-    places.extend(Place(_extent(c)[0], rank, "next") for c in children[1:])
+    items = children[opened:]
+    places = [Place(_extent(items[0])[0], rank, "open")]
+    places.extend(Place(_extent(c)[0], rank, "next") for c in items[1:])
     places.append(Place(node.meta.end_pos - 1, rank, "close"))
     return places
 
@@ -227,8 +256,9 @@ def _next_token(text: str, pos: int, limit: int) -> int:
 class _Breaker:
     """Cuts the line text[start:end] into pieces, each within the width where the places allow."""
 
-    def __init__(self, text: str, places: list[Place], width: int):
+    def __init__(self, text: str, places: list[Place], width: int, unit: str):
         self.text = text
+        self.unit = unit  # a block's statements' indent, beyond the line that opens it
         self.places = places
         self.width = width
 
@@ -251,16 +281,16 @@ class _Breaker:
         return self._block(indent, start, end, chosen)
 
     def _block(self, indent: str, start: int, end: int, chosen: list[Place]) -> list[str]:
-        """One statement a line, one indent deeper than the line that opens the block; its '}' back out."""
+        """One statement a line, indented as the file indents a block beyond the line that opens it; its '}' back out."""
         pieces: list[str] = []
         level = indent
         bounds = [start] + [p.pos for p in chosen] + [end]
         kinds = ["first"] + [p.kind for p in chosen]
         for (left, right), kind in zip(zip(bounds, bounds[1:]), kinds):
             if kind == "open":
-                level = level + FORMAT_INDENT
+                level = level + self.unit
             elif kind == "close":
-                level = level[:-len(FORMAT_INDENT)] if level.endswith(FORMAT_INDENT) else ""
+                level = level.removesuffix(self.unit) if level.endswith(self.unit) else ""
             pieces.extend(self._piece(level, left, right))
         return pieces
 

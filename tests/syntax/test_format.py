@@ -93,10 +93,18 @@ def test_a_list_is_filled_after_its_commas_and_continued_one_indent_deeper():
 def test_a_block_is_broken_into_one_statement_a_line():
     text = "procedure p() { let a = 1  let b = 2 [4.1]  say \"done\" }\n"
     assert _fmt(text, 30).text == ("procedure p() {\n"
-                                   "    let a = 1\n"
-                                   "    let b = 2 [4.1]\n"
-                                   "    say \"done\"\n"
+                                   "  let a = 1\n"
+                                   "  let b = 2 [4.1]\n"
+                                   "  say \"done\"\n"
                                    "}\n")
+    # Indented as the file indents its blocks (here by three spaces), the '}' back at the opening line's indent.
+    nested = "procedure p() {\n   if true { let a = 1  let b = 2 } else { say \"none\" }\n}\n"
+    assert _fmt(nested, 30).text == ("procedure p() {\n"
+                                     "   if true {\n"
+                                     "      let a = 1\n"
+                                     "      let b = 2\n"
+                                     "   } else { say \"none\" }\n"
+                                     "}\n")
 
 
 def test_conditions_break_before_and_or_then_else_and_a_citation():
