@@ -14,16 +14,19 @@ the tree offers its own places:
   (the step it most often takes after a '{'; two spaces in a file that has none);
 - a list of any kind (arguments, parameters, list and map literals, a row's cells, a declaration's
   names): after each comma;
-- ``and`` / ``or`` chains, ``+`` / ``-`` chains, and a conditional expression: before the operator,
-  before ``else`` (and, a level further in, before ``then``);
+- ``and`` / ``or`` chains, ``+`` / ``-`` chains: before the operator; a conditional expression
+  (an ``else if`` chain is one): before each ``else``, its branches one a line, and, a level further
+  in, before ``then``;
 - a comprehension: before its ``for`` and ``where``;
 - a function's body: after its ``=``;
+- a statement's clauses (``from``, ``showing``, ``may "…"``, ``because "…"``, ``else "…"``, ``known
+  to``) and a statement's or declaration's own text (``say "…"``, a row's ``"…"``): before them;
 - a citation: before it.
 
 A line over the width is cut at the places of its outermost node (the node nearest the root of the
-tree; of two at the same depth, the first): a block's statements each on a line of their own, any
-other list filled, as many of its items on a line as fit, the continuation lines one indent (four
-spaces) deeper than the line they continue. A piece still over the width is cut again at the next
+tree; of two at the same depth, the first): a block's statements and a conditional's branches each
+on a line of their own, any other list filled, as many of its items on a line as fit, the
+continuation lines one indent (four spaces) deeper than the line they continue. A piece still over the width is cut again at the next
 places in, and a piece with no place left in it stays as it is: :func:`format_text` reports it.
 Since every line it leaves is within the width or has no place to break, formatting twice changes
 nothing the second time.
@@ -44,6 +47,9 @@ STARTS = {".rules": "rules_file", ".scenario": "scenario_file", ".overlay": "ove
 
 # Chains read as one list: 'a and b and c' is and_(and_(a, b), c), and both 'and's are one level.
 _CHAINS = {"and_": "and", "or_": "or"}
+# A conditional's branches one a line ('if a then b' / 'else if c then d' / 'else e'), and 'then' only
+# where a branch is still too long: a level further in.
+_KIND = {"else": "each"}
 _OPERATOR_WORDS = {"and_": ("and",), "or_": ("or",), "cond_expr": ("then", "else"), "comprehension": ("for", "where")}
 # The nodes whose items stand between braces, one a line when the line is broken: statements, a stat block, and the
 # declarations and scenario sections written with braces (not a map literal or an enumeration: those are lists).
@@ -60,8 +66,9 @@ class Place:
     """A place a line may break: before the character at ``pos``."""
 
     pos: int
-    rank: tuple[int, int]  # (the depth of the node offering it, the node's order in the text): smaller breaks first
-    kind: str  # "open" (a block's first statement), "next" (its others), "close" (its '}'), "fill" (a list's item)
+    rank: tuple[int, int, int]  # (the depth of the node offering it, 1 for a 'then', its order in the text): smallest first
+    kind: str  # "open" (a block's first statement), "next" (its others), "close" (its '}'), "fill" (a list's item),
+    # "each" (a conditional's 'else', one a line)
 
 
 @dataclass
@@ -197,7 +204,7 @@ def _block_places(node: Tree, children: list, text: str, depth: int, order: int)
     opened = next((i for i, c in enumerate(children) if "{" in text[starts[i]:_extent(c)[0]]), None)
     if opened is None or not text[:node.meta.end_pos].endswith("}"):
         return []
-    rank = (depth, order)
+    rank = (depth, 0, order)
     items = children[opened:]
     places = [Place(_extent(items[0])[0], rank, "open")]
     places.extend(Place(_extent(c)[0], rank, "next") for c in items[1:])
@@ -210,20 +217,20 @@ def _place_between(node: Tree, before, after, text: str, depth: int, order: int)
     end, start = _extent(before)[1], _extent(after)[0]
     gap = text[end:start]
     if isinstance(after, Tree) and after.data == "cite":
-        return Place(start, (depth, order), "fill")
+        return Place(start, (depth, 0, order), "fill")
     if _clause(before, after):  # the clause starts at its keyword ('may "…"', 'because "…"', 'from …', 'else "…"')
-        return Place(_past_closers(text, end, start), (depth, order), "fill")
+        return Place(_past_closers(text, end, start), (depth, 0, order), "fill")
     if gap.lstrip().startswith(","):
         comma = end + gap.index(",") + 1
-        return Place(_next_token(text, comma, start), (depth, order), "fill")
+        return Place(_next_token(text, comma, start), (depth, 0, order), "fill")
     if isinstance(after, Token) and after.type in ("PLUS", "MINUS") and node.data == "binop":
-        return Place(start, (depth, order), "fill")
+        return Place(start, (depth, 0, order), "fill")
     if node.data == "function_decl" and "=" in gap and after is node.children[-1]:
-        return Place(start, (depth, order), "fill")  # after the '=': the body on the lines below
+        return Place(start, (depth, 0, order), "fill")  # after the '=': the body on the lines below
     for word in _OPERATOR_WORDS.get(node.data, ()):
         found = re.search(rf"\b{word}\b", gap)
         if found:
-            return Place(end + found.start(), (depth, order), "fill")
+            return Place(end + found.start(), (depth, int(word == "then"), order), _KIND.get(word, "fill"))
     return None
 
 
@@ -278,6 +285,10 @@ class _Breaker:
         chosen = [p for p in inside if p.rank == outermost]
         if chosen[0].kind == "fill":
             return self._fill(indent, start, end, [p.pos for p in chosen])
+        if chosen[0].kind == "each":
+            bounds = [start] + [p.pos for p in chosen] + [end]
+            return [piece for i, (left, right) in enumerate(zip(bounds, bounds[1:]))
+                    for piece in self._piece(indent + FORMAT_INDENT * (i > 0), left, right)]
         return self._block(indent, start, end, chosen)
 
     def _block(self, indent: str, start: int, end: int, chosen: list[Place]) -> list[str]:

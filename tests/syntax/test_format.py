@@ -109,14 +109,25 @@ def test_a_block_is_broken_into_one_statement_a_line():
 
 def test_conditions_break_before_and_or_then_else_and_a_citation():
     text = "function f(a: int) [7.2] = if a > 1 and a < 9 and a != 5 then a * 2 else a - 1\n"
+    assert _fmt(text, 50).text == ("function f(a: int) [7.2] =\n"
+                                   "    if a > 1 and a < 9 and a != 5 then a * 2\n"
+                                   "        else a - 1\n")
     assert _fmt(text, 40).text == ("function f(a: int) [7.2] =\n"
                                    "    if a > 1 and a < 9 and a != 5\n"
-                                   "        then a * 2 else a - 1\n")
+                                   "        then a * 2\n"
+                                   "        else a - 1\n")
     assert _fmt(text, 28).text == ("function f(a: int) [7.2] =\n"
                                    "    if a > 1 and a < 9\n"
                                    "        and a != 5\n"
                                    "        then a * 2\n"
                                    "        else a - 1\n")
+    # An 'else if' chain: its branches one a line, whatever would fit beside them.
+    chain = 'function g(s: str) = if s == "a" then 1 else if s == "b" then 2 else if s == "c" then 3 else 0\n'
+    assert _fmt(chain, 60).text == ("function g(s: str) =\n"
+                                    '    if s == "a" then 1\n'
+                                    '        else if s == "b" then 2\n'
+                                    '        else if s == "c" then 3\n'
+                                    "        else 0\n")
     cited = "procedure p() {\n  let total = first_value + second_value [12.3a]\n}\n"
     assert _fmt(cited, 40).text == ("procedure p() {\n"
                                     "  let total = first_value + second_value\n"
