@@ -66,7 +66,8 @@ class Place:
     """A place a line may break: before the character at ``pos``."""
 
     pos: int
-    rank: tuple[int, int, int]  # (the depth of the node offering it, 1 for a 'then', its order in the text): smallest first
+    rank: tuple[int, int, int]  # (the depth of the node offering it, 1 for a 'then' or a block's item, its order
+    # in the text): smallest first
     kind: str  # "open" (a block's first statement), "next" (its others), "close" (its '}'), "fill" (a list's item),
     # "each" (a conditional's 'else', one a line)
 
@@ -187,8 +188,10 @@ def _extent(child: Tree | Token) -> tuple[int, int] | None:
 def _own_places(node: Tree, text: str, depth: int, order: int) -> list[Place]:
     children = _present(node.children)
     if node.data in _BLOCKS:
-        return _block_places(node, children, text, depth, order)
-    places = []
+        places, items = _block_places(node, children, text, depth, order)
+        children = children[:len(children) - items]  # the header's own places, before the block's
+    else:
+        places = []
     for before, after in zip(children, children[1:]):
         place = _place_between(node, before, after, text, depth, order)
         if place is not None:
@@ -196,20 +199,21 @@ def _own_places(node: Tree, text: str, depth: int, order: int) -> list[Place]:
     return places
 
 
-def _block_places(node: Tree, children: list, text: str, depth: int, order: int) -> list[Place]:
+def _block_places(node: Tree, children: list, text: str, depth: int, order: int) -> tuple[list[Place], int]:
     """Before each item of the braces (a statement, a declaration's row, a scenario's expectation), and
-    before the '}'. The items are the children after the '{': a '{' between two children is the block's,
-    since strings and stat blocks, where a '{' may also stand, are children themselves."""
+    before the '}'; and how many items there are. The items are the children after the '{': a '{' between
+    two children is the block's, since strings and stat blocks, where a '{' may also stand, are children
+    themselves. A declaration's header ('table t(…) "…" [8.1] {') breaks first, at its own places."""
     starts = [node.meta.start_pos] + [_extent(c)[1] for c in children]
     opened = next((i for i, c in enumerate(children) if "{" in text[starts[i]:_extent(c)[0]]), None)
     if opened is None or not text[:node.meta.end_pos].endswith("}"):
-        return []
-    rank = (depth, 0, order)
+        return [], 0
+    rank = (depth, 1, order)
     items = children[opened:]
     places = [Place(_extent(items[0])[0], rank, "open")]
     places.extend(Place(_extent(c)[0], rank, "next") for c in items[1:])
     places.append(Place(node.meta.end_pos - 1, rank, "close"))
-    return places
+    return places, len(items)
 
 
 def _place_between(node: Tree, before, after, text: str, depth: int, order: int) -> Place | None:

@@ -107,6 +107,14 @@ def test_a_block_is_broken_into_one_statement_a_line():
                                      "}\n")
 
 
+def test_a_declarations_header_breaks_before_its_block():
+    text = ('table attempt(place: int, moved: int, season: int) "Search Attempt" [14.0] {\n'
+            '  roll 2 d6\n  ..7 -> none [14.0]\n}\n')
+    assert _fmt(text, 60).text == ('table attempt(place: int, moved: int, season: int)\n'
+                                   '    "Search Attempt" [14.0] {\n'
+                                   '  roll 2 d6\n  ..7 -> none [14.0]\n}\n')
+
+
 def test_conditions_break_before_and_or_then_else_and_a_citation():
     text = "function f(a: int) [7.2] = if a > 1 and a < 9 and a != 5 then a * 2 else a - 1\n"
     assert _fmt(text, 50).text == ("function f(a: int) [7.2] =\n"
