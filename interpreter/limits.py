@@ -52,6 +52,9 @@ STEPS_VARIABLE = "UMPIRE_MAX_STEPS"
 DEFAULT_ODDS_PATHS = 2_000_000  # dice paths `umpire odds` enumerates before it declines (--limit changes it)
 MAX_AGENT_BUDGET = 10_000  # the N of an agent written search:N, mcts:N or greedy:N
 
+# ── formatting ──
+DEFAULT_FORMAT_WIDTH = 120  # characters of a line `umpire format` leaves as written (--width changes it)
+
 # ── a saved game ──
 MAX_SAVE_BYTES = 16 * 1024 * 1024  # bytes of a save file read by --load
 MAX_DIFFERENCES_SHOWN = 50  # fields `play --load --verify` lists that differ from the replay (the rest are counted)

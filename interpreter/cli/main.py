@@ -1,4 +1,4 @@
-"""The ``umpire`` command line: check, run, play, explain, draw, odds, study, schema, coverage, find, rule, lsp.
+"""The ``umpire`` command line: check, run, play, explain, draw, odds, study, schema, coverage, find, rule, format, lsp.
 
 Every failure reaches the user as a diagnostic (file:line:col, the source line, a
 caret, a hint) and an exit code, never as a Python traceback.
@@ -15,7 +15,7 @@ import os
 import sys
 
 from ..digits import whole_number
-from ..limits import DEFAULT_ODDS_PATHS
+from ..limits import DEFAULT_FORMAT_WIDTH, DEFAULT_ODDS_PATHS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,6 +117,10 @@ def _dispatch_more(args: argparse.Namespace) -> int:
         from .rule import cmd_rule
 
         return cmd_rule(args.ruleset, args.section, args.overlays)
+    if args.command == "format":
+        from .format import FormatArgs, cmd_format
+
+        return cmd_format(FormatArgs(args.files, args.width, args.check, args.diff))
     if args.command == "find":
         from .find import cmd_find
 
@@ -162,7 +166,7 @@ def parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help="what to do (umpire COMMAND --help tells more)")
     for add in (_add_check, _add_run, _add_play, _add_explain, _add_draw, _add_odds, _add_study, _add_schema,
-                _add_coverage, _add_find, _add_rule, _add_lsp):
+                _add_coverage, _add_find, _add_rule, _add_format, _add_lsp):
         add(sub)
     for name, command in sub.choices.items():
         _output_options(command, json=name in _JSON_COMMANDS)
@@ -357,6 +361,19 @@ def _add_rule(sub) -> None:
     p.add_argument("ruleset", help="the ruleset's main file (its parts and demo data are read too)")
     p.add_argument("section", help="the section's number, as the rulebook prints it (9.1)")
     _with_option(p)
+    _allow_option(p)
+
+
+def _add_format(sub) -> None:
+    p = sub.add_parser("format", help="break the lines of rules, scenario and overlay files longer than the width, "
+                                      "the same way every time; other lines are left as written")
+    p.add_argument("files", nargs="+", metavar="FILE", help="the files to format in place (.rules, .scenario, .errata, "
+                                                           ".house, .overlay)")
+    p.add_argument("--width", type=whole_number, default=DEFAULT_FORMAT_WIDTH, metavar="N",
+                   help=f"the longest line left as written, in characters (default {DEFAULT_FORMAT_WIDTH})")
+    p.add_argument("--check", action="store_true",
+                   help="write nothing; list the files that would change, and exit 1 if any would (for CI)")
+    p.add_argument("--diff", action="store_true", help="write nothing; print what would change as a unified diff")
     _allow_option(p)
 
 
