@@ -646,23 +646,58 @@ class Checker(MapChecks, RecordChecks):
             if r.name in declared:
                 self.error(f"result '{r.name}' of table '{table.name}' is declared twice", r.span)
             declared[r.name] = r
-            self.body(r.effect, set(scope))
-        if not declared:
-            return
+            self.check_params(r.params)
+            self.body(r.effect, set(scope) | {p.name for p in r.params})
         used: set[str] = set()
         for row in table.rows:
             values = row.cell_values or (None,) * len(row.cells)
-            for cell, span, value in zip(row.cells, row.cell_spans or (row.span,) * len(row.cells), values):
+            given = row.cell_args or (None,) * len(row.cells)
+            for cell, span, value, args in zip(row.cells, row.cell_spans or (row.span,) * len(row.cells), values, given):
                 if cell == "?" or value is not None:  # not printed, or a number: no result to declare
                     continue
-                if cell not in declared and cell not in used:
+                if args is not None:
+                    for a in args:
+                        self.expr(a.value, scope)
+                if not declared and args is not None:
+                    self.error(f"row {_row_name(row)} of table '{table.name}' names the result '{cell}' with arguments, "
+                               "but the table declares no results", span,
+                               f"declare it once with its parameters: 'result {cell}(…) \"label\" [rule] {{ … }}'")
+                elif declared and cell not in declared and cell not in used:
                     self.error(f"row {_row_name(row)} of table '{table.name}' names the result '{cell}', which the table does not declare",
                                span, did_you_mean(cell, declared))
+                elif cell in declared:
+                    self.check_result_args(table, row, declared[cell], args, span, scope)
                 used.add(cell)
+        if not declared:
+            return
         used |= {getattr(table, f"columns_{end}") for end in _COLUMN_ENDS}  # a result read with no roll beyond the columns
         for name, r in declared.items():
             if name not in used:
                 self.warning(f"result '{name}' of table '{table.name}' is in no row", r.span)
+
+    def check_result_args(self, table: n.TableDecl, row: n.Row, result: n.TableResult, args: tuple[n.Arg, ...] | None,
+                          span: Span, scope: set[str]) -> None:
+        """A cell naming a declared result gives it one argument per parameter (8.3a), each of the declared type
+        where its form shows the type; a result without parameters is named without parentheses."""
+        what = f"result '{result.name}' of table '{table.name}'"
+        shown = ", ".join(f"{p.name}: {p.type}" for p in result.params)
+        if args is None:
+            if result.params:
+                self.error(f"row {_row_name(row)} of table '{table.name}' names the result '{result.name}' without its arguments",
+                           span, f"{what} takes ({shown}): write '{result.name}(…)' with a value for each")
+            return
+        if not result.params:
+            self.error(f"{what} takes no arguments, but row {_row_name(row)} gives it {len(args)}", span,
+                       f"write '{result.name}' without parentheses, or declare its parameters: 'result {result.name}(…)'")
+            return
+        self.check_args(args, [p.name for p in result.params], what, span, f"its parameters: {shown}")
+        positional = [a for a in args if a.name is None]
+        for i, p in enumerate(result.params):
+            arg = next((a for a in args if a.name == p.name), None) or (positional[i] if i < len(positional) else None)
+            given = self.static_type(arg.value, scope) if arg is not None else None
+            if given is not None and p.type in _TYPED and given != p.type:
+                self.error(f"{what} takes '{p.name}', {_a(p.type)}, but this argument is {_a(given)}", arg.span,
+                           f"pass {_a(p.type)} for '{p.name}' (its parameters: {shown})")
 
     def check_cups(self) -> None:
         for cup in self.sym.cups.values():
