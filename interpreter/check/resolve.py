@@ -662,7 +662,7 @@ class Checker(MapChecks, RecordChecks):
                     self.error(f"row {_row_name(row)} of table '{table.name}' names the result '{cell}' with arguments, "
                                "but the table declares no results", span,
                                f"declare it once with its parameters: 'result {cell}(…) \"label\" [rule] {{ … }}'")
-                elif declared and cell not in declared and cell not in used:
+                elif declared and cell not in declared and cell not in used and not _own_result(table, row, args):
                     self.error(f"row {_row_name(row)} of table '{table.name}' names the result '{cell}', which the table does not declare",
                                span, did_you_mean(cell, declared))
                 elif cell in declared:
@@ -1279,6 +1279,12 @@ def _call_hint(name: str, fn: n.FunctionDecl | None) -> str | None:
     plural = "s" if builtin.max_args > 1 else ""
     return (f"did you mean {name}(...)? '{name}' is a built-in function of {want} argument{plural} ({builtin.doc}): "
             "call it, with its arguments in brackets")
+
+
+def _own_result(table: n.TableDecl, row: n.Row, args) -> bool:
+    """A row of a table without columns that carries its own label or effect declares its own result, beside
+    the results the table declares for other rows (8.3a)."""
+    return table.columns is None and args is None and (row.label is not None or bool(row.effect))
 
 
 def _row_name(row: n.Row) -> str:
