@@ -604,6 +604,11 @@ class Checker(MapChecks, RecordChecks):
                        span, "write 'clamp', 'no_effect' or 'unresolved': a table gives numbers or names, not both")
             return
         results = _result_names(table)
+        declared = next((r for r in table.results if r.name == name), None)
+        if declared is not None and declared.params:
+            self.error(f"'{end} columns' of table '{table.name}' names the result '{name}', which takes arguments no cell gives it there",
+                       span, "declare a result without parameters for what lies beyond the columns")
+            return
         if name in results:
             return
         if table.results:

@@ -140,3 +140,21 @@ scenario "save" uses "levy.rules" [4.2] {
             process.send(ask.options[0])
     assert other.state.facts == engine.state.facts
     assert engine.state.facts["levy side"] == "south" and engine.state.facts["recalled"] == "S1"
+
+
+def test_a_column_tables_cells_give_arguments_to_a_result(tmp_path, capsys):
+    # The 1-1 column reads 'lose(1)' on a 2: the same result as 'lose(2)' in the 1-2 column, with its own
+    # number of steps.
+    (tmp_path / "assault.rules").write_text((Path(__file__).resolve().parent.parent / "bad" / "result_args_beyond.rules")
+                                            .read_text().replace("below columns: lose", "below columns: de"))
+    for args, face, steps in (("1, 1", 2, 1), ("1, 2", 1, 2)):
+        (tmp_path / "c.scenario").write_text(f"""
+scenario "c" uses "assault.rules" [6.1] {{
+  run assault({args})
+  dice {{ {face} "assault" }}
+  expect {{ fact("assault result") == lose }}
+}}
+""")
+        assert main(["run", str(tmp_path / "c.scenario")]) == 0
+        out = capsys.readouterr().out
+        assert f"roll {face} = {face} -> steps lost\n  [6.3] the attackers lose {steps} step(s)\n" in out
