@@ -379,7 +379,15 @@ class Amender:
                 row, found = self.compel_row(t, row, c.span)
                 count += found
             rows.append(row)
-        self.decls[i] = t.model_copy(update={"rows": tuple(rows)})
+        results = []
+        for result in t.results:  # a declared result's decisions belong to every row naming it (8.3, 8.3a)
+            effect, found = self.compel(result.effect, c.span) if only is None else (result.effect, 0)
+            label = _must(result.label) if result.label and only is None else result.label
+            if found or label != result.label:
+                result = result.model_copy(update={"effect": _pin(effect, result.cite or t.cite), "label": label})
+            count += found
+            results.append(result)
+        self.decls[i] = t.model_copy(update={"rows": tuple(rows), "results": tuple(results)})
         return count
 
     def compel_row(self, t: n.TableDecl, row: n.Row, span: Span) -> tuple[n.Row, int]:

@@ -158,3 +158,33 @@ scenario "c" uses "assault.rules" [6.1] {{
         assert main(["run", str(tmp_path / "c.scenario")]) == 0
         out = capsys.readouterr().out
         assert f"roll {face} = {face} -> steps lost\n  [6.3] the attackers lose {steps} step(s)\n" in out
+
+
+def test_may_to_must_in_a_table_reaches_its_declared_results(tmp_path, capsys):
+    # The recall is optional in this copy; 'change may to must in table levy' makes it compulsory in the
+    # result every row names, so the South's company goes (declined, it would stay).
+    (tmp_path / "levy.rules").write_text((LANG / "levy.rules").read_text().replace(
+        'from eligible "remove one {company} company"', 'from eligible may "you may remove one {company} company"')
+        .replace('record "recalled" = recalled.id [4.3]', ""))
+    (tmp_path / "must.house").write_text("""
+overlay must "House rule" amends "levy.rules" {
+  amend H-4 "The levy is compulsory" [4.2 house rule] {
+    change may to must in table levy
+  }
+}
+""")
+    scenario = """
+scenario "m" uses "levy.rules" [4.2] {
+  WITH
+  places { hex 0101 {} }
+  units { S1: bows of south at 0101 }
+  run levy()
+  dice { 4 "levy" }
+  expect { S1.location == WHERE }
+}
+"""
+    (tmp_path / "m.scenario").write_text(scenario.replace("WITH", 'with "must.house"').replace("WHERE", "none"))
+    assert main(["run", str(tmp_path / "m.scenario"), "--detail"]) == 0, capsys.readouterr().out
+    assert "[4.2 house rule] south recalled: S1" in capsys.readouterr().out
+    (tmp_path / "m.scenario").write_text(scenario.replace("WITH", "").replace("WHERE", "@0101"))
+    assert main(["run", str(tmp_path / "m.scenario")]) == 0, capsys.readouterr().out
