@@ -32,7 +32,7 @@ class _Range(NamedTuple):
 
 @dataclass(frozen=True)
 class _ResultCall:
-    """A cell naming a declared result with arguments: 'recall(english, named_ship)' (8.3a)."""
+    """A cell naming a declared result with arguments: 'lose(2)' (8.3a)."""
 
     name: Token
     args: tuple
