@@ -607,6 +607,11 @@ class Checker(MapChecks, RecordChecks, KeyedStateChecks):
                        span, "write 'clamp', 'no_effect' or 'unresolved': a table gives numbers or names, not both")
             return
         results = _result_names(table)
+        declared = next((r for r in table.results if r.name == name), None)
+        if declared is not None and declared.params:
+            self.error(f"'{end} columns' of table '{table.name}' names the result '{name}', which takes arguments no cell gives it there",
+                       span, "declare a result without parameters for what lies beyond the columns")
+            return
         if name in results:
             return
         if table.results:
@@ -649,23 +654,58 @@ class Checker(MapChecks, RecordChecks, KeyedStateChecks):
             if r.name in declared:
                 self.error(f"result '{r.name}' of table '{table.name}' is declared twice", r.span)
             declared[r.name] = r
-            self.body(r.effect, set(scope))
-        if not declared:
-            return
+            self.check_params(r.params)
+            self.body(r.effect, set(scope) | {p.name for p in r.params})
         used: set[str] = set()
         for row in table.rows:
             values = row.cell_values or (None,) * len(row.cells)
-            for cell, span, value in zip(row.cells, row.cell_spans or (row.span,) * len(row.cells), values):
+            given = row.cell_args or (None,) * len(row.cells)
+            for cell, span, value, args in zip(row.cells, row.cell_spans or (row.span,) * len(row.cells), values, given):
                 if cell == "?" or value is not None:  # not printed, or a number: no result to declare
                     continue
-                if cell not in declared and cell not in used:
+                if args is not None:
+                    for a in args:
+                        self.expr(a.value, scope)
+                if not declared and args is not None:
+                    self.error(f"row {_row_name(row)} of table '{table.name}' names the result '{cell}' with arguments, "
+                               "but the table declares no results", span,
+                               f"declare it once with its parameters: 'result {cell}(…) \"label\" [rule] {{ … }}'")
+                elif declared and cell not in declared and cell not in used and not _own_result(table, row, args):
                     self.error(f"row {_row_name(row)} of table '{table.name}' names the result '{cell}', which the table does not declare",
                                span, did_you_mean(cell, declared))
+                elif cell in declared:
+                    self.check_result_args(table, row, declared[cell], args, span, scope)
                 used.add(cell)
+        if not declared:
+            return
         used |= {getattr(table, f"columns_{end}") for end in _COLUMN_ENDS}  # a result read with no roll beyond the columns
         for name, r in declared.items():
             if name not in used:
                 self.warning(f"result '{name}' of table '{table.name}' is in no row", r.span)
+
+    def check_result_args(self, table: n.TableDecl, row: n.Row, result: n.TableResult, args: tuple[n.Arg, ...] | None,
+                          span: Span, scope: set[str]) -> None:
+        """A cell naming a declared result gives it one argument per parameter (8.3a), each of the declared type
+        where its form shows the type; a result without parameters is named without parentheses."""
+        what = f"result '{result.name}' of table '{table.name}'"
+        shown = ", ".join(f"{p.name}: {p.type}" for p in result.params)
+        if args is None:
+            if result.params:
+                self.error(f"row {_row_name(row)} of table '{table.name}' names the result '{result.name}' without its arguments",
+                           span, f"{what} takes ({shown}): write '{result.name}(…)' with a value for each")
+            return
+        if not result.params:
+            self.error(f"{what} takes no arguments, but row {_row_name(row)} gives it {len(args)}", span,
+                       f"write '{result.name}' without parentheses, or declare its parameters: 'result {result.name}(…)'")
+            return
+        self.check_args(args, [p.name for p in result.params], what, span, f"its parameters: {shown}")
+        positional = [a for a in args if a.name is None]
+        for i, p in enumerate(result.params):
+            arg = next((a for a in args if a.name == p.name), None) or (positional[i] if i < len(positional) else None)
+            given = self.static_type(arg.value, scope) if arg is not None else None
+            if given is not None and p.type in _TYPED and given != p.type:
+                self.error(f"{what} takes '{p.name}', {_a(p.type)}, but this argument is {_a(given)}", arg.span,
+                           f"pass {_a(p.type)} for '{p.name}' (its parameters: {shown})")
 
     def check_cups(self) -> None:
         for cup in self.sym.cups.values():
@@ -1255,6 +1295,12 @@ def _call_hint(name: str, fn: n.FunctionDecl | None) -> str | None:
     plural = "s" if builtin.max_args > 1 else ""
     return (f"did you mean {name}(...)? '{name}' is a built-in function of {want} argument{plural} ({builtin.doc}): "
             "call it, with its arguments in brackets")
+
+
+def _own_result(table: n.TableDecl, row: n.Row, args) -> bool:
+    """A row of a table without columns that carries its own label or effect declares its own result, beside
+    the results the table declares for other rows (8.3a)."""
+    return table.columns is None and args is None and (row.label is not None or bool(row.effect))
 
 
 def _row_name(row: n.Row) -> str:

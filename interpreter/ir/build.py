@@ -31,6 +31,21 @@ class _Range(NamedTuple):
 
 
 @dataclass(frozen=True)
+class _ResultCall:
+    """A cell naming a declared result with arguments: 'lose(2)' (8.3a)."""
+
+    name: Token
+    args: tuple
+
+
+@dataclass(frozen=True)
+class _ResultParams:
+    """The parameters of a declared result, kept apart from its effect (both are tuples)."""
+
+    params: tuple
+
+
+@dataclass(frozen=True)
 class _Roll:
     """A table's ``roll 2 d6 [cite]``, or ``roll dice d6`` with the count the parameter ``dice``."""
 
@@ -832,16 +847,25 @@ class Builder(Transformer_NonRecursive):
         label = first_token(c, "STRING")
         effect = next((x for x in c if isinstance(x, tuple) and not isinstance(x, _Range)), ())
         # The cells, in order: result names, numbers and '?' (a result the rulebook does not print).
-        raw = [x for x in c if isinstance(x, int) or (isinstance(x, Token) and x.type in ("NAME", "MISSING"))]
+        raw = [x for x in c if isinstance(x, (int, _ResultCall)) or (isinstance(x, Token) and x.type in ("NAME", "MISSING"))]
         span = self.sp(meta)
-        spans = tuple(self.ts(x) if isinstance(x, Token) else span for x in raw)
+        spans = tuple(self.ts(x.name if isinstance(x, _ResultCall) else x) if isinstance(x, (Token, _ResultCall)) else span for x in raw)
+        given = tuple(x.args if isinstance(x, _ResultCall) else None for x in raw)
+        raw = [x.name if isinstance(x, _ResultCall) else x for x in raw]
         common = dict(span=span, low=keys[0].low, high=keys[0].high, more=tuple(tuple(k) for k in keys[1:]),
-                      label=unquoted(label) if label else None, effect=effect, cite=citation_of(c))
+                      label=unquoted(label) if label else None, effect=effect, cite=citation_of(c),
+                      cell_args=given if any(a is not None for a in given) else ())
         if len(raw) == 1 and isinstance(raw[0], int):  # '1..2 -> 3': a row that gives a number (8.5)
             return n.Row(result=str(raw[0]), value=raw[0], **common)
         cells = tuple(str(x) for x in raw)
         values = tuple(x if isinstance(x, int) else None for x in raw) if any(isinstance(x, int) for x in raw) else ()
         return n.Row(result=cells[0], cells=cells, cell_spans=spans, cell_values=values, **common)
+
+    def result_params(self, meta, c):
+        return _ResultParams(c[0])
+
+    def result_call(self, meta, c):
+        return _ResultCall(c[0], c[1])
 
     def range(self, meta, c):
         return _Range(c[0], c[1] if len(c) > 1 else c[0])
@@ -895,8 +919,10 @@ class Builder(Transformer_NonRecursive):
 
     def table_result(self, meta, c):
         label = first_token(c, "STRING")
-        effect = next((x for x in c if isinstance(x, tuple)), ())
-        return n.TableResult(span=self.sp(meta), name=str(c[0]), label=unquoted(label) if label else None, effect=effect, cite=citation_of(c))
+        params = next((x.params for x in c if isinstance(x, _ResultParams)), ())  # 'result recall(s: side)'
+        effect = next((x for x in c if isinstance(x, tuple) and not isinstance(x, _ResultParams)), ())
+        return n.TableResult(span=self.sp(meta), name=str(c[0]), params=params, label=unquoted(label) if label else None,
+                             effect=effect, cite=citation_of(c))
 
     def function_decl(self, meta, c):
         needs = next((x.tables for x in c if isinstance(x, _Needs)), ())

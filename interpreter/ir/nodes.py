@@ -911,6 +911,9 @@ class Row(Cited):
     cells: tuple[str, ...] = ()
     cell_spans: tuple[Span, ...] = ()
     cell_values: tuple[int | None, ...] = ()  # a row of several cells that are numbers (8.3, 8.5): each one's value
+    # The arguments each cell gives the declared result it names ('lose(2)', 8.3a); None for a
+    # cell written without parentheses. Empty when no cell of the row has any.
+    cell_args: tuple[tuple[Arg, ...] | None, ...] = ()
     # The ranges of the further keys of a table read at two values ('3..4, 2 -> …', 8.6): (low, high) each.
     more: tuple[tuple[int | None, int | None], ...] = ()
 
@@ -981,9 +984,11 @@ class ColumnShift(Cited):
 
 
 class TableResult(Cited):
-    """A result of a table, declared once: its label and effect serve every cell that names it."""
+    """A result of a table, declared once: its label and effect serve every cell that names it. A result
+    with parameters is named with arguments ('lose(2)'); its effect reads them."""
 
     name: str
+    params: tuple[Param, ...] = ()
     label: str | None = None
     effect: tuple[Stmt, ...] = ()
 

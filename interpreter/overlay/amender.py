@@ -272,6 +272,19 @@ class Amender:
             self.decls[i] = table.model_copy(update={"rows": _spliced(table.rows, k, old.model_copy(update=update))})
         return Block(row.effect, write, ("table", c.name, "row", c.low, c.high), c.describe(), row.cite or t.cite)
 
+    def block_result(self, c: ov.Container) -> Block:
+        """A table's declared result (8.3a): its effect serves every cell that names it, whatever the arguments."""
+        i = self.find.table(c.name, c.name_span)
+        t = self.decls[i]
+        k = self.find.result(t, c.result, c.result_span)
+
+        def write(stmts):
+            table = self.decls[i]
+            old = table.results[k]
+            new = old.model_copy(update=dict(effect=_pin(stmts, old.cite or table.cite)))
+            self.decls[i] = table.model_copy(update={"results": _spliced(table.results, k, new)})
+        return Block(t.results[k].effect, write, ("table", c.name, "result", c.result), c.describe(), t.results[k].cite or t.cite)
+
     def block_step(self, c: ov.Container) -> Block:
         seq, p, k = self.find.step(c.phase, c.phase_span, c.name, c.name_span)
         step = self.decls[seq].phases[p].steps[k]
@@ -288,7 +301,7 @@ class Amender:
         return Block(self.decls[i].body, write, ("hook", c.name), c.describe(), self.decls[i].cite)
 
     def block_table(self, c: ov.Container) -> Block:
-        raise error("a clause belongs to a procedure, a table row, a step or a hook, not a whole table", c.span,
+        raise error("a clause belongs to a procedure, a table row or result, a step or a hook, not a whole table", c.span,
                     f"name the row, as in 'row 3 of table {c.name}'")
 
     # ── clauses ──
@@ -366,7 +379,15 @@ class Amender:
                 row, found = self.compel_row(t, row, c.span)
                 count += found
             rows.append(row)
-        self.decls[i] = t.model_copy(update={"rows": tuple(rows)})
+        results = []
+        for result in t.results:  # a declared result's decisions belong to every row naming it (8.3, 8.3a)
+            effect, found = self.compel(result.effect, c.span) if only is None else (result.effect, 0)
+            label = _must(result.label) if result.label and only is None else result.label
+            if found or label != result.label:
+                result = result.model_copy(update={"effect": _pin(effect, result.cite or t.cite), "label": label})
+            count += found
+            results.append(result)
+        self.decls[i] = t.model_copy(update={"rows": tuple(rows), "results": tuple(results)})
         return count
 
     def compel_row(self, t: n.TableDecl, row: n.Row, span: Span) -> tuple[n.Row, int]:

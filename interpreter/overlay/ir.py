@@ -32,10 +32,13 @@ class ClauseSelector(n.Node):
 
 
 class Container(n.Node):
-    """A block of statements an amendment edits: a procedure, a table row, a step, a hook, or a table's rows."""
+    """A block of statements an amendment edits: a procedure, a table row, a table's declared result, a step,
+    a hook, or a table's rows."""
 
-    what: Literal["procedure", "row", "step", "hook", "table"]
+    what: Literal["procedure", "row", "result", "step", "hook", "table"]
     name: str  # the procedure, table, step or hook event
+    result: str | None = None  # a declared result's name (its table is `name`)
+    result_span: n.Span | None = None
     name_span: n.Span
     phase: str | None = None  # a step's phase
     phase_span: n.Span | None = None
@@ -51,6 +54,8 @@ class Container(n.Node):
     def describe(self) -> str:
         if self.what == "row":
             return f"row {n.show_range(self.low, self.high)} of table {self.name}"
+        if self.what == "result":
+            return f"result {self.result} of table {self.name}"
         if self.what == "step":
             return f"step {self.name} of phase {self.phase}"
         if self.what == "hook":
@@ -409,6 +414,10 @@ class OverlayBuilder(Builder):
         (low, high), rng = c[0]
         return Container(span=self.sp(meta), what="row", name=str(c[1]), name_span=self.ts(c[1]), low=low, high=high,
                          range_span=rng)
+
+    def in_result(self, meta, c):
+        return Container(span=self.sp(meta), what="result", name=str(c[1]), name_span=self.ts(c[1]), result=str(c[0]),
+                         result_span=self.ts(c[0]))
 
     def in_step(self, meta, c):
         return Container(span=self.sp(meta), what="step", name=str(c[0]), name_span=self.ts(c[0]), phase=str(c[1]),

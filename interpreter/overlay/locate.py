@@ -125,6 +125,15 @@ class Finder:
         rows = ", ".join(show_range(r.low, r.high) for r in table.rows)
         raise error(f"table '{table.name}' has no row {show_range(low, high)}", span, f"its rows are {rows}")
 
+    def result(self, table: n.TableDecl, name: str, span: Span) -> int:
+        """A result the table declares (8.3a), by its name."""
+        for k, r in enumerate(table.results):
+            if r.name == name:
+                return k
+        names = [r.name for r in table.results]
+        raise error(f"table '{table.name}' has no result '{name}'", span,
+                    did_you_mean(name, names) or (f"its results are {', '.join(names)}" if names else "it declares no results"))
+
     def holder(self, name: str, span: Span) -> int:
         """The counter, or else the unit type, whose printed values a stat is set on."""
         i = self.decl(n.CounterDecl, name)

@@ -39,7 +39,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
                    r"|but not what lies (above|below) them|but the table gives numbers"),
     ("not-printed", r"does not print the result|is not printed in the rulebook|needs the missing table"
                     r"|waits for the missing|is declared missing: the rulebook does not print it"),
-    ("unknown-name", r"^unknown |^there is no place|^no rule records a fact|has no (value|field|entry|row|clause|phase"
+    ("unknown-name", r"^unknown |^there is no place|^no rule records a fact|has no (value|field|entry|row|result|clause|phase"
                      r"|step|sequence)\b|is not a (chit|point|coast|count)|is not declared missing|names no scenario"
                      r"|is neither a game state|^no turn is named|is one of .*, not|is not an agent|no such parameter"
                      r"|^no path from|has no step '|declares no 'missing |is not a key of|which is no enumeration"),

@@ -685,7 +685,8 @@ class TableFrame(Frame):
             return proc.push(_triggered(proc.engine, CodeFrame(self.effect, dict(self.env))))
         if self.stage == "declared" and self.declared is not None:
             self.stage = "end"
-            return proc.push(_triggered(proc.engine, CodeFrame(self.declared, dict(self.env))))
+            env = {**self.env, **getattr(self, "given", {})}  # a declared result's parameters, named by the cell
+            return proc.push(_triggered(proc.engine, CodeFrame(self.declared, env)))
         return _DONE
 
     def resume(self, proc, faces):
@@ -714,6 +715,7 @@ class TableFrame(Frame):
         vm = eng.vm
         self.effect = vm.block(("row", d.name, row.low, row.high, *(k for pair in row.more for k in pair)), row.effect)
         self.declared = vm.block(("result", d.name, result), declared.effect) if declared is not None else None
+        self.given = t.given(row, self.column, declared, self.env)
         self.result, self.stage = result, "row"
         return None
 
