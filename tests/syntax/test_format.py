@@ -166,3 +166,10 @@ def test_text_that_does_not_parse_is_refused_with_its_place():
     with pytest.raises(UmpireError) as err:
         _fmt("game g {\n  turns 3 ]\n}\n", 40)
     assert str(err.value.diagnostics[0].span) == "t.rules:2:11"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "rulesets").rglob("*.rules")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_rulesets_are_formatted(path):
+    # After an edit that writes a long line: umpire format rulesets/*.rules rulesets/*/*.rules
+    text = path.read_bytes().decode("utf-8")
+    assert _fmt(text, 120, str(path)).text == text
