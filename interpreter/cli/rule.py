@@ -4,7 +4,7 @@ in the rulebook's order, with file:line, so that a rule can be read top to botto
 A line encodes the section when a citation it is written under (its own, the one it inherits
 from the construct around it, or one written on it: `ir/citations.by_line`) names the section or
 one of its subsections (9.1 takes in 9.1a, 9.1.2 and 9.1 step 2, not 9.10). The lines are shown in places:
-runs of consecutive lines of one declaration, each with the comment written just above it and the
+runs of consecutive lines of one declaration (a run of braces alone is left out), each with the comment written just above it and the
 declaration it stands in. Places follow the rulebook's order of their sections (the ruleset's
 sections file, when it has one, else the numbers' own order), then the order of the files.
 """
@@ -21,6 +21,7 @@ from ..files import RULES, command_line_file
 from ..ir import citations
 from ..ir import nodes as n
 from ..load import load_rules
+from ..shape import is_code
 from ..style import enabled
 from ..syntax.diagnostics import Sources, UmpireError, did_you_mean, render_all
 
@@ -48,7 +49,8 @@ def cmd_rule(rules_path: str, section: str, overlays: list[str] = ()) -> int:
         print(render_all(err.diagnostics, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
     written = citations.by_line(loaded.ruleset.decls)
-    places = _places(written, section, loaded.ruleset.decls, sources.names())
+    places = [p for p in _places(written, section, loaded.ruleset.decls, sources.names())
+              if any(is_code(sources.line(p.file, line) or "") for line in range(p.first, p.last + 1))]
     if not places:
         cited = sorted({num for cites in written.values() for cite in cites for num in citations.names(cite.text)[0]},
                        key=_natural)

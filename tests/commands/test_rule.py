@@ -112,3 +112,14 @@ def test_a_citation_written_inside_a_construct_brings_its_line(tmp_path, capsys)
 [9.2.1] {path}:7, in table fire
   7 |   read at x [9.2.1]
 """
+
+
+def test_a_closing_brace_alone_is_no_place(tmp_path, capsys):
+    # 9.1a is the 'if' (line 16) and its closing brace (18), with a 9.10 line between them.
+    path = _write(tmp_path)
+    assert main(["rule", path, "9.1a"]) == 0
+    assert capsys.readouterr().out == f"""rule 9.1a: 1 line(s) of {path} in 1 place(s), in the rulebook's order
+
+[9.1a] {path}:16, in procedure battle
+  16 |   if r == hit [9.1a] {{
+"""
