@@ -96,6 +96,37 @@ def _span(file: str, meta: Any) -> Span:
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
 
 
+class TextToken(Token):
+    """A text written in pieces ('"the first half " "the second half"'), read as the one string token
+    the pieces make: its value is their bodies joined between one pair of quotes, its position runs
+    from the first piece to the end of the last, and ``pieces`` keeps the tokens as written, so that an
+    expression inside '{…}' is still found where it stands in the file."""
+
+    pieces: tuple[Token, ...]
+
+
+def joined(pieces: list[Token]) -> Token:
+    """The one string token that adjacent string tokens make (the only piece itself when there is one)."""
+    if len(pieces) == 1:
+        return pieces[0]
+    first, last = pieces[0], pieces[-1]
+    value = '"' + "".join(piece[1:-1] for piece in pieces) + '"'
+    tok = TextToken("STRING", value, first.start_pos, first.line, first.column, last.end_line, last.end_column,
+                    last.end_pos)
+    tok.pieces = tuple(pieces)
+    return tok
+
+
+def _in_file(tok: Token, offset: int) -> tuple[int, int]:
+    """The line and column (1-based) of the character at ``offset`` in the body of a string token as written."""
+    for piece in getattr(tok, "pieces", (tok,)):
+        body = len(piece) - 2
+        if offset < body:
+            return piece.line, piece.column + 1 + offset
+        offset -= body
+    return tok.end_line, tok.end_column
+
+
 def unquoted(tok: Token) -> str:
     """The text of a string token; only \\n, \\t, \\" and \\\\ are escapes (other text, accents included, is kept)."""
     body = tok[1:-1]
@@ -189,7 +220,7 @@ class Builder(Transformer_NonRecursive):
             if m.start() > pos:
                 parts.append(n.StrPart(text=text[pos : m.start()]))
             # Where the expression starts in the file (exact when the string has no escapes).
-            line, col = tok.line, tok.column + 1 + (raw_starts[k] if k < len(raw_starts) else m.start(1))
+            line, col = _in_file(tok, raw_starts[k] if k < len(raw_starts) else m.start(1))
             try:
                 tree = parse(m.group(1), self.file, "expr")
                 expr = _shift(Builder(self.file).transform(tree), line, col - 1)
@@ -216,6 +247,9 @@ class Builder(Transformer_NonRecursive):
         self.errors.append(Diagnostic("error", message, span, hint))
 
     # ── citations ──
+    def text(self, meta, children):
+        return joined(children)
+
     def cite(self, meta, children):
         tok = children[0]
         text = tok[1:-1].strip()

@@ -27,9 +27,11 @@ A line over the width is cut at the places of its outermost node (the node neare
 tree; of two at the same depth, the first): a block's statements and a conditional's branches each
 on a line of their own, any other list filled, as many of its items on a line as fit, the
 continuation lines one indent (four spaces) deeper than the line they continue. A piece still over the width is cut again at the next
-places in, and a piece with no place left in it stays as it is: :func:`format_text` reports it.
-Since every line it leaves is within the width or has no place to break, formatting twice changes
-nothing the second time.
+places in. A line still over the width whose text (where the grammar takes a ``text``: adjacent
+strings are one) has a space in it is then written with that text in pieces, cut after spaces and
+never inside a '{…}'; breaking and cutting take turns until neither changes anything. A piece with
+no place left in it stays as it is: :func:`format_text` reports it. Since every line it leaves is
+within the width or has no place to break, formatting twice changes nothing the second time.
 """
 
 from __future__ import annotations
@@ -88,8 +90,26 @@ def start_symbol(path: str) -> str | None:
     return None
 
 
+# Breaking lines at the tree's places and cutting texts into pieces each open new chances for the other;
+# they take turns until neither changes anything (each only ever adds line breaks), a few rounds at most.
+_ROUNDS = 8
+
+
 def format_text(text: str, filename: str, start: str, width: int) -> Formatted:
     """``text`` with every line over ``width`` characters broken; raises UmpireError if it does not parse."""
+    for _ in range(_ROUNDS):
+        broken = _break_lines(text, filename, start, width)
+        cut = _cut_texts(broken, filename, start, width)
+        if cut == text:
+            break
+        text = cut
+    too_long = [(number, len(body)) for number, line in enumerate(_lines(text), 1)
+                if len(body := line.removesuffix("\n").removesuffix("\r")) > width]
+    return Formatted(text, too_long)
+
+
+def _break_lines(text: str, filename: str, start: str, width: int) -> str:
+    """``text`` with every line over the width broken at the places of its tree."""
     places = sorted(_places(parse(text, filename, start), text), key=lambda p: p.pos)
     out: list[str] = []
     offset = 0
@@ -106,10 +126,7 @@ def format_text(text: str, filename: str, start: str, width: int) -> Formatted:
             if not ending:  # the file's last line had no newline: neither has its last piece
                 out[-1] = out[-1][:-len(newline)]
         offset += len(line)
-    result = "".join(out)
-    too_long = [(number, len(body)) for number, line in enumerate(_lines(result), 1)
-                if len(body := line.removesuffix("\n").removesuffix("\r")) > width]
-    return Formatted(result, too_long)
+    return "".join(out)
 
 
 def block_indent(text: str) -> str:
@@ -240,9 +257,9 @@ def _place_between(node: Tree, before, after, text: str, depth: int, order: int)
 
 def _clause(before, after) -> bool:
     """A statement's or declaration's own text ('say "…"', a row's "…"), or one of a statement's clauses."""
-    if isinstance(after, Tree):
+    if isinstance(after, Tree) and after.data != "text":
         return after.data in _CLAUSES
-    if after.type == "STRING":  # after 'may', the place is before the 'may'
+    if isinstance(after, Tree) or after.type == "STRING":  # after 'may', the place is before the 'may'
         return not (isinstance(before, Token) and before.type == "MAY")
     return after.type == "MAY"
 
@@ -326,3 +343,67 @@ class _Breaker:
             if not bounds:
                 return pieces
             left, level = right, indent + FORMAT_INDENT
+
+
+# ───────────────────────────── cutting a text into pieces ─────────────────────────────
+
+
+def _cut_texts(text: str, filename: str, start: str, width: int) -> str:
+    """``text`` with the first text on each line over the width that has a space to cut at written in pieces
+    ('"the first half "' and '"the second half"' on the line below): only where the grammar takes a
+    text (a rule ``text``), where adjacent strings are one."""
+    tree = parse(text, filename, start)
+    strings = sorted((tok for node in tree.iter_subtrees() if node.data == "text" for tok in node.children),
+                     key=lambda tok: tok.start_pos)
+    out: list[str] = []
+    offset = 0
+    for line in _lines(text):
+        body = line.removesuffix("\n").removesuffix("\r")
+        end = offset + len(body)
+        on_line = [tok for tok in strings if offset <= tok.start_pos and tok.end_pos <= end and len(_cuts(tok)) > 0]
+        if len(body) > width and on_line:
+            tok = on_line[0]
+            pieces = _text_pieces(body[:tok.start_pos - offset], tok, body[tok.end_pos - offset:], body, width)
+            ending = line[len(body):] or ("\r\n" if "\r\n" in text else "\n")
+            out.append(ending.join(pieces) + line[len(body):])
+        else:
+            out.append(line)
+        offset += len(line)
+    return "".join(out)
+
+
+def _cuts(tok: Token) -> list[int]:
+    """Where a string's body may be cut: after a run of spaces that follows other text, never inside a '{…}'
+    (each piece keeps its expressions whole)."""
+    body = tok[1:-1]
+    cuts: list[int] = []
+    depth = 0
+    for i, char in enumerate(body):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth = max(depth - 1, 0)
+        elif char == " " and depth == 0 and body[:i].strip() and i + 1 < len(body) and body[i + 1] != " ":
+            cuts.append(i + 1)
+    return cuts
+
+
+def _text_pieces(before: str, tok: Token, after: str, line: str, width: int) -> list[str]:
+    """The lines a string makes in pieces, each as full as fits: the first after what stands before it, the
+    others at its own column when it starts its line, else one indent deeper than the line; what follows it
+    on the line stays after the last piece."""
+    body = tok[1:-1]
+    bounds = [0, *_cuts(tok), len(body)]
+    words = [body[left:right] for left, right in zip(bounds, bounds[1:])]
+    indent = before if not before.strip() else _indent(line) + FORMAT_INDENT
+    lines: list[str] = []
+    lead, current = before, words[0]
+    for i, word in enumerate(words[1:], 2):
+        tail = after if i == len(words) else ""
+        if len(lead) + len(current) + len(word) + 2 + len(tail) > width:
+            lines.append(f'{lead}"{current}"')
+            lead, current = indent, word
+        else:
+            current += word
+    lines.append(f'{lead}"{current}"{after}')
+    return lines

@@ -162,6 +162,39 @@ def test_a_line_that_cannot_be_brought_within_the_width_is_named():
     assert _fmt(result.text, 40).text == result.text
 
 
+def test_a_text_too_long_alone_is_written_in_pieces_cut_at_spaces_never_inside_braces():
+    text = 'procedure p() {\n  say "the first half of it and {x + 1} and then the second half" [3.1]\n}\n'
+    result = _fmt(text, 36)
+    assert result.text == ('procedure p() {\n'
+                           '  say "the first half of it and "\n'
+                           '      "{x + 1} and then the second "\n'
+                           '      "half"\n'
+                           '      [3.1]\n'
+                           '}\n')
+    assert result.too_long == []
+    assert meaning(result.text, "t.rules") == meaning(text, "t.rules")
+    assert _fmt(result.text, 36).text == result.text
+    # A text that starts its line keeps its pieces at its own column.
+    encoded = 'partly encoded\n    "the barges are drawn from the pool as the rules say"\n'
+    assert _fmt(encoded, 40).text == ('partly encoded\n'
+                                      '    "the barges are drawn from the "\n'
+                                      '    "pool as the rules say"\n')
+    # What follows a text on its line stays after its last piece.
+    noted = 'procedure p() {\n  say "the first half and the second half" # said\n}\n'
+    assert _fmt(noted, 32).text == ('procedure p() {\n'
+                                    '  say "the first half and the "\n'
+                                    '      "second half" # said\n'
+                                    '}\n')
+
+
+def test_a_string_where_no_text_is_taken_is_never_cut():
+    # A scenario's note and a stat's label are one string each: two strings there mean something else.
+    text = 'stat strength "the strength of a unit as printed on its counter, left to right" [2.1]\n'
+    assert _fmt(text, 40).text == ('stat strength\n'
+                                   '    "the strength of a unit as printed on its counter, left to right"\n'
+                                   '    [2.1]\n')
+
+
 def test_text_that_does_not_parse_is_refused_with_its_place():
     with pytest.raises(UmpireError) as err:
         _fmt("game g {\n  turns 3 ]\n}\n", 40)
