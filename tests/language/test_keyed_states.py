@@ -4,12 +4,11 @@ checked) and followed by `umpire odds`. The toy game is tests/lang/fronts.rules.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
-import tomli_w
 from checking import check_text
+from positions import as_data, resumed, set_up
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
@@ -19,7 +18,7 @@ from interpreter.runtime.execution.vm import Process
 from interpreter.runtime.games.scenario import run_target
 from interpreter.runtime.games.setup import Setup
 from interpreter.runtime.position.position import Position
-from interpreter.runtime.position.position_data import PositionError, from_data, to_data
+from interpreter.runtime.position.position_data import PositionError, from_data
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -79,12 +78,7 @@ def test_a_position_copies_a_per_key_state_and_keys_it_by_its_values(monkeypatch
 def test_a_per_key_state_written_as_data_is_read_back_and_the_game_goes_on_alike(monkeypatch):
     engine, proc, sources, sc = _after_the_north(monkeypatch)
     taken = Position.of(engine, proc)
-    data = tomllib.loads(tomli_w.dumps(to_data(taken)))
-    other = Engine(engine.sym, sources)
-    Setup(other, sc).run()
-    loaded = from_data(data, other)
-    shell = Process(other, None)
-    loaded.restore(other, shell)
+    other, shell = resumed(as_data(engine, proc), engine.sym, sources, sc)
     assert Position.of(other, shell).key() == taken.key()
     with pytest.raises(StopIteration):
         shell.send([6])
@@ -94,10 +88,9 @@ def test_a_per_key_state_written_as_data_is_read_back_and_the_game_goes_on_alike
 
 def _damaged(monkeypatch, damage) -> str:
     engine, proc, sources, sc = _after_the_north(monkeypatch)
-    data = tomllib.loads(tomli_w.dumps(to_data(Position.of(engine, proc))))
+    data = as_data(engine, proc)
     damage(data["globals"])
-    other = Engine(engine.sym, sources)
-    Setup(other, sc).run()
+    other = set_up(engine.sym, sources, sc)
     with pytest.raises(PositionError) as err:
         from_data(data, other)
     return err.value.message

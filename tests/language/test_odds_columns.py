@@ -6,22 +6,15 @@ are checked against a hand computation."""
 from __future__ import annotations
 
 import re
-import tomllib
 from fractions import Fraction
 
 import pytest
-import tomli_w
+from positions import as_data, resumed, started
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import RollRequest
-from interpreter.runtime.execution.engine import Engine
 from interpreter.runtime.execution.odds_columns import odds_column
-from interpreter.runtime.execution.vm import Process
-from interpreter.runtime.games.scenario import run_target
-from interpreter.runtime.games.setup import Setup
-from interpreter.runtime.position.position import Position
-from interpreter.runtime.position.position_data import from_data, to_data
 from interpreter.syntax.diagnostics import Sources
 
 # 1-1, 3-2, 2-1, 3-1; below 1-1 the attacker is eliminated, above 3-1 the defender, with no roll.
@@ -260,16 +253,10 @@ scenario "save" uses "storming.rules" [6.2] {
     sources = Sources()
     sc = load_scenario("save.scenario", sources)
     sym = load_scenario_rules(sc, sources).symbols
-    engine = Engine(sym, sources)
-    Setup(engine, sc).run()
-    proc = run_target(engine, sc)
+    engine, proc = started(sym, sources, sc)
     req = proc.send(None)
     assert isinstance(req, RollRequest) and req.label == "lost"
-    text = tomli_w.dumps(to_data(Position.of(engine, proc)))
-    other = Engine(sym, sources)
-    Setup(other, sc).run()
-    shell = Process(other, None)
-    from_data(tomllib.loads(text), other).restore(other, shell)
+    other, shell = resumed(as_data(engine, proc), sym, sources, sc)
     for process in (proc, shell):
         with pytest.raises(StopIteration):
             process.send([4])

@@ -4,12 +4,11 @@ followed by `umpire odds`. The toy game is tests/lang/records.rules."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
-import tomli_w
 from checking import check_text
+from positions import as_data, resumed, set_up
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
@@ -20,7 +19,7 @@ from interpreter.runtime.execution.vm import Process
 from interpreter.runtime.games.scenario import run_scenario, run_target
 from interpreter.runtime.games.setup import Setup
 from interpreter.runtime.position.position import Position
-from interpreter.runtime.position.position_data import PositionError, from_data, to_data
+from interpreter.runtime.position.position_data import PositionError, from_data
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -89,12 +88,7 @@ def test_a_position_copies_a_record_once_and_keeps_it_shared(monkeypatch):
 def test_a_record_written_as_data_is_read_back_and_the_game_goes_on_alike(monkeypatch):
     engine, proc, sources, sc = _at_second_volley(monkeypatch)
     taken = Position.of(engine, proc)
-    data = tomllib.loads(tomli_w.dumps(to_data(taken)))
-    other = Engine(engine.sym, sources)
-    Setup(other, sc).run()
-    loaded = from_data(data, other)
-    shell = Process(other, None)
-    loaded.restore(other, shell)
+    other, shell = resumed(as_data(engine, proc), engine.sym, sources, sc)
     assert Position.of(other, shell).key() == taken.key()
     with pytest.raises(StopIteration):
         shell.send([2])
@@ -103,12 +97,11 @@ def test_a_record_written_as_data_is_read_back_and_the_game_goes_on_alike(monkey
 
 def _damaged(monkeypatch, damage) -> str:
     engine, proc, sources, sc = _at_second_volley(monkeypatch)
-    data = tomllib.loads(tomli_w.dumps(to_data(Position.of(engine, proc))))
+    data = as_data(engine, proc)
     record = next(v for f in data["stack"] for v in f["fields"]["env"]["items"] if isinstance(v[1], dict)
                   and v[1].get("t") == "record")[1]
     damage(record)
-    other = Engine(engine.sym, sources)
-    Setup(other, sc).run()
+    other = set_up(engine.sym, sources, sc)
     with pytest.raises(PositionError) as err:
         from_data(data, other)
     return err.value.message

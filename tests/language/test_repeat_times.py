@@ -6,24 +6,14 @@ position taken between two volleys going on as the loop."""
 
 from __future__ import annotations
 
-import copy
-import random
-import tomllib
 from fractions import Fraction
 from pathlib import Path
 
-import tomli_w
 from checking import check_text
+from positions import resumed_alike
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.runtime.common.requests import RollRequest
-from interpreter.runtime.execution.engine import Engine
-from interpreter.runtime.execution.vm import Process
-from interpreter.runtime.games.scenario import run_target
-from interpreter.runtime.games.setup import Setup
-from interpreter.runtime.position.position import Position
-from interpreter.runtime.position.position_data import from_data, to_data
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -106,44 +96,10 @@ def test_the_checker_reads_the_count_and_a_stop_needs_an_enclosing_repeat(tmp_pa
     assert "'stop' ends a 'repeat'; it stands outside any" in out
 
 
-def _play(engine, proc, rng, req=None, stop_at=None):
-    rolls, start = 0, len(engine.events)
-    try:
-        req = proc.send(None) if req is None else req
-        while True:
-            assert isinstance(req, RollRequest)
-            rolls += 1
-            if rolls == stop_at:
-                return req
-            req = proc.send([rng.randint(req.low, req.high) for _ in range(req.count)])
-    except StopIteration:
-        return [e.line() for e in engine.events[start:]], dict(engine.state.facts)
-
-
 def test_a_position_taken_between_volleys_goes_on_as_the_loop(monkeypatch):
     # The volleys still to fire live in the loop, so a saved position must keep them.
     monkeypatch.chdir(ROOT)
     sources = Sources()
     sc = load_scenario("tests/lang/volleys_silenced.scenario", sources)
     sym = load_scenario_rules(sc, sources).symbols
-    compared = 0
-    for seed in range(8):
-        for stop_at in (2, 4):
-            engine = Engine(sym, sources)
-            Setup(engine, sc).run()
-            proc = run_target(engine, sc)
-            req = _play(engine, proc, random.Random(seed), stop_at=stop_at)
-            if not isinstance(req, RollRequest):
-                continue
-            taken = Position.of(engine, proc)
-            text = tomli_w.dumps(to_data(taken))
-            rng = random.Random(seed + 100)
-            uninterrupted = _play(engine, proc, copy.deepcopy(rng), req)
-            other = Engine(sym, sources)
-            Setup(other, sc).run()
-            shell = Process(other, None)
-            from_data(tomllib.loads(text), other).restore(other, shell)
-            assert Position.of(other, shell).key() == taken.key()
-            assert _play(other, shell, copy.deepcopy(rng), req) == uninterrupted
-            compared += 1
-    assert compared >= 8
+    assert resumed_alike(sym, sources, sc, range(8), (2, 4)) >= 8

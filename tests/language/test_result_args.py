@@ -6,22 +6,15 @@ from __future__ import annotations
 
 import re
 import shutil
-import tomllib
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-import tomli_w
+from positions import as_data, resumed, started
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import ChoiceRequest, RollRequest
-from interpreter.runtime.execution.engine import Engine
-from interpreter.runtime.execution.vm import Process
-from interpreter.runtime.games.scenario import run_target
-from interpreter.runtime.games.setup import Setup
-from interpreter.runtime.position.position import Position
-from interpreter.runtime.position.position_data import from_data, to_data
 from interpreter.syntax.diagnostics import Sources
 
 LANG = Path(__file__).resolve().parent.parent / "lang"
@@ -122,17 +115,11 @@ scenario "save" uses "levy.rules" [4.2] {
     sources = Sources()
     sc = load_scenario("save.scenario", sources)
     sym = load_scenario_rules(sc, sources).symbols
-    engine = Engine(sym, sources)
-    Setup(engine, sc).run()
-    proc = run_target(engine, sc)
+    engine, proc = started(sym, sources, sc)
     assert isinstance(proc.send(None), RollRequest)
     req = proc.send([4])
     assert isinstance(req, RollRequest) and req.label == "delay"
-    text = tomli_w.dumps(to_data(Position.of(engine, proc)))
-    other = Engine(sym, sources)
-    Setup(other, sc).run()
-    shell = Process(other, None)
-    from_data(tomllib.loads(text), other).restore(other, shell)
+    other, shell = resumed(as_data(engine, proc), sym, sources, sc)
     for process in (proc, shell):  # the result's effect asks with the row's arguments in both
         ask = process.send([3])
         assert isinstance(ask, ChoiceRequest) and ask.chooser == "south" and ask.prompt == "remove one Southern bow company"

@@ -5,24 +5,14 @@ a position taken in the middle of a battle going on as the battle."""
 
 from __future__ import annotations
 
-import copy
-import random
-import tomllib
 from fractions import Fraction
 from pathlib import Path
 
-import tomli_w
 from checking import check_text
+from positions import resumed_alike
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.runtime.common.requests import RollRequest
-from interpreter.runtime.execution.engine import Engine
-from interpreter.runtime.execution.vm import Process
-from interpreter.runtime.games.scenario import run_target
-from interpreter.runtime.games.setup import Setup
-from interpreter.runtime.position.position import Position
-from interpreter.runtime.position.position_data import from_data, to_data
 from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -121,52 +111,13 @@ def test_a_limit_that_is_not_a_number_stops_the_run_at_the_repeat(tmp_path, caps
     assert "Traceback" not in err
 
 
-def _start(sc, sources, sym):
-    engine = Engine(sym, sources)
-    Setup(engine, sc).run()
-    return engine, run_target(engine, sc)
-
-
-def _play(engine, proc, rng, req=None, stop_at=None):
-    rolls, start = 0, len(engine.events)
-    try:
-        req = proc.send(None) if req is None else req
-        while True:
-            if isinstance(req, RollRequest):
-                rolls += 1
-                if rolls == stop_at:
-                    return req
-                req = proc.send([rng.randint(req.low, req.high) for _ in range(req.count)])
-            else:
-                req = proc.send(rng.choice(req.options) if req.options else None)
-    except StopIteration:
-        return [e.line() for e in engine.events[start:]], dict(engine.state.facts)
-
-
 def test_a_position_taken_mid_battle_goes_on_as_the_battle(monkeypatch):
     # The round's number and the limit live in the loop, so a saved position must keep them.
     monkeypatch.chdir(ROOT)
     sources = Sources()
     sc = load_scenario("tests/lang/rounds_break_off.scenario", sources)
     sym = load_scenario_rules(sc, sources).symbols
-    compared = 0
-    for seed in range(12):
-        for stop_at in (3, 5, 7):
-            engine, proc = _start(sc, sources, sym)
-            req = _play(engine, proc, random.Random(seed), stop_at=stop_at)
-            if not isinstance(req, RollRequest):
-                continue
-            taken = Position.of(engine, proc)
-            text = tomli_w.dumps(to_data(taken))
-            rng = random.Random(seed + 100)
-            uninterrupted = _play(engine, proc, copy.deepcopy(rng), req)
-            other, _ = _start(sc, sources, sym)
-            shell = Process(other, None)
-            from_data(tomllib.loads(text), other).restore(other, shell)
-            assert Position.of(other, shell).key() == taken.key()
-            assert _play(other, shell, copy.deepcopy(rng), req) == uninterrupted
-            compared += 1
-    assert compared >= 12
+    assert resumed_alike(sym, sources, sc, range(12), (3, 5, 7)) >= 12
 
 
 def test_an_impulses_loop_where_no_seat_can_pass_is_warned(tmp_path, capsys):
