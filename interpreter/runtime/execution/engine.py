@@ -728,14 +728,13 @@ class Table:
         self.high = max(r.last for r in decl.rows)
         self.columns = Columns(engine, decl) if decl.columns is not None else None
         # The arguments each cell gives the declared result it names (8.3a), by row and column.
-        self.given_args = {(i, col): [(a.name, comp.expr(a.value)) for a in args]
-                           for i, r in enumerate(decl.rows) for col, args in enumerate(r.cell_args) if args is not None}
+        self.given_args = {(id(r), col): [(a.name, comp.expr(a.value)) for a in args]
+                           for r in decl.rows for col, args in enumerate(r.cell_args) if args is not None}
 
     def given(self, row: n.Row, column: int, declared: n.TableResult | None, env: dict) -> dict:
         """The names the declared result a cell names reads: its parameters bound to the cell's arguments,
         each read with the table's own names (8.3a); nothing for a result without parameters."""
-        index = next(i for i, r in enumerate(self.decl.rows) if r is row)
-        args = self.given_args.get((index, column))
+        args = self.given_args.get((id(row), column))  # the rows are this table's own, kept as long as it is
         if not args or declared is None:
             return {}
         return bind_args([p.name for p in declared.params], [(name, value(env)) for name, value in args])
