@@ -11,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 import tomli_w
-from test_rounds import _play
+from positions import play_on
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
@@ -51,7 +51,7 @@ def _start(sc, sources, sym, seed: int):
     Setup(engine, sc).run()
     parts = target_parts(engine, sc)
     for part in parts[:-1]:
-        _play(engine, part(), random.Random(seed))
+        play_on(engine, part(), random.Random(seed))
     return engine, parts[-1]()
 
 
@@ -65,19 +65,19 @@ def test_a_position_taken_mid_impulse_goes_on_as_the_game(monkeypatch):
     for seed in range(10):
         for stop_at in (1, 2, 3):
             engine, proc = _start(sc, sources, sym, seed)
-            req = _play(engine, proc, random.Random(seed), stop_at=stop_at)
+            req = play_on(engine, proc, random.Random(seed), stop_at=stop_at)
             if not isinstance(req, RollRequest):
                 continue
             assert any(loop[0] == "impulses" for f in proc.stack for loop in getattr(f, "loops", []))
             taken = Position.of(engine, proc)
             text = tomli_w.dumps(to_data(taken))
             rng = random.Random(seed + 100)
-            uninterrupted = _play(engine, proc, copy.deepcopy(rng), req)
+            uninterrupted = play_on(engine, proc, copy.deepcopy(rng), req)
             other, _ = _start(sc, sources, sym, seed)
             shell = Process(other, None)
             from_data(tomllib.loads(text), other).restore(other, shell)
             assert Position.of(other, shell).key() == taken.key()
-            assert _play(other, shell, copy.deepcopy(rng), req) == uninterrupted
+            assert play_on(other, shell, copy.deepcopy(rng), req) == uninterrupted
             compared += 1
     assert compared >= 10
 
