@@ -50,7 +50,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
-from . import files
+from . import files, library
 from .limits import max_steps
 from .syntax.diagnostics import Sources, UmpireError
 from .writing import WriteError, write_file
@@ -155,12 +155,12 @@ def _private_folder(where: Path) -> bool:
 
 @functools.cache
 def code_version() -> str:
-    """A hash of the code that makes a load's value: every .py file of the package, the grammar
-    and its shipped tables (syntax/tables.py) (hashed by content, once per process: a few milliseconds), the Python version, and
+    """A hash of the code that makes a load's value: every .py file of the package, the standard
+    library's rules files, the grammar and its shipped tables (syntax/tables.py) (hashed by content, once per process: a few milliseconds), the Python version, and
     where pydantic and lark are installed and when (an upgrade rewrites them)."""
     package = Path(__file__).resolve().parent
     digest = hashlib.sha256(sys.version.encode())
-    sources = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".lark", ".json"))
+    sources = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".lark", ".json", ".rules"))
     grammar = package.parent / "grammar" / "umpire.lark"  # in a checkout, beside the package
     for path in [*sources, *([grammar] if grammar.is_file() else [])]:
         digest.update(str(path.relative_to(package.parent)).encode() + b"\0" + path.read_bytes() + b"\0")
@@ -225,6 +225,12 @@ def _still_the_same(manifest: list) -> list[tuple[str, str]] | None:
         if digest is None:
             if os.path.exists(path):
                 return None
+            continue
+        if library.is_library(path):  # the package's own: the code version covers it
+            text = library.text(path)
+            if text is None or _digest(text) != digest:
+                return None
+            texts.append((path, text))
             continue
         try:
             text = files.read_checked(path)

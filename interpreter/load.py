@@ -141,6 +141,12 @@ def _read_rules(path: str, sources: Sources, chain: tuple[str, ...], read_files:
     text = read(path, sources)
     out: list = []
     for decl in _built(text, path, "rules_file").decls:
+        if isinstance(decl, n.UseDecl):
+            out.extend(_used(decl, sources))
+            continue
+        if isinstance(decl, n.SettingDecl):
+            raise UmpireError([Diagnostic("error", f"'setting {decl.name}' is written in a library mechanic, not in a game's rules",
+                                          decl.span, f"write 'function {decl.name}(…) = …', or give the setting in a 'use' block")])
         if not isinstance(decl, n.IncludeDecl):
             out.append(decl)
             continue
@@ -152,6 +158,27 @@ def _read_rules(path: str, sources: Sources, chain: tuple[str, ...], read_files:
             raise UmpireError([Diagnostic("error", f"cannot include '{decl.path}': there is no file {target}", decl.span)])
         out.extend(_read_rules(target, sources, (*chain, os.path.normpath(path)), read_files))
     return out
+
+
+def _used(use: n.UseDecl, sources: Sources) -> list:
+    """The declarations of the library mechanic a `use` names, made the game's own (ir/uses.py)."""
+    from . import library
+    from .ir import nodes as n
+    from .ir.uses import expanded
+
+    path = library.path_of(use.name)
+    text = library.text(path)
+    if text is None:
+        hint = did_you_mean(use.name, library.names()) or f"the library's mechanics: {', '.join(library.names())}"
+        raise UmpireError([Diagnostic("error", f"there is no library mechanic '{use.name}'", use.name_span, hint)])
+    sources.add(path, text)
+    cache.note_read(path, text)
+    decls = _built(text, path, "rules_file").decls
+    nested = next((d for d in decls if isinstance(d, (n.UseDecl, n.IncludeDecl))), None)
+    if nested is not None:
+        raise UmpireError([Diagnostic("error", "a library mechanic is one file: it neither uses nor includes another",
+                                      nested.span)])
+    return expanded(use, decls)
 
 
 def built(text: str, path: str, start: str):

@@ -21,6 +21,7 @@ only scenarios run, a stat no rule reads yet). Every message cites the rule conc
 
 from __future__ import annotations
 
+from .. import library
 from ..ir import nodes as n
 from ..ir.symbols import Symbols
 from ..lang import FUNCTION_ARGUMENTS
@@ -348,7 +349,7 @@ class Analysis:
         sym = self.sym
         reads, sets, calls, kinds = self.references()
         for f in sym.functions.values():
-            if f.name not in calls:
+            if f.name not in calls and not library.is_library(f.span.file):  # a game uses what it needs of a mechanic
                 self.warning(f"function '{f.name}'{_cite(f.cite)} is used by no rule", f.span,
                              "call it where its rule applies, or remove it")
         states = [("unit state", d) for d in sym.unit_states.values()] + [("game state", d) for d in sym.game_states.values()]
@@ -437,6 +438,8 @@ def _passed_function(call: n.CallExpr) -> tuple[str, ...]:
     """The function a built-in is given by its bare name (cheapest's STEP): it is called there too."""
     at = FUNCTION_ARGUMENTS.get(call.func)
     arg = call.args[at].value if at is not None and at < len(call.args) else None
+    if isinstance(arg, n.CallExpr):  # given its leading arguments: move_cost(u)
+        return (arg.func,)
     return (arg.name,) if isinstance(arg, n.Var) else ()
 
 

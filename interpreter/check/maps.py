@@ -96,6 +96,9 @@ class MapChecks:
         """The STEP of cheapest/reach: the bare name of a ruleset function of two places (from, to)."""
         call = "cheapest(a, b, through, move_cost)" if fn == "cheapest" else "reach(start, budget, through, move_cost)"
         example = f"as in {call} with function move_cost(a: place, b: place) [rule] = …"
+        if isinstance(arg, n.CallExpr) and arg.func in self.sym.functions and arg.func not in scope:
+            self.check_step_partial(fn, arg, scope, example)
+            return
         name = arg.name if isinstance(arg, n.Var) else None
         if name is None or name in scope:
             self.error(f"{fn} needs the bare name of a function giving a move's cost; {_not_a_name(arg, name)}", arg.span, example)
@@ -115,6 +118,31 @@ class MapChecks:
             self.error(f"the function '{name}' takes {len(types)} parameter(s) ({', '.join(types) or 'none'}): "
                        f"{fn} calls it with two places, the move's from and to", arg.span,
                        f"declare it as function {name}(a: place, b: place) [rule] = …")
+
+    def check_step_partial(self, fn: str, arg: n.CallExpr, scope: set[str], example: str) -> None:
+        """A STEP given its leading arguments (`move_cost(u)`, the mover): the function takes those, then
+        the move's two places, which the built-in gives it."""
+        decl = self.sym.functions[arg.func]
+        for a in arg.args:
+            self.expr(a.value, scope)
+        named = next((a for a in arg.args if a.name is not None), None)
+        if named is not None:
+            self.error(f"{fn} gives '{arg.func}' its leading arguments by position: '{named.name}: …' names one",
+                       named.span, f"write {arg.func}({', '.join('…' for _ in arg.args)})")
+            return
+        types, given = [p.type for p in decl.params], len(arg.args)
+        if len(types) == given + 2 and types[given:] == ["place", "place"]:
+            return
+        if given >= len(types):
+            self.error(f"{fn} needs a function giving a move's cost; {arg.func}(…) calls the function: give its name "
+                       f"alone, {arg.func}, or only the arguments before the move's from and to, which {fn} gives it",
+                       arg.span, example)
+            return
+        leading = [f"{p.name}: {p.type}" for p in decl.params[:given]]
+        self.error(f"the function '{arg.func}' takes {len(types)} parameter(s) ({', '.join(types) or 'none'}): {fn} gives "
+                   f"it the {given} written here and then the move's from and to, two places", arg.span,
+                   f"declare it as function {arg.func}({', '.join([*leading, 'a: place', 'b: place'])}) [rule] = …, "
+                   f"or give it only the arguments before the two places")
 
     def check_secondary_maps(self) -> None:
         """Each secondary map's die is declared, its paths lead to its own points, and the paths from a

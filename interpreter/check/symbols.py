@@ -177,6 +177,12 @@ class Collector:
     def decl_include(self, decl: n.IncludeDecl) -> None:
         self.error(f"'{decl.path}' was not included by the loader", decl)
 
+    def decl_use(self, decl: n.UseDecl) -> None:
+        self.error(f"the library mechanic '{decl.name}' was not read by the loader", decl)
+
+    def decl_setting(self, decl: n.SettingDecl) -> None:
+        self.error(f"'setting {decl.name}' is written in a library mechanic, not in a game's rules", decl)
+
     # ── named declarations, one namespace per kind ──
     def register_named(self, decl) -> None:
         space = getattr(self.sym, _NAMESPACE[type(decl)])

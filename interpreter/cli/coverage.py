@@ -8,6 +8,7 @@ import re
 import sys
 from collections import Counter
 
+from .. import library
 from ..coverage import STATUSES, Coverage, Section, load_coverage, unknown_diagnostics
 from ..ir.nodes import Citation
 from ..load import load_rules
@@ -63,7 +64,13 @@ def _shapes(rules_path: str, sources: Sources) -> list[FileShape]:
     if loaded.errors:
         print(f"note: {rules_path} has {len(loaded.errors)} error(s) (see umpire check); its lines are measured as written",
               file=sys.stderr)
-    return measure(loaded.ruleset, {name: sources.text(name) or "" for name in sources.names()})
+    # A library mechanic's lines are Umpire's, written once for every game: the game's shape is its own files'.
+    return measure(loaded.ruleset, {name: sources.text(name) or "" for name in sources.names() if not library.is_library(name)})
+
+
+def _mechanics(sources: Sources) -> list[str]:
+    """The library mechanics a ruleset uses, by name."""
+    return [name.removeprefix(library.PREFIX).removesuffix(".rules") for name in sources.names() if library.is_library(name)]
 
 
 def cmd_shape(rules_path: str) -> int:
@@ -76,6 +83,9 @@ def cmd_shape(rules_path: str) -> int:
         return 1
     print(f"shape of {rules_path}: code lines as data and declarations, and as statements")
     print("\n".join(shape_report(shapes)))
+    used = _mechanics(sources)
+    if used:
+        print(f"library mechanics used (Umpire's own files, not counted): {', '.join(used)}")
     return 0
 
 
@@ -93,7 +103,8 @@ def json_shape(rules_path: str) -> int:
         "shape", ruleset=rules_path, long_line=LONG_LINE,
         files=[{"file": s.path, "code": len(s.code), "data": s.data, "statements": len(s.statements),
                 "long_lines": [{"line": line, "length": length} for line, length in sorted(s.long.items())]} for s in shapes],
-        code=code, data=code - statements, statements=statements, statement_share=percent(statements, code), exit=0))
+        code=code, data=code - statements, statements=statements, statement_share=percent(statements, code),
+        library=_mechanics(sources), exit=0))
     return 0
 
 

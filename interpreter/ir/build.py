@@ -447,6 +447,18 @@ class Builder(Transformer_NonRecursive):
     def include_decl(self, meta, c):
         return n.IncludeDecl(span=self.sp(meta), path=unquoted(c[0]), path_span=self.ts(c[0]), cite=citation_of(c))
 
+    def use_decl(self, meta, c):
+        return n.UseDecl(span=self.sp(meta), name=str(c[0]), name_span=self.ts(c[0]), cite=citation_of(c),
+                         bindings=tuple(_of(c, n.UseBinding)))
+
+    def use_binding(self, meta, c):
+        return n.UseBinding(span=self.sp(meta), name=str(c[0]), value=c[1], cite=citation_of(c))
+
+    def setting_decl(self, meta, c):
+        params = next((x for x in c if isinstance(x, tuple)), ())
+        default = next((x for x in c[1:] if isinstance(x, n.Node) and not isinstance(x, n.Citation)), None)
+        return n.SettingDecl(span=self.sp(meta), name=str(c[0]), params=params, default=default, cite=citation_of(c))
+
     def for_(self, meta, c):
         return n.ForEach(span=self.sp(meta), var=str(c[0]), iterable=c[1], body=c[-1] if isinstance(c[-1], tuple) else c[-2], cite=citation_of(c))
 

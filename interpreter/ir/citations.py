@@ -134,3 +134,22 @@ def by_line(roots: Iterable[object]) -> dict[tuple[str, int], tuple[n.Citation, 
                 inner[(span.file, line)] = here  # an inner node, walked later, overrides its lines
         stack.extend((getattr(node, name), here) for name in reversed(type(node).model_fields))
     return {key: (cite, *[c for c in on_line.get(key, ()) if c is not cite]) for key, cite in inner.items()}
+
+
+def recited(node, cite: n.Citation):
+    """``node`` with every citation written in it replaced by ``cite``: a library mechanic's
+    declarations cited as the rule of the game that uses it (language §9.0a)."""
+    if isinstance(node, n.Citation):
+        return cite
+    if isinstance(node, tuple):
+        parts = tuple(recited(x, cite) for x in node)
+        return node if all(a is b for a, b in zip(parts, node)) else parts
+    if isinstance(node, n.IRModel):
+        changes = {}
+        for name in type(node).model_fields:
+            value = getattr(node, name)
+            again = recited(value, cite)
+            if again is not value:
+                changes[name] = again
+        return node.model_copy(update=changes) if changes else node
+    return node

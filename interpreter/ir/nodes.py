@@ -535,6 +535,32 @@ class IncludeDecl(Cited):
     path_span: Span | None = None  # the quoted path, where a refused reference is reported
 
 
+class UseBinding(Cited):
+    """``SETTING = expr`` in a `use` block: the body the game gives one of the library's settings."""
+
+    name: str
+    value: Expr
+
+
+class UseDecl(Cited):
+    """``use NAME [cite] { … }``: the loader replaces it with the library mechanic's declarations."""
+
+    kind: Literal["use"] = "use"
+    name: str
+    name_span: Span
+    bindings: tuple[UseBinding, ...] = ()
+
+
+class SettingDecl(Cited):
+    """``setting NAME(params) = default``: a library's function whose body the game may (or, without a
+    default, must) give in its `use`; the loader turns it into a function."""
+
+    kind: Literal["setting"] = "setting"
+    name: str
+    params: tuple[Param, ...] = ()
+    default: Expr | None = None
+
+
 class NameLabel(Node):
     name: str
     label: str | None = None
@@ -1117,7 +1143,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | IncludeDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | HiddenDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | SecondaryMap | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
+    Game | IncludeDecl | UseDecl | SettingDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | HiddenDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | SecondaryMap | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
     | Restriction | CupDecl | RecordDecl | EnumerationDecl,
     Field(discriminator="kind"),
 ]

@@ -18,7 +18,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
              r"|is not (a rules file|a scenario|an overlay)|^include cycle|^cannot include|which is not part of this ruleset"),
     ("syntax", r"^unexpected |^unterminated string|^syntax error|numbers are written with the ASCII digits"),
     ("citation", r"has no rule citation$|is not a rule citation$|^this rule citation is not closed|names no rule number"
-                 r"|says nothing of what is left out"),
+                 r"|says nothing of what is left out|needs the citation of the game's rule it encodes"),
     ("too-large", r"has \d+ (digits|characters)|nest\w* more than|at most \d+"),
     # The static analysis (warnings and notes).
     ("table-range", r"^table \S+ \[[^]]*\]: the (modified )?(roll|value) ranges over"),
@@ -31,7 +31,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("no-option", r"has no option|leaves none of its|starts empty and no"),
     # Checking the rules.
     ("duplicate", r"declared twice|already exists|given twice|defined twice|has two steps named"),
-    ("arity", r"takes .*(argument|parameter)|needs a value for|positional arguments only"),
+    ("arity", r"takes .*(argument|parameter)|needs a value for|positional arguments only|its leading arguments by position"),
     ("printed-value", r"is a printed value|is printed as .*a scenario may only supply"),
     ("table-rows", r"overlaps row|has no row for|has no row at all|but no out-of-range policy|cell\(s\) for \d+ columns"
                    r"|which the table does not declare|gives a number: a table gives|^row .* names the result"
@@ -42,8 +42,10 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("unknown-name", r"^unknown |^there is no place|^no rule records a fact|has no (value|field|entry|row|result|clause|phase"
                      r"|step|sequence)\b|is not a (chit|point|coast|count)|is not declared missing|names no scenario"
                      r"|is neither a game state|^no turn is named|is one of .*, not|is not an agent|no such parameter"
-                     r"|^no path from|has no step '|declares no 'missing |is not a key of|which is no enumeration"),
+                     r"|^no path from|has no step '|declares no 'missing |is not a key of|which is no enumeration"
+                     r"|^there is no library mechanic|has no setting '"),
     ("type", r"is of type|cannot hold|not in an expression|, but this argument is|needs the bare name|is a procedure:"
+             r"|needs a function giving a move's cost"
              r"|is a built-in:|returns no value|needs a square grid|only a square grid|is a value of \d+ enumerations"
              r"|read it with '|^a cup is drawn|changes a track or a local number|has the name of the|event names"
              r"|must take one side|moves a column, but|so it is not rounded|picks two paths|^only decisions are made secretly"
@@ -51,6 +53,8 @@ _KINDS: tuple[tuple[str, str], ...] = (
              r"|the seat to start from|is not on coast|square .* id format|has a value for each \w+: |not one per key"),
     ("turn-names", r"turn name|turns' names|names \d+ turn|this game's turns"),
     ("sequence", r"runs a step of the phase|^the scenario has no 'run' line|holds places alone"),
+    # The standard library's mechanics, as a ruleset uses them.
+    ("library-use", r"does not give the setting|is written in a library mechanic|a library mechanic is one file"),
     # Overlays.
     ("overlay-conflict", r"both amend|which applies last is not stated"),
     ("overlay-noop", r"changes nothing"),

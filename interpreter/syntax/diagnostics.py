@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict
 
+from .. import library
 from ..limits import MAX_QUOTED_LINE
 from ..style import paint, printable
 
@@ -63,17 +64,26 @@ class Sources:
     def add(self, name: str, text: str) -> None:
         self._texts[name] = text.splitlines()
 
+    def _lines(self, name: str) -> list[str] | None:
+        """A file's lines; a library mechanic's are the package's own, read when first asked for (a
+        load from the cache reads none of them, yet its diagnostics may quote them)."""
+        if name not in self._texts:
+            text = library.text(name)
+            if text is not None:
+                self.add(name, text)
+        return self._texts.get(name)
+
     def names(self) -> list[str]:
         """The files read, in the order first read."""
         return list(self._texts)
 
     def text(self, name: str) -> str | None:
         """The text of a file read (its lines joined by newlines), or None."""
-        lines = self._texts.get(name)
+        lines = self._lines(name)
         return None if lines is None else "\n".join(lines)
 
     def line(self, name: str, number: int) -> str | None:
-        lines = self._texts.get(name)
+        lines = self._lines(name)
         if lines is None or not 1 <= number <= len(lines):
             return None
         return lines[number - 1]

@@ -258,11 +258,25 @@ class Compiler:
     def function_ref(self, e) -> ExprFn:
         """A ruleset function given by its bare name to a built-in (`cheapest(…, wind_cost)`): its caller of
         two values, called through the engine as any call of it is. The checker allows nothing else."""
+        if isinstance(e, n.CallExpr) and e.func in self.sym.functions:
+            return self.function_partial(e)
         decl = self.sym.functions.get(e.name) if isinstance(e, n.Var) else None
         if decl is None:
             return self.expr(e)  # the built-in says what it needed
         caller = self.engine.function_passed(decl, e.span)
         return lambda env: caller
+
+    def function_partial(self, e: n.CallExpr) -> ExprFn:
+        """A ruleset function given its leading arguments (`move_cost(u)`, the mover) and passed to a
+        built-in: a caller of the two values the built-in gives, after those arguments' values."""
+        leading = [self.expr(a.value) for a in e.args]
+        caller = self.engine.function_passed(self.sym.functions[e.func], e.span, len(leading))
+
+        def bind(env):
+            values = [a(env) for a in leading]
+            return lambda a, b: caller(*values, a, b)
+
+        return bind
 
     def record_builder(self, decl: n.RecordDecl, e: n.CallExpr) -> ExprFn:
         """`NAME(field: value, …)`: a new record; a field left out takes its default, computed from the

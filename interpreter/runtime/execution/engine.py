@@ -548,16 +548,18 @@ class Engine:
 
         return consulted
 
-    def function_passed(self, decl: n.FunctionDecl, span: Span):
-        """A ruleset function given by its name to a built-in (cheapest's STEP): a caller of two values,
-        each call noted as a call written in the rules is when explaining."""
-        call = self.function_positional(decl, 2, span)
+    def function_passed(self, decl: n.FunctionDecl, span: Span, leading: int = 0):
+        """A ruleset function given by its name to a built-in (cheapest's STEP): a caller of its ``leading``
+        arguments (the mover, language 13) and two values, each call noted as a call written in the rules
+        is when explaining."""
+        call = self.function_positional(decl, leading + 2, span)
         if not self.explain:
             return call
 
-        def consulted(a, b):
-            value = call(a, b)
-            self.consulted.append(f"{decl.name}({_brief(a)}, {_brief(b)}) [{decl.cite or decl.name}] = {_brief(value)}")
+        def consulted(*values):
+            value = call(*values)
+            shown = ", ".join(_brief(v) for v in values)
+            self.consulted.append(f"{decl.name}({shown}) [{decl.cite or decl.name}] = {_brief(value)}")
             return value
 
         return consulted
