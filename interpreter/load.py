@@ -69,7 +69,8 @@ def _load_rules(path: str, sources: Sources, with_demo: bool, overlays: Sequence
     from .overlay.apply import apply_overlays
 
     read_files: set[str] = set()
-    decls = _read_rules(path, sources, chain=(), read_files=read_files)
+    uses = _Uses()
+    decls = _read_rules(path, sources, chain=(), read_files=read_files, uses=uses)
     game = next((d for d in decls if isinstance(d, n.Game)), None)
     if with_demo and game is not None and game.demo_data:
         demo = header_file(game, game.demo_data, files.RULES, "demo data")
@@ -78,7 +79,8 @@ def _load_rules(path: str, sources: Sources, with_demo: bool, overlays: Sequence
         # A harness may include the demo data itself (a demo file of nothing but includes declares
         # nothing of its own, so the files read say so, not the declarations).
         if demo not in read_files:
-            decls += _read_rules(demo, sources, chain=(os.path.normpath(path),))
+            decls += _read_rules(demo, sources, chain=(os.path.normpath(path),), uses=uses)
+    uses.check()
     with trusted():  # the builder's declarations (ir/trust.py)
         base = n.Ruleset(file=path, decls=tuple(decls))
     applied_files = list(overlays)
@@ -131,9 +133,25 @@ def load_scenario_rules(scenario: n.Scenario, sources: Sources, overlays: Sequen
                           with_errata=with_errata, with_demo=with_demo)
 
 
-def _read_rules(path: str, sources: Sources, chain: tuple[str, ...], read_files: set[str] | None = None) -> list:
-    """The declarations of one file, each include replaced by the declarations it names; the
-    files read are added to ``read_files``."""
+@dataclass
+class _Uses:
+    """The library mechanics a ruleset uses, and those their own files say they need (a library's
+    `use OTHER` without a block: its rules read the other mechanic's names)."""
+
+    written: dict[str, n.UseDecl] = field(default_factory=dict)
+    needed: list[tuple[n.UseDecl, str]] = field(default_factory=list)
+
+    def check(self) -> None:
+        missing = [(use, name) for use, name in self.needed if name not in self.written]
+        if missing:
+            raise UmpireError([Diagnostic("error", f"'use {use.name}' needs 'use {name}' too: its rules read {name}'s",
+                                          use.span, f"add 'use {name} [RULE]' to the rules") for use, name in missing])
+
+
+def _read_rules(path: str, sources: Sources, chain: tuple[str, ...], read_files: set[str] | None = None,
+                uses: _Uses | None = None) -> list:
+    """The declarations of one file, each include replaced by the declarations it names and each `use`
+    by its library mechanic's; the files read are added to ``read_files``."""
     from .ir import nodes as n
 
     if read_files is not None:
@@ -142,7 +160,7 @@ def _read_rules(path: str, sources: Sources, chain: tuple[str, ...], read_files:
     out: list = []
     for decl in _built(text, path, "rules_file").decls:
         if isinstance(decl, n.UseDecl):
-            out.extend(_used(decl, sources))
+            out.extend(_used(decl, sources, uses if uses is not None else _Uses()))
             continue
         if isinstance(decl, n.SettingDecl):
             raise UmpireError([Diagnostic("error", f"'setting {decl.name}' is written in a library mechanic, not in a game's rules",
@@ -156,16 +174,21 @@ def _read_rules(path: str, sources: Sources, chain: tuple[str, ...], read_files:
             raise UmpireError([Diagnostic("error", f"include cycle: {cycle}", decl.span)])
         if not os.path.exists(target):
             raise UmpireError([Diagnostic("error", f"cannot include '{decl.path}': there is no file {target}", decl.span)])
-        out.extend(_read_rules(target, sources, (*chain, os.path.normpath(path)), read_files))
+        out.extend(_read_rules(target, sources, (*chain, os.path.normpath(path)), read_files, uses))
     return out
 
 
-def _used(use: n.UseDecl, sources: Sources) -> list:
+def _used(use: n.UseDecl, sources: Sources, uses: _Uses) -> list:
     """The declarations of the library mechanic a `use` names, made the game's own (ir/uses.py)."""
     from . import library
     from .ir import nodes as n
     from .ir.uses import expanded
 
+    first = uses.written.get(use.name)
+    if first is not None:
+        raise UmpireError([Diagnostic("error", f"'use {use.name}' is written twice (first at {first.span.file}:{first.span.line})",
+                                      use.span, "a mechanic is used once; give all its settings in one 'use'")])
+    uses.written[use.name] = use
     path = library.path_of(use.name)
     text = library.text(path)
     if text is None:
@@ -174,11 +197,12 @@ def _used(use: n.UseDecl, sources: Sources) -> list:
     sources.add(path, text)
     cache.note_read(path, text)
     decls = _built(text, path, "rules_file").decls
-    nested = next((d for d in decls if isinstance(d, (n.UseDecl, n.IncludeDecl))), None)
+    nested = next((d for d in decls if isinstance(d, n.IncludeDecl) or isinstance(d, n.UseDecl) and d.bindings), None)
     if nested is not None:
-        raise UmpireError([Diagnostic("error", "a library mechanic is one file: it neither uses nor includes another",
-                                      nested.span)])
-    return expanded(use, decls)
+        raise UmpireError([Diagnostic("error", "a library mechanic is one file: it includes none, and names the "
+                                      "mechanics it needs with a 'use' without a block", nested.span)])
+    uses.needed += [(use, d.name) for d in decls if isinstance(d, n.UseDecl)]
+    return expanded(use, [d for d in decls if not isinstance(d, n.UseDecl)])
 
 
 def built(text: str, path: str, start: str):

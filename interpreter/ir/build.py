@@ -967,8 +967,12 @@ class Builder(Transformer_NonRecursive):
         label = first_token(c, "STRING")
         params = next((x.params for x in c if isinstance(x, _ResultParams)), ())  # 'result recall(s: side)'
         effect = next((x for x in c if isinstance(x, tuple) and not isinstance(x, _ResultParams)), ())
+        does = next((x for x in c if isinstance(x, n.CallStmt)), None)
         return n.TableResult(span=self.sp(meta), name=str(c[0]), params=params, label=unquoted(label) if label else None,
-                             effect=effect, cite=citation_of(c))
+                             effect=(does,) if does is not None else effect, does=does is not None, cite=citation_of(c))
+
+    def result_does(self, meta, c):
+        return n.CallStmt(span=self.sp(meta), proc=str(c[0]), proc_span=self.ts(c[0]), args=c[1])
 
     def function_decl(self, meta, c):
         needs = next((x.tables for x in c if isinstance(x, _Needs)), ())

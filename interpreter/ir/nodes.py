@@ -1017,6 +1017,9 @@ class TableResult(Cited):
     params: tuple[Param, ...] = ()
     label: str | None = None
     effect: tuple[Stmt, ...] = ()
+    # Written as one standard effect, '= retreat(defenders, 2)': its effect is that one call, and the
+    # result reads as data (shape.py), as a row naming a result does.
+    does: bool = False
 
 
 class TableDecl(Cited):

@@ -54,7 +54,8 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("turn-names", r"turn name|turns' names|names \d+ turn|this game's turns"),
     ("sequence", r"runs a step of the phase|^the scenario has no 'run' line|holds places alone"),
     # The standard library's mechanics, as a ruleset uses them.
-    ("library-use", r"does not give the setting|is written in a library mechanic|a library mechanic is one file"),
+    ("library-use", r"does not give the setting|is written in a library mechanic|a library mechanic is one file"
+                    r"|needs .use \w+. too|^.use \w+. is written twice"),
     # Overlays.
     ("overlay-conflict", r"both amend|which applies last is not stated"),
     ("overlay-noop", r"changes nothing"),
