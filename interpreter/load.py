@@ -159,7 +159,8 @@ def _read_rules(path: str, sources: Sources, chain: tuple[str, ...], read_files:
     text = read(path, sources)
     out: list = []
     for decl in _built(text, path, "rules_file").decls:
-        if isinstance(decl, n.UseDecl):
+        if isinstance(decl, n.UseDecl):  # kept before its declarations: where the game says it uses the mechanic
+            out.append(decl)
             out.extend(_used(decl, sources, uses if uses is not None else _Uses()))
             continue
         if isinstance(decl, n.SettingDecl):

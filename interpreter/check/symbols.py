@@ -178,7 +178,7 @@ class Collector:
         self.error(f"'{decl.path}' was not included by the loader", decl)
 
     def decl_use(self, decl: n.UseDecl) -> None:
-        self.error(f"the library mechanic '{decl.name}' was not read by the loader", decl)
+        """The loader put the mechanic's declarations after the `use` (load.py): nothing to collect here."""
 
     def decl_setting(self, decl: n.SettingDecl) -> None:
         self.error(f"'setting {decl.name}' is written in a library mechanic, not in a game's rules", decl)
