@@ -124,3 +124,20 @@ def test_movement_needs_no_zones_of_control(tmp_path, capsys):
     assert main(["check", str(tmp_path / "movement.rules")]) == 0
     # Without zones of control the tanks go on past 0302, but never into the hex the enemy holds.
     assert paid(out, "T1")["0401"] == 6 and "0402" not in paid(out, "T1")
+
+
+def test_the_one_hex_move_the_end_of_a_move_and_roads_given_by_the_game(tmp_path, capsys):
+    slow = RULES.replace("movement_allowance = u.move [4.1]", "movement_allowance = 1 [4.1]")
+    out = play(tmp_path, capsys, slow, "R1: rifles of red at 0101")
+    assert paid(out, "R1") == {"0102": 1}  # the woods at 0201 cost 2
+    one_hex = slow.replace("movement_allowance = 1 [4.1]", "movement_allowance = 1 [4.1]\n  movement_one_hex = true [4.4]")
+    assert paid(play(tmp_path, capsys, one_hex, "R1: rifles of red at 0101"), "R1") == {"0102": 1, "0201": 2}
+    # A move may not end where a friendly unit stands, but may pass through it.
+    alone = RULES.replace("movement_allowance = u.move [4.1]",
+                          "movement_allowance = u.move [4.1]\n  movement_may_end = count(units_at(p)) == 0 [4.5]")
+    out = play(tmp_path, capsys, alone, "R1: rifles of red at 0101 T1: tanks of red at 0102")
+    assert "0102" not in paid(out, "R1") and paid(out, "R1")["0202"] == 2
+    # A road through the side costs 1 whatever the hex: the tanks take it into the woods at 0201.
+    road = RULES.replace("movement_allowance = u.move [4.1]",
+                         'movement_allowance = u.move [4.1]\n  movement_road_cost = if a.id == "0101" and b.id == "0201" then 1 else none [4.6]')
+    assert paid(play(tmp_path, capsys, road, "T1: tanks of red at 0101"), "T1")["0201"] == 1
