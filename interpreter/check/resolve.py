@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from ..grids.geometry import usable_id_format
 from ..ir import citations
+from .. import library
 from ..ir import nodes as n
 from ..ir.symbols import Symbols
 from ..ir.visit import descendants, dispatch
@@ -63,7 +64,10 @@ class Checker(MapChecks, RecordChecks, KeyedStateChecks):
         self.diags.append(Diagnostic("warning", message, span, hint))
 
     def unknown(self, what: str, name: str, span: Span, candidates: Iterable[str]) -> None:
-        self.error(f"unknown {what} '{name}'", span, did_you_mean(name, candidates))
+        mechanic = library.declaring(name)
+        hint = (f"'{name}' is a name of the library mechanic '{mechanic}': add 'use {mechanic} [RULE]'" if mechanic
+                else did_you_mean(name, candidates))
+        self.error(f"unknown {what} '{name}'", span, hint)
 
     def need_cite(self, node, what: str) -> None:
         if not getattr(node, "cite", None):

@@ -37,3 +37,12 @@ def text(path: str) -> str | None:
     if name not in names():
         return None
     return (_FOLDER / f"{name}.rules").read_text(encoding="utf-8")
+
+
+def declaring(name: str) -> str | None:
+    """The mechanic whose file declares ``name`` (a setting, function, procedure, state or box), or None:
+    the hint for a name a game reads without the `use` that would give it."""
+    import re
+
+    pattern = re.compile(rf"^(?:setting|function|procedure|unit state|place state|state|box)\s+{re.escape(name)}\b", re.M)
+    return next((m for m in names() if pattern.search((_FOLDER / f"{m}.rules").read_text(encoding="utf-8"))), None)
