@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+from .. import library
 from ..grids.geometry import usable_id_format
 from ..ir import citations
-from .. import library
 from ..ir import nodes as n
 from ..ir.symbols import Symbols
 from ..ir.visit import descendants, dispatch
