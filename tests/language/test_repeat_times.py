@@ -103,3 +103,19 @@ def test_a_position_taken_between_volleys_goes_on_as_the_loop(monkeypatch):
     sc = load_scenario("tests/lang/volleys_silenced.scenario", sources)
     sym = load_scenario_rules(sc, sources).symbols
     assert resumed_alike(sym, sources, sc, range(8), (2, 4)) >= 8
+
+
+
+def test_a_roll_counts_as_its_total(tmp_path, capsys):
+    # `roll shots = 2 d6` then `repeat shots times`: the dice's total, as wherever a number is read.
+    (tmp_path / "t.rules").write_text(HEAD + '''procedure p() [3.0] {
+  roll shots = 2 d6 [3.0]
+  let done = 0
+  repeat shots times [3.0] { set done = done + 1 }
+  record "done" = done [3.1]
+}
+''', encoding="utf-8")
+    (tmp_path / "t.scenario").write_text('scenario "s" uses "t.rules" [3.0] {\n  run p()\n  dice { 2 4 }\n'
+                                         '  expect { fact("done") == 6 }\n}\n', encoding="utf-8")
+    assert main(["run", str(tmp_path / "t.scenario")]) == 0
+    assert "1 of 1 expectations met" in capsys.readouterr().out

@@ -26,6 +26,7 @@ from ...limits import MAX_PROCEDURE_DEPTH, MAX_REPEAT
 from ..common.requests import ChoiceRequest, GameEnded, RollRequest, RuleError
 from ..common.values import Die, Pool, Unit, show
 from .guards import over_budget, procedure_too_deep
+from .operations import as_number
 from .labels import call_label, hook_label, table_label
 
 _NAME_LENGTHS = {"procedure": 2, "step": 3, "invariant": 2, "hook": 3, "row": 4, "result": 3}  # a code key's parts
@@ -291,7 +292,7 @@ class TimesStart(Op):
         self.count = count
 
     def run(self, proc, frame):
-        count = self.count(frame.env)
+        count = as_number(self.count(frame.env))  # a roll counts as its total, as wherever a number is read
         if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
             raise RuleError(f"'repeat … times' needs a whole number of times from 0 to {MAX_REPEAT}; it is {show(count)}",
                             self.span)
