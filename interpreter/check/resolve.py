@@ -64,7 +64,7 @@ class Checker(MapChecks, RecordChecks, KeyedStateChecks):
         self.diags.append(Diagnostic("warning", message, span, hint))
 
     def unknown(self, what: str, name: str, span: Span, candidates: Iterable[str]) -> None:
-        mechanic = library.declaring(name)
+        mechanic = library.declaring(name) if what in ("function", "procedure", "variable", "state", "attribute") else None
         hint = (f"'{name}' is a name of the library mechanic '{mechanic}': add 'use {mechanic} [RULE]'" if mechanic
                 else did_you_mean(name, candidates))
         self.error(f"unknown {what} '{name}'", span, hint)
@@ -216,11 +216,16 @@ class Checker(MapChecks, RecordChecks, KeyedStateChecks):
         if face.holder not in self.sym.types and face.holder not in self.sym.counters:
             self.unknown("unit type or counter", face.holder, face.holder_span, set(self.sym.types) | set(self.sym.counters))
         state = self.sym.unit_states.get(face.state)
-        if state is None or not state.type.enum:
-            enums = {name for name, s in self.sym.unit_states.items() if s.type.enum}
-            self.error(f"a face is shown while an enumerated unit state has a value, and '{face.state}' is not one",
+        numbered = state is not None and state.type.name == "int"
+        if state is None or not (state.type.enum or numbered):
+            enums = {name for name, s in self.sym.unit_states.items() if s.type.enum or s.type.name == "int"}
+            self.error(f"a face is shown while an enumerated or numbered unit state has a value, and '{face.state}' is not one",
                        face.state_span, did_you_mean(face.state, enums) or "declare one: 'unit state condition: {undamaged, damaged}'")
-        elif face.value not in state.type.enum:
+        elif numbered != isinstance(face.value, int):
+            wanted = "a number" if numbered else f"one of its values ({', '.join(state.type.enum)})"
+            self.error(f"unit state '{face.state}' is {'a number' if numbered else 'enumerated'}: its face is shown "
+                       f"at {wanted}, not '{face.value}'", face.value_span)
+        elif not numbered and face.value not in state.type.enum:
             self.error(f"unit state '{face.state}' has no value '{face.value}'", face.value_span,
                        did_you_mean(face.value, state.type.enum) or f"its values are {', '.join(state.type.enum)}")
         self.check_values(face.values)

@@ -635,10 +635,11 @@ class Builder(Transformer_NonRecursive):
         return n.UnitStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], cite=citation_of(c))
 
     def face_decl(self, meta, c):
-        holder, state, value = _tokens(c, "NAME")[:3]
+        holder, state, value = [x for x in c if isinstance(x, Token) and x.type in ("NAME", "INT")][:3]
         values = next((x for x in c if isinstance(x, tuple)), ())
+        shown = int(value) if value.type == "INT" else str(value)
         return n.FaceDecl(span=self.sp(meta), holder=str(holder), holder_span=self.ts(holder), state=str(state),
-                          state_span=self.ts(state), value=str(value), value_span=self.ts(value), values=values, cite=citation_of(c))
+                          state_span=self.ts(state), value=shown, value_span=self.ts(value), values=values, cite=citation_of(c))
     def cup_decl(self, meta, c):
         chits = tuple(chit for line in c if isinstance(line, list) for chit in line)
         replaced = any(x is True for x in c)

@@ -661,7 +661,7 @@ class FaceDecl(Cited):
     holder_span: Span
     state: str
     state_span: Span
-    value: str
+    value: str | int  # a value of an enumerated state, or a number of a numbered one (steps lost)
     value_span: Span
     values: tuple[StatValue, ...] = ()
 

@@ -44,7 +44,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
                      r"|is neither a game state|^no turn is named|is one of .*, not|is not an agent|no such parameter"
                      r"|^no path from|has no step '|declares no 'missing |is not a key of|which is no enumeration"
                      r"|^there is no library mechanic|has no setting '"),
-    ("type", r"is of type|cannot hold|not in an expression|, but this argument is|needs the bare name|is a procedure:"
+    ("type", r"is of type|cannot hold|not in an expression|, but this argument is|needs the bare name|is a procedure:|its face is shown"
              r"|needs a function giving a move's cost"
              r"|is a built-in:|returns no value|needs a square grid|only a square grid|is a value of \d+ enumerations"
              r"|read it with '|^a cup is drawn|changes a track or a local number|has the name of the|event names"

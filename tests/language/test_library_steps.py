@@ -49,7 +49,7 @@ def test_a_position_between_bombardments_keeps_the_step_lost_and_the_face(monkey
     assert isinstance(proc.send([4]), RollRequest)  # one step lost; the second bombardment waits
     other, shell = resumed(as_data(engine, proc), sym, sources, sc)
     b1 = other.state.units["B1"]
-    assert b1.state["steps_lost"] == 1 and b1.state["steps_face"] == "reduced"
+    assert b1.state["steps_lost"] == 1
     for process, eng in ((proc, engine), (shell, other)):
         try:
             process.send([1])
@@ -67,7 +67,6 @@ overlay full "House rule: a replacement restores a unit to full strength" amends
   amend H-1 "Full replacements" [5.0 house rule] {
     replace procedure restore_step(u: unit) [5.0 house rule] {
       set u.steps_lost = 0 [5.0 house rule]
-      set u.steps_face = steps_face.full [5.0 house rule]
       say "{u} is rebuilt to full strength" [5.0 house rule]
     }
   }

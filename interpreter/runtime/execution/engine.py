@@ -373,7 +373,8 @@ class Engine:
         names = dict.fromkeys(v.name for f in self.faces.get(u.id, ()) + self.faces.get(u.type, ())
                               if f.state == state and f.value == after.value for v in f.values if not v.is_flag)
         values = ", ".join(f"{name} {show(self.face_value(u, name))}" for name in names)
-        self.trace(after.cite, f"{u} shows its {after.value} face: {values}", "state")
+        shown = after.value if isinstance(after.value, str) else f"{state} {after.value}"
+        self.trace(after.cite, f"{u} shows its {shown} face: {values}", "state")
 
     def adjust_track(self, name: str, side: Any, by: Any, cite: str, span: Span) -> None:
         track = self.state.tracks[name]
