@@ -91,7 +91,8 @@ def test_by_default_replacements_return_eliminated_units_and_cost_nothing_withou
     rules = rules.replace("  move u to dead_pile[u.side] [3.2]\n", "  say \"{u} is gone\" [3.2]\n") + """
 procedure battle() [7.0] {
   eliminate [u for u in all_units() where u.side == red] because "battle" [7.0]
-  call take_replacements(red) [7.0]
+  let unspent = call take_replacements(red)
+  record "unspent" = unspent [7.0]
 }
 """
     scenario = """
@@ -107,9 +108,10 @@ scenario "b" uses "reinforcements.rules" [7.0] {
     path = _write(tmp_path, rules, scenario.replace("DECISIONS", "").replace("EXPECT", "R6.location == none and T1.location == none"))
     assert main(["run", str(path), "--detail"]) == 0, capsys.readouterr().out
     assert "rebuilt" not in capsys.readouterr().out  # 0 points by default
-    given = rules.replace("  entry_places =", "  replacement_points = 1 [4.2]\n  entry_places =")
-    path = _write(tmp_path, given, scenario.replace("DECISIONS", "decisions { red rebuilt: T1 }")
-                  .replace("EXPECT", "T1.location == @0101 and R6.location == none"))
+    # Three points given, one spent: the procedure gives back the two left, for a game that banks them.
+    given = rules.replace("  entry_places =", "  replacement_points = 3 [4.2]\n  entry_places =")
+    path = _write(tmp_path, given, scenario.replace("DECISIONS", "decisions { red rebuilt: T1\n red rebuilt: pass }")
+                  .replace("EXPECT", 'T1.location == @0101 and R6.location == none and fact("unspent") == 2'))
     assert main(["run", str(path), "--detail"]) == 0, capsys.readouterr().out
     assert "[4.0] T1 is rebuilt for 1 replacement point(s)" in capsys.readouterr().out
 
