@@ -112,3 +112,42 @@ def test_a_position_saved_between_two_eliminations_goes_on_alike(tmp_path, monke
         units = engine_.state.units
         assert units["R1"].location is None and units["R2"].location is None
         assert units["R3"].location.id == "0101" and units["RG"].location.id == "0101"
+
+
+def test_the_turn_mechanics_share_a_game_with_no_name_in_common(tmp_path, capsys):
+    # A game uses every mechanic at once: stacking, reinforcements, victory points and zones of
+    # control declare no name twice, and may_stack reads as a condition of an arrival.
+    (tmp_path / "all.rules").write_text("""
+game all "All the turn mechanics" [1.0] {
+  sides red, blue [1.1]
+  die d6 1..6 [1.2]
+  turns 2 [1.3]
+}
+map field [2.0] {
+  grid hex "CCRR" columns even_q [2.0]
+}
+use zones_of_control [3.0]
+use stacking [4.0] {
+  stack_limit = 2 [4.1]
+}
+use reinforcements [5.0] {
+  arrival_turn = 2 [5.1]
+  entry_places = none [5.2]
+  may_arrive_at = may_stack(u, p) and not in_enemy_zoc(u.side, p) [5.3]
+}
+use victory_points [6.0] {
+  place_points = 1 [6.1]
+}
+sequence [7.0] {
+  phase turn [7.0] {
+    step arrivals [7.0] {
+      call reinforcements_arrive(red) [7.0]
+      call enforce_stacking(red) [7.0]
+      call update_control() [7.0]
+      call check_sudden_death() [7.0]
+    }
+  }
+}
+""")
+    assert main(["check", str(tmp_path / "all.rules")]) == 0
+    assert "0 error(s), 0 warning(s)" in capsys.readouterr().out
