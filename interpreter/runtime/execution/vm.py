@@ -26,8 +26,8 @@ from ...limits import MAX_PROCEDURE_DEPTH, MAX_REPEAT
 from ..common.requests import ChoiceRequest, GameEnded, RollRequest, RuleError
 from ..common.values import Die, Pool, Unit, show
 from .guards import over_budget, procedure_too_deep
-from .operations import as_number
 from .labels import call_label, hook_label, table_label
+from .operations import as_number
 
 _NAME_LENGTHS = {"procedure": 2, "step": 3, "invariant": 2, "hook": 3, "row": 4, "result": 3}  # a code key's parts
 _DONE = object()  # a frame has finished
