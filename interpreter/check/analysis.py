@@ -302,7 +302,7 @@ class Analysis:
             return reached
         for kind, space in (("procedure", sym.procedures), ("table", sym.tables)):
             for name, decl in space.items():
-                if (kind, name) not in reached:
+                if (kind, name) not in reached and not library.is_library(decl.span.file):  # a game uses what it needs
                     self.unreachable(kind, decl)
         return reached
 

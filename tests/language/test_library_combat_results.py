@@ -92,7 +92,7 @@ overlay hold "House rule: attackers hold and lose a step" amends "combat_results
   }
 }
 """)
-    text = path.read_text().replace("  decisions {\n    red next: 0102\n  }\n", '  with "hold.house"\n')
+    text = path.read_text().replace("  decisions {\n    red retreat_to: 0102\n  }\n", '  with "hold.house"\n')
     path.write_text(text.replace("R1.location == @0102", "R1.location == @0202 and is_reduced(R1)"))
     assert main(["run", str(path)]) == 0, capsys.readouterr().out
     out = capsys.readouterr().out

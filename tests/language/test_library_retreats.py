@@ -98,16 +98,16 @@ overlay sideways "House rule: a retreat may go sideways" amends "retreats.rules"
 }
 """
     path = _in(tmp_path, "retreats_path.scenario", house=house)
-    path.write_text(path.read_text().replace("    blue next: 0401\n", "    blue next: 0401\n    blue next: 0402\n")
+    path.write_text(path.read_text().replace("    blue retreat_to: 0401\n", "    blue retreat_to: 0401\n    blue retreat_to: 0402\n")
                     .replace("B1.location == @0502", "B1.location == @0402"))
     assert main(["run", str(path), "--detail"]) == 0, capsys.readouterr().out
-    assert "blue next: 0402\n" in capsys.readouterr().out
+    assert "blue retreat_to: 0402\n" in capsys.readouterr().out
     # Without the house rule 0402 is no farther from 0302 than 0401: 0502 is the only hex left, and
     # the script's answer is never asked for.
     path.write_text(path.read_text().replace('  with "h.house"\n', ""))
     assert main(["run", str(path), "--detail"]) == 1
     out = capsys.readouterr()
-    assert "blue next: 0502 (no other choice)" in out.out and "decision 'blue next: 0402' at line 20 was never asked" in out.err
+    assert "blue retreat_to: 0502 (no other choice)" in out.out and "decision 'blue retreat_to: 0402' at line 20 was never asked" in out.err
 
 
 def test_the_games_retreat_loss_decides_whether_a_unit_short_of_its_retreat_survives(tmp_path, capsys):
