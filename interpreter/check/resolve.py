@@ -306,6 +306,15 @@ class Checker(MapChecks, RecordChecks, KeyedStateChecks):
                 continue
             self.start_body(fn.params)
             self.expr(fn.body, {p.name for p in fn.params})
+            if fn.returns is not None:
+                self.setting_kind(fn)
+
+    def setting_kind(self, fn: n.FunctionDecl) -> None:
+        """A library setting's body gives the kind of value the mechanic reads (language 9.0a), as far as its form shows."""
+        given = self.static_type(fn.body, {p.name for p in fn.params})
+        if given is not None and fn.returns in _TYPED and given != fn.returns:
+            self.error(f"the setting '{fn.name}' gives {_a(fn.returns)}, but this is {_a(given)}", fn.body.span,
+                       f"give '{fn.name}' {_a(fn.returns)} (docs/library/ says what each setting means)")
 
     def check_procedures(self) -> None:
         for proc in self.sym.procedures.values():

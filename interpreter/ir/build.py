@@ -449,7 +449,10 @@ class Builder(Transformer_NonRecursive):
 
     def use_decl(self, meta, c):
         return n.UseDecl(span=self.sp(meta), name=str(c[0]), name_span=self.ts(c[0]), cite=citation_of(c),
-                         bindings=tuple(_of(c, n.UseBinding)))
+                         bindings=tuple(_of(c, n.UseBinding)), recites=tuple(_of(c, n.UseRecite)))
+
+    def use_recite(self, meta, c):
+        return n.UseRecite(span=self.sp(meta), paragraph=c[0], cite=c[1])
 
     def use_binding(self, meta, c):
         return n.UseBinding(span=self.sp(meta), name=str(c[0]), value=c[1], cite=citation_of(c))
@@ -457,7 +460,9 @@ class Builder(Transformer_NonRecursive):
     def setting_decl(self, meta, c):
         params = next((x for x in c if isinstance(x, tuple)), ())
         default = next((x for x in c[1:] if isinstance(x, n.Node) and not isinstance(x, n.Citation)), None)
-        return n.SettingDecl(span=self.sp(meta), name=str(c[0]), params=params, default=default, cite=citation_of(c))
+        names = _tokens(c, "NAME")
+        return n.SettingDecl(span=self.sp(meta), name=str(c[0]), params=params, default=default, cite=citation_of(c),
+                             returns=str(names[1]) if len(names) > 1 else None)
 
     def for_(self, meta, c):
         return n.ForEach(span=self.sp(meta), var=str(c[0]), iterable=c[1], body=c[-1] if isinstance(c[-1], tuple) else c[-2], cite=citation_of(c))

@@ -136,19 +136,20 @@ def by_line(roots: Iterable[object]) -> dict[tuple[str, int], tuple[n.Citation, 
     return {key: (cite, *[c for c in on_line.get(key, ()) if c is not cite]) for key, cite in inner.items()}
 
 
-def recited(node, cite: n.Citation):
-    """``node`` with every citation written in it replaced by ``cite``: a library mechanic's
-    declarations cited as the rule of the game that uses it (language §9.0a)."""
+def recited(node, cite: n.Citation, paragraphs: dict[str, n.Citation] | None = None):
+    """``node`` with every citation written in it replaced by ``cite``, or by the one ``paragraphs``
+    gives for its text: a library mechanic's declarations cited as the rules of the game that uses
+    it (language §9.0a)."""
     if isinstance(node, n.Citation):
-        return cite
+        return (paragraphs or {}).get(node.text, cite)
     if isinstance(node, tuple):
-        parts = tuple(recited(x, cite) for x in node)
+        parts = tuple(recited(x, cite, paragraphs) for x in node)
         return node if all(a is b for a, b in zip(parts, node)) else parts
     if isinstance(node, n.IRModel):
         changes = {}
         for name in type(node).model_fields:
             value = getattr(node, name)
-            again = recited(value, cite)
+            again = recited(value, cite, paragraphs)
             if again is not value:
                 changes[name] = again
         return node.model_copy(update=changes) if changes else node

@@ -542,6 +542,14 @@ class UseBinding(Cited):
     value: Expr
 
 
+class UseRecite(Node):
+    """``[RNF-4] as [5.0]`` in a `use` block: what the mechanic cites as its paragraph RNF-4 is cited as
+    the game's rule 5.0, not as the `use` line's."""
+
+    paragraph: Citation
+    cite: Citation
+
+
 class UseDecl(Cited):
     """``use NAME [cite] { … }``: the loader replaces it with the library mechanic's declarations."""
 
@@ -549,6 +557,7 @@ class UseDecl(Cited):
     name: str
     name_span: Span
     bindings: tuple[UseBinding, ...] = ()
+    recites: tuple[UseRecite, ...] = ()
 
 
 class SettingDecl(Cited):
@@ -558,6 +567,7 @@ class SettingDecl(Cited):
     kind: Literal["setting"] = "setting"
     name: str
     params: tuple[Param, ...] = ()
+    returns: str | None = None  # the kind of value it gives ('int', 'bool', …), when the library says
     default: Expr | None = None
 
 
@@ -1068,6 +1078,7 @@ class FunctionDecl(Cited):
     params: tuple[Param, ...]
     body: Expr
     needs: tuple[str, ...] = ()  # missing tables its body reads (language 8.4: a table read in an expression)
+    returns: str | None = None  # a library setting's kind of value, which the game's body must give (language 9.0a)
 
 
 class ProcedureDecl(Cited):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..syntax.diagnostics import Diagnostic, UmpireError, did_you_mean
+from . import citations
 from . import nodes as n
 from .citations import recited
 
@@ -24,13 +25,37 @@ def expanded(use: n.UseDecl, library: Sequence) -> list:
             f"write 'use {use.name} [RULE]': every declaration of the mechanic is cited as that rule")])
     settings = {d.name: d for d in library if isinstance(d, n.SettingDecl)}
     bound = _bindings(use, settings)
+    paragraphs = _paragraphs(use, library)
     out = []
     for decl in library:
         if isinstance(decl, n.SettingDecl):
-            out.append(_setting(use, decl, bound.get(decl.name)))
+            out.append(_setting(use, decl, bound.get(decl.name), paragraphs))
         else:
-            out.append(recited(decl, use.cite))
+            out.append(recited(decl, use.cite, paragraphs))
     return out
+
+
+def _paragraphs(use: n.UseDecl, library: Sequence) -> dict[str, n.Citation]:
+    """The game's citation for each paragraph of the mechanic the `use` cites apart ('[RNF-4] as [5.0]')."""
+    written = {c.text for c in citations.written(library)}
+    out: dict[str, n.Citation] = {}
+    for recite in use.recites:
+        text = recite.paragraph.text
+        if text not in written:
+            hint = did_you_mean(text, written) or f"its paragraphs: {', '.join(sorted(written, key=_natural))}"
+            raise UmpireError([Diagnostic("error", f"the library mechanic '{use.name}' has no paragraph [{text}]",
+                                          recite.paragraph.span, hint)])
+        if text in out:
+            raise UmpireError([Diagnostic("error", f"the paragraph [{text}] of '{use.name}' is cited twice",
+                                          recite.span, "cite each paragraph as one rule")])
+        out[text] = recite.cite
+    return out
+
+
+def _natural(text: str) -> tuple:
+    """RNF-2 before RNF-10."""
+    head, _, number = text.rpartition("-")
+    return (head, int(number)) if number.isdigit() else (text, 0)
 
 
 def _bindings(use: n.UseDecl, settings: dict[str, n.SettingDecl]) -> dict[str, n.UseBinding]:
@@ -53,15 +78,17 @@ def _bindings(use: n.UseDecl, settings: dict[str, n.SettingDecl]) -> dict[str, n
     return bound
 
 
-def _setting(use: n.UseDecl, setting: n.SettingDecl, binding: n.UseBinding | None) -> n.FunctionDecl:
+def _setting(use: n.UseDecl, setting: n.SettingDecl, binding: n.UseBinding | None,
+             paragraphs: dict[str, n.Citation]) -> n.FunctionDecl:
     """A setting as the function the game's rules call: the game's body when the `use` gives one."""
+    cite = recited(setting.cite, use.cite, paragraphs) if setting.cite is not None else use.cite
     if binding is not None:
         return n.FunctionDecl(span=binding.span, name=setting.name, params=setting.params, body=binding.value,
-                              cite=binding.cite or use.cite)
+                              cite=binding.cite or cite, returns=setting.returns)
     if setting.default is None:
         params = ", ".join(p.name for p in setting.params)
         raise UmpireError([Diagnostic(
             "error", f"'use {use.name}' does not give the setting '{setting.name}', which has no default", use.span,
             f"write '{setting.name} = …' in the use's block" + (f" (its parameters: {params})" if params else ""))])
     return n.FunctionDecl(span=setting.span, name=setting.name, params=setting.params,
-                          body=recited(setting.default, use.cite), cite=use.cite)
+                          body=recited(setting.default, use.cite, paragraphs), cite=cite, returns=setting.returns)

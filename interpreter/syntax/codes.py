@@ -43,8 +43,9 @@ _KINDS: tuple[tuple[str, str], ...] = (
                      r"|step|sequence)\b|is not a (chit|point|coast|count)|is not declared missing|names no scenario"
                      r"|is neither a game state|^no turn is named|is one of .*, not|is not an agent|no such parameter"
                      r"|^no path from|has no step '|declares no 'missing |is not a key of|which is no enumeration"
-                     r"|^there is no library mechanic|has no setting '"),
-    ("type", r"is of type|cannot hold|not in an expression|, but this argument is|needs the bare name|is a procedure:|its face is shown"
+                     r"|^there is no library mechanic|has no setting '|has no paragraph \["),
+    ("type", r"is of type|cannot hold|not in an expression|, but this argument is|needs the bare name|is a procedure:"
+             r"|its face is shown|^the setting .\w+. gives"
              r"|needs a function giving a move's cost"
              r"|is a built-in:|returns no value|needs a square grid|only a square grid|is a value of \d+ enumerations"
              r"|read it with '|^a cup is drawn|changes a track or a local number|has the name of the|event names"
@@ -55,7 +56,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
     ("sequence", r"runs a step of the phase|^the scenario has no 'run' line|holds places alone"),
     # The standard library's mechanics, as a ruleset uses them.
     ("library-use", r"does not give the setting|is written in a library mechanic|a library mechanic is one file"
-                    r"|needs .use \w+. too|^.use \w+. is written twice"),
+                    r"|needs .use \w+. too|^.use \w+. is written twice|^the paragraph \[[^]]*\] of .\w+. is cited twice"),
     # Overlays.
     ("overlay-conflict", r"both amend|which applies last is not stated"),
     ("overlay-noop", r"changes nothing"),

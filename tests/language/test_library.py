@@ -182,3 +182,13 @@ def test_a_result_written_as_one_effect_runs_it_and_is_data(tmp_path, capsys):
     assert main(["coverage", "--shape", "--json", str(tmp_path / "t.rules")]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["statements"] == 2  # the procedures' bodies, not the result '= rout(…)'
+
+
+def test_a_paragraph_of_the_mechanic_cited_as_another_rule_of_the_game(tmp_path, capsys):
+    # The zones' own paragraph ZOC-1 (who exerts a zone, and where) is the game's 7.5; the rest stay 7.0.
+    use = USE.replace("[7.1]\n}", "[7.1]\n  [ZOC-1] as [7.5]\n}")
+    code, out = _run(tmp_path, capsys, HEAD + use + PROBE, "probe(@0101)", "explain")
+    assert code == 0, out
+    assert "consulted in_enemy_zoc(red, 0101) [7.5] = yes" in out
+    assert "consulted exerts_zoc(A) [7.1] = yes" in out  # the game's own body keeps its own citation
+    assert "consulted zoc_crosses(0102, 0101) [7.5] = yes" in out  # a setting left at its default: its paragraph's
