@@ -6,8 +6,9 @@ the language could declare. `umpire coverage --shape` prints it (docs/coverage.m
 A code line is a line with something besides a comment, white space and braces. A code line is a
 statement line when a statement's span, or a function's body, covers it: the line of a step whose
 one-line body is a `say` counts as a statement, the line of a procedure's header does not. A result
-declared as one standard effect (`result dr "DR" [5.5] = retreat(defenders, 1)`) is data: it names
-what a code does, as a row naming a result does.
+declared as one standard effect (`result dr "DR" [5.5] = retreat(defenders, 1)`), or a row whose
+effect is one procedure given its arguments (`3 -> storm "Storm" [6.3] = ships_lost(english, 1)`),
+is data: it names what a code or a roll does, as a row naming a result does.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def is_code(line: str) -> bool:
 def statement_spans(decls: Iterable) -> list[Span]:
     """The spans of every statement and of every function's body among the declarations."""
     spans = []
-    declared = {id(r.effect[0]) for r in descendants(decls) if isinstance(r, n.TableResult) and r.does}
+    declared = {id(r.effect[0]) for r in descendants(decls) if isinstance(r, (n.TableResult, n.Row)) and r.does}
     for node in descendants(decls):
         if isinstance(node, n.FunctionDecl):
             spans.append(node.body.span)

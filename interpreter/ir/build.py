@@ -898,6 +898,9 @@ class Builder(Transformer_NonRecursive):
         keys = _of(c, _Range)
         label = first_token(c, "STRING")
         effect = next((x for x in c if isinstance(x, tuple) and not isinstance(x, _Range)), ())
+        does = next((x for x in c if isinstance(x, n.CallStmt)), None)
+        if does is not None:
+            effect = (does,)
         # The cells, in order: result names, numbers and '?' (a result the rulebook does not print).
         raw = [x for x in c if isinstance(x, (int, _ResultCall)) or (isinstance(x, Token) and x.type in ("NAME", "MISSING"))]
         span = self.sp(meta)
@@ -905,7 +908,7 @@ class Builder(Transformer_NonRecursive):
         given = tuple(x.args if isinstance(x, _ResultCall) else None for x in raw)
         raw = [x.name if isinstance(x, _ResultCall) else x for x in raw]
         common = dict(span=span, low=keys[0].low, high=keys[0].high, more=tuple(tuple(k) for k in keys[1:]),
-                      label=unquoted(label) if label else None, effect=effect, cite=citation_of(c),
+                      label=unquoted(label) if label else None, effect=effect, does=does is not None, cite=citation_of(c),
                       cell_args=given if any(a is not None for a in given) else ())
         if len(raw) == 1 and isinstance(raw[0], int):  # '1..2 -> 3': a row that gives a number (8.5)
             return n.Row(result=str(raw[0]), value=raw[0], **common)

@@ -942,6 +942,7 @@ class Row(Cited):
     value: int | None = None  # '1..2 -> 3': the number the row gives (8.5); its cells are then ()
     label: str | None = None
     effect: tuple[Stmt, ...] = ()
+    does: bool = False  # its effect written as one procedure given its arguments ('= lose(2)'): data (shape.py)
     # One result per column in a table with columns; (result,) otherwise. '?' is a result the
     # rulebook does not print (8.7); a number is written as its text, its value in cell_values.
     cells: tuple[str, ...] = ()

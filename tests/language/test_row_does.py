@@ -1,0 +1,60 @@
+"""A row whose effect is one procedure given its arguments (language 8.1): `3 -> storm "…" [6.3] =
+ships_lost(english, 1)` runs as its block `{ call ships_lost(english, 1) }` would, keeps the row's own
+result and label, and reads as data in the shape of the ruleset."""
+
+from __future__ import annotations
+
+import json
+
+from checking import check_text
+
+from interpreter.cli import main
+
+RULES = '''game seas "Seas" [1.0] {
+  sides english "English", spanish "Spanish" [1.1]
+  die d6 1..6 [1.2]
+}
+state lost: int per side [2.0]
+table peril(stack: int) "Perilous Sea" [6.3] {
+  roll 1 d6
+  1..2 -> calm "No effect" [6.3]
+  3..4 -> squall "A squall: one ship lost" [6.3] = ships_lost(english, 1)
+  5..6 -> storm "A storm: two ships lost" [6.3] = ships_lost(english, min(2, stack))
+}
+procedure ships_lost(s: side, n: int) [6.4] {
+  set lost[s] = n [6.4]
+}
+procedure sail() [6.0] {
+  lookup outcome = peril(3) [6.0]
+  record "outcome" = outcome [6.0]
+  record "lost" = lost[english] [6.0]
+}
+'''
+
+
+def _run(tmp_path, capsys, die: int) -> str:
+    (tmp_path / "t.rules").write_text(RULES, encoding="utf-8")
+    (tmp_path / "t.scenario").write_text(f'scenario "s" uses "t.rules" [6.0] {{\n  run sail()\n  dice {{ {die} }}\n'
+                                         '  expect { true }\n}\n', encoding="utf-8")
+    assert main(["run", str(tmp_path / "t.scenario"), "--detail"]) == 0
+    return capsys.readouterr().out
+
+
+def test_the_row_runs_its_procedure_and_keeps_its_own_result(tmp_path, capsys):
+    out = _run(tmp_path, capsys, 5)
+    assert "[6.3] peril: roll 5 = 5 -> A storm: two ships lost" in out
+    assert "record outcome = storm" in out and "record lost = 2" in out
+    out = _run(tmp_path, capsys, 3)
+    assert "record outcome = squall" in out and "record lost = 1" in out
+
+
+def test_the_call_is_checked_as_a_call(tmp_path, capsys):
+    code, out = check_text(tmp_path, RULES.replace("= ships_lost(english, 1)", "= ship_lost(english, 1)"), capsys)
+    assert code == 1 and "unknown procedure 'ship_lost'" in out and "did you mean 'ships_lost'?" in out
+
+
+def test_the_row_is_data_in_the_shape(tmp_path, capsys):
+    (tmp_path / "t.rules").write_text(RULES, encoding="utf-8")
+    assert main(["coverage", "--shape", "--json", str(tmp_path / "t.rules")]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["statements"] == 4  # the procedures' bodies: set, lookup, two records; not the rows
