@@ -182,4 +182,4 @@ unit state damaged: bool [2.3]
 face of frigate when damaged is true [2.4] { defense: 2 }
 ''', capsys)
     assert code == 1
-    assert "a face is shown while an enumerated unit state has a value, and 'damaged' is not one" in out
+    assert "a face is shown while an enumerated or numbered unit state has a value, and 'damaged' is not one" in out
