@@ -8,7 +8,9 @@ statement line when a statement's span, or a function's body, covers it: the lin
 one-line body is a `say` counts as a statement, the line of a procedure's header does not. A result
 declared as one standard effect (`result dr "DR" [5.5] = retreat(defenders, 1)`), or a row whose
 effect is one procedure given its arguments (`3 -> storm "Storm" [6.3] = ships_lost(english, 1)`),
-is data: it names what a code or a roll does, as a row naming a result does.
+is data: it names what a code or a roll does, as a row naming a result does. So is a printed value
+or chart, a function of no parameter whose body is a literal (`function straits_cost() [9.4] = 3`,
+`function wind_numbers() [9.2] = {north: 1, east: 2}`).
 """
 
 from __future__ import annotations
@@ -49,11 +51,31 @@ def statement_spans(decls: Iterable) -> list[Span]:
     spans = []
     declared = {id(r.effect[0]) for r in descendants(decls) if isinstance(r, (n.TableResult, n.Row)) and r.does}
     for node in descendants(decls):
-        if isinstance(node, n.FunctionDecl):
+        if isinstance(node, n.FunctionDecl) and not printed_value(node):
             spans.append(node.body.span)
         elif isinstance(node, STATEMENT_CLASSES) and id(node) not in declared:
             spans.append(node.span)
     return spans
+
+
+def printed_value(decl: n.FunctionDecl) -> bool:
+    """A function of no parameter whose body is a literal — a number, a text, a list or a map of such
+    values and names (language 9.1a): a printed value or a printed chart, data however it is written."""
+    return not decl.params and not isinstance(decl.body, n.Var) and _literal(decl.body)
+
+
+def _literal(e) -> bool:
+    if isinstance(e, (n.IntLit, n.BoolLit, n.NoneLit, n.PlaceLit, n.Var)):
+        return True
+    if isinstance(e, n.StrLit):
+        return all(part.expr is None for part in e.parts)
+    if isinstance(e, n.Neg):
+        return _literal(e.operand)
+    if isinstance(e, n.ListLit):
+        return all(_literal(x) for x in e.items)
+    if isinstance(e, n.MapLit):
+        return all(_literal(entry.key) and _literal(entry.value) for entry in e.entries)
+    return False
 
 
 def measure(ruleset: n.Ruleset, texts: dict[str, str]) -> list[FileShape]:
