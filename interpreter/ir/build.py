@@ -1011,8 +1011,12 @@ class Builder(Transformer_NonRecursive):
 
     def step(self, meta, c):
         body = next((x for x in c if isinstance(x, tuple)), None)
+        does = next((x for x in c if isinstance(x, n.CallStmt)), None)
+        if does is not None:
+            body = (does,)
         needs = next((x.tables for x in c if isinstance(x, _Needs)), ())
-        return n.StepDecl(span=self.sp(meta), name=str(c[0]), body=body or (), pending=body is None, needs=needs, cite=citation_of(c))
+        return n.StepDecl(span=self.sp(meta), name=str(c[0]), body=body or (), pending=body is None, needs=needs,
+                          does=does is not None, cite=citation_of(c))
 
     def needs(self, meta, c):
         return _Needs(tuple(str(x) for x in c))

@@ -1143,6 +1143,7 @@ class StepDecl(Cited):
     name: str
     body: tuple[Stmt, ...] = ()
     pending: bool = False
+    does: bool = False  # its body written as the one procedure it runs ('= movement_phase(north)'): data (shape.py)
     needs: tuple[str, ...] = ()  # tables the step reads that may be missing
 
 

