@@ -55,7 +55,7 @@ def test_the_worked_example_runs_with_the_pages_trace_and_odds(capsys, monkeypat
 
 
 def test_the_game_plays_to_its_end(tmp_path, capsys, monkeypatch):
-    for name in ("kestrel_ridge.rules", "kestrel_ridge_setup.scenario"):
+    for name in ("kestrel_ridge.rules", "kestrel_ridge_map.scenario", "kestrel_ridge_setup.scenario"):
         shutil.copy(GAME / name, tmp_path)
     monkeypatch.chdir(tmp_path)
     assert main(["play", "kestrel_ridge.rules", "--scenario", "standard", "--agents", "random,random", "--seed", "1"]) == 0
@@ -73,3 +73,17 @@ def test_the_game_keeps_the_shape_the_guide_promises(capsys, monkeypatch):
     assert shape["statement_share"] in PAGE
     assert set(shape["library"]) == {"movement", "zones_of_control", "stacking", "steps", "retreats", "combat_results",
                                      "reinforcements", "victory_points"}
+
+
+def test_the_larger_example_checks_runs_its_example_and_plays(tmp_path, capsys, monkeypatch):
+    # Harrow Gap (docs/designing/harrow_gap/), a larger game written from the guide alone.
+    monkeypatch.chdir(ROOT)
+    folder = "docs/designing/harrow_gap"
+    assert main(["check", f"{folder}/harrow_gap.rules"]) == 0
+    assert " 0 error(s), 0 warning(s)" in capsys.readouterr().out
+    assert main(["run", f"{folder}/harrow_gap_attack.scenario"]) == 0
+    assert "result: 7 of 7 expectations met" in capsys.readouterr().out
+    shutil.copytree(ROOT / folder, tmp_path / "harrow_gap")
+    monkeypatch.chdir(tmp_path / "harrow_gap")
+    assert main(["play", "harrow_gap.rules", "--scenario", "standard", "--agents", "random,random", "--seed", "1"]) == 0
+    assert "the game ends" in capsys.readouterr().out

@@ -359,8 +359,8 @@ class Engine:
         self.mark(obj)
         secret = self.viewer is not None and isinstance(obj, Place) and self.viewer.unknown_state(self.sym.place_props[name])
         self.trace(cite, f"{obj}.{name} is now {show(value)}", "state", secret)
-        if isinstance(obj, Unit) and self.faces:
-            self.trace_face(obj, name, before, cite)
+        if isinstance(obj, Unit) and self.faces and obj.location is not None and not obj.location.is_box:
+            self.trace_face(obj, name, before, cite)  # a counter off the map shows no face to anyone
 
     def trace_face(self, u: Unit, state: str, before: n.FaceDecl | None, cite: str) -> None:
         """A unit state that turns a unit's face (5.6): the values it shows now, or its printed ones again."""
