@@ -5,11 +5,14 @@ result and label, and reads as data in the shape of the ruleset."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from checking import check_text
 
 from interpreter.cli import main
 
+ROOT = Path(__file__).resolve().parent.parent.parent
 RULES = '''game seas "Seas" [1.0] {
   sides english "English", spanish "Spanish" [1.1]
   die d6 1..6 [1.2]
@@ -85,7 +88,17 @@ def test_a_step_written_as_the_procedure_it_runs_runs_it_and_is_data(tmp_path, c
     (tmp_path / "t.scenario").write_text('scenario "s" uses "t.rules" [3.0] {\n  at turn 1 phase red_turn step red_drill\n'
                                          '  run step red_drill\n  expect { drilled[red] == 2 }\n}\n', encoding="utf-8")
     assert main(["run", str(tmp_path / "t.scenario")]) == 0
-    assert "[3.1] red_drill: drilled[red] is now 2" in capsys.readouterr().out or True
+    assert "1 of 1 expectations met" in capsys.readouterr().out
     assert main(["coverage", "--shape", "--json", str(tmp_path / "t.rules")]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["statements"] == 2  # the procedure's set and blue's block; red's step is data
+
+
+def test_the_toys_odds_are_the_charts(capsys, monkeypatch):
+    # tests/lang/perils.rules: a squadron of three; calm 1/3 keeps 3, a squall 1/3 leaves 2, a storm 1/6
+    # leaves 1, the Briny Deep 1/6 none.
+    monkeypatch.chdir(ROOT)
+    assert main(["odds", "tests/lang/perils_storm.scenario", "--fact", "ships"]) == 0
+    out = capsys.readouterr().out
+    for ships, p in ((0, "1/6"), (1, "1/6"), (2, "1/3"), (3, "1/3")):
+        assert re.search(rf"^\s+{ships}\s+{p}\s", out, re.M), (ships, p, out)
