@@ -144,7 +144,7 @@ class _Uses:
     def check(self) -> None:
         missing = [(use, name) for use, name in self.needed if name not in self.written]
         if missing:
-            raise UmpireError([Diagnostic("error", f"'use {use.name}' needs 'use {name}' too: its rules read {name}'s",
+            raise UmpireError([Diagnostic("error", f"'use {use.name}' needs 'use {name}' too: its rules read names that mechanic gives",
                                           use.span, f"add 'use {name} [RULE]' to the rules") for use, name in missing])
 
 
