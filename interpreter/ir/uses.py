@@ -82,8 +82,9 @@ def _setting(use: n.UseDecl, setting: n.SettingDecl, binding: n.UseBinding | Non
              paragraphs: dict[str, n.Citation]) -> n.FunctionDecl:
     """A setting as the function the game's rules call: the game's body when the `use` gives one."""
     cite = recited(setting.cite, use.cite, paragraphs) if setting.cite is not None else use.cite
-    if binding is not None:
-        return n.FunctionDecl(span=binding.span, name=setting.name, params=setting.params, body=binding.value,
+    if binding is not None:  # the game's line, wholly: the library's default line encodes nothing of it
+        params = tuple(p.model_copy(update={"span": binding.span}) for p in setting.params)
+        return n.FunctionDecl(span=binding.span, name=setting.name, params=params, body=binding.value,
                               cite=binding.cite or cite, returns=setting.returns)
     if setting.default is None:
         params = ", ".join(p.name for p in setting.params)
