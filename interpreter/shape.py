@@ -7,7 +7,7 @@ A code line is a line with something besides a comment, white space and braces. 
 statement line when a statement's span, or a function's body, covers it: the line of a step whose
 one-line body is a `say` counts as a statement, the line of a procedure's header does not. A result
 declared as one standard effect (`result dr "DR" [5.5] = retreat(defenders, 1)`), or a row whose
-effect is one procedure given its arguments (`3 -> storm "Storm" [6.3] = ships_lost(english, 1)`),
+effect is one procedure given its arguments (`3 -> storm "Storm" [6.3] = ships_lost(s, 1)`),
 or a step of the sequence of play written as the one procedure it runs (`step movement [4.0] =
 movement_phase(north)`), is data: it names what a code, a roll or a step does, as a row naming a
 result does. So is a printed value
@@ -70,6 +70,8 @@ def printed_value(decl: n.FunctionDecl) -> bool:
 def _literal(e) -> bool:
     if isinstance(e, (n.IntLit, n.BoolLit, n.NoneLit, n.PlaceLit, n.Var)):
         return True
+    if isinstance(e, n.Attr):  # a qualified value, 'origin.vera_cruz' (a function of no parameter reads no unit)
+        return isinstance(e.obj, n.Var)
     if isinstance(e, n.StrLit):
         return all(part.expr is None for part in e.parts)
     if isinstance(e, n.Neg):
