@@ -8,7 +8,7 @@ statement line when a statement's span, or a function's body, covers it: the lin
 one-line body is a `say` counts as a statement, the line of a procedure's header does not. A result
 declared as one standard effect (`result dr "DR" [5.5] = retreat(defenders, 1)`), or a row whose
 effect is one procedure given its arguments (`3 -> storm "Storm" [6.3] = ships_lost(s, 1)`),
-or a step of the sequence of play written as the one procedure it runs (`step movement [4.0] =
+or a step of the sequence of play or a hook written as the one procedure it runs (`step movement [4.0] =
 movement_phase(north)`), is data: it names what a code, a roll or a step does, as a row naming a
 result does. So is a printed value
 or chart, a function of no parameter whose body is a literal (`function straits_cost() [9.4] = 3`,
@@ -52,7 +52,7 @@ def statement_spans(decls: Iterable) -> list[Span]:
     """The spans of every statement and of every function's body among the declarations."""
     spans = []
     declared = {id(r.effect[0]) for r in descendants(decls) if isinstance(r, (n.TableResult, n.Row)) and r.does}
-    declared |= {id(s.body[0]) for s in descendants(decls) if isinstance(s, n.StepDecl) and s.does}
+    declared |= {id(s.body[0]) for s in descendants(decls) if isinstance(s, (n.StepDecl, n.HookDecl)) and s.does}
     for node in descendants(decls):
         if isinstance(node, n.FunctionDecl) and not printed_value(node):
             spans.append(node.body.span)

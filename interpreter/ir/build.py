@@ -994,7 +994,9 @@ class Builder(Transformer_NonRecursive):
     def hook_decl(self, meta, c):
         names = _tokens(c, "NAME")
         var = str(names[1]) if len(names) > 1 else None
-        return n.HookDecl(span=self.sp(meta), event=str(c[0]), var=var, body=c[-1], cite=citation_of(c))
+        does = c[-1] if isinstance(c[-1], n.CallStmt) else None
+        return n.HookDecl(span=self.sp(meta), event=str(c[0]), var=var, body=(does,) if does is not None else c[-1],
+                          does=does is not None, cite=citation_of(c))
 
     def invariant_decl(self, meta, c):
         return n.InvariantDecl(span=self.sp(meta), name=str(c[0]), body=c[-1], cite=citation_of(c))

@@ -1095,6 +1095,7 @@ class HookDecl(Cited):
     event: str
     var: str | None  # the unit (or other subject) the event is about; game events have none
     body: tuple[Stmt, ...]
+    does: bool = False  # written as the one procedure it runs ('= to_force_pool(u)'): data (shape.py)
 
 
 class InvariantDecl(Cited):

@@ -102,3 +102,12 @@ def test_the_toys_odds_are_the_charts(capsys, monkeypatch):
     out = capsys.readouterr().out
     for ships, p in ((0, "1/6"), (1, "1/6"), (2, "1/3"), (3, "1/3")):
         assert re.search(rf"^\s+{ships}\s+{p}\s", out, re.M), (ships, p, out)
+
+
+def test_a_hook_written_as_the_procedure_it_runs(tmp_path, capsys):
+    rules = STEPS.replace("sequence [3.0] {", "on turn_start() [2.2] = drill(blue, 1)\nsequence [3.0] {")
+    (tmp_path / "t.rules").write_text(rules, encoding="utf-8")
+    assert main(["play", str(tmp_path / "t.rules"), "--agents", "first,first", "--seed", "1", "--detail"]) == 0
+    assert "[2.1] drilled[blue] is now 1" in capsys.readouterr().out
+    assert main(["coverage", "--shape", "--json", str(tmp_path / "t.rules")]) == 0
+    assert json.loads(capsys.readouterr().out)["statements"] == 2  # as without the hook: it is data
