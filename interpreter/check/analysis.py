@@ -281,9 +281,16 @@ class Analysis:
         """Procedures and tables that a step of the sequence of play, a hook or an invariant leads to."""
         edges: dict[tuple[str, str], set[tuple[str, str]]] = {}
         roots: set[tuple[str, str]] = set()
+        tables = self.sym.tables
+        # A table read in an expression (language 8.4) is reached where the expression is: in a body, or in
+        # a function (whose calls are not followed: any function's reading counts).
+        roots.update(("table", x.func) for f in self.sym.functions.values() for x in nodes((f.body,))
+                     if isinstance(x, n.CallExpr) and x.func in tables)
         for site in self.sites:
             callees = {("procedure", s.proc) if isinstance(s, n.CallStmt) else ("table", s.table)
                        for body in site.bodies for s in statements(body) if isinstance(s, (n.CallStmt, n.Lookup))}
+            callees |= {("table", x.func) for body in site.bodies for x in nodes(body)
+                        if isinstance(x, n.CallExpr) and x.func in tables}
             if site.kind in ("procedure", "table"):
                 edges[(site.kind, site.name)] = callees
             else:
