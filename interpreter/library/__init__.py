@@ -8,6 +8,7 @@ read from the package, never from the file system a ruleset may read.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 PREFIX = "umpire/library/"  # how the spans and messages name a library file
@@ -42,7 +43,5 @@ def text(path: str) -> str | None:
 def declaring(name: str) -> str | None:
     """The mechanic whose file declares ``name`` (a setting, function, procedure, state or box), or None:
     the hint for a name a game reads without the `use` that would give it."""
-    import re
-
     pattern = re.compile(rf"^(?:setting|function|procedure|unit state|place state|state|box)\s+{re.escape(name)}\b", re.M)
     return next((m for m in names() if pattern.search((_FOLDER / f"{m}.rules").read_text(encoding="utf-8"))), None)
