@@ -559,7 +559,20 @@ class Bounds:
         if isinstance(e.obj, n.Var) and e.obj.name in self.sym.tracks and e.obj.name not in ctx.names:
             track = self.sym.tracks[e.obj.name]
             return Values.range(track.low, track.high)
-        return ANY
+        numbers = self.chart_numbers(e.obj)
+        return ANY if numbers is None else numbers
+
+    def chart_numbers(self, e) -> Values | None:
+        """The numbers a printed chart gives (`season_numbers()[m]`): a function of no parameter whose body
+        is a map or list of numbers (language 9.1a); None for anything else."""
+        decl = self.sym.functions.get(e.func) if isinstance(e, n.CallExpr) and not e.args else None
+        if decl is None or decl.params:
+            return None
+        body = decl.body
+        items = [x.value for x in body.entries] if isinstance(body, n.MapLit) else body.items if isinstance(body, n.ListLit) else ()
+        numbers = [x.value if isinstance(x, n.IntLit) else -x.operand.value for x in items
+                   if isinstance(x, n.IntLit) or isinstance(x, n.Neg) and isinstance(x.operand, n.IntLit)]
+        return Values.of(*numbers) if items and len(numbers) == len(items) else None
 
     def value_neg(self, e: n.Neg, ctx: Ctx) -> Values:
         return -self.expr(e.operand, ctx)
@@ -651,6 +664,8 @@ class Bounds:
             if len(args) == 1 and isinstance(args[0], n.ListLit):
                 return Values.of(len(args[0].items))
             return Values.range(0, INF)
+        if e.func == "get" and len(args) == 3 and (numbers := self.chart_numbers(args[0])) is not None:
+            return numbers | self.expr(args[2], ctx)  # a printed chart read with a default
         if e.func in self.sym.tables and fn is None:  # a table read in an expression: its cells' numbers
             return self._table_numbers(e.func)
         if e.func == "cheapest":  # a sum of moves' costs 0 or more (or none, which no row reads)
