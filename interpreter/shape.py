@@ -51,9 +51,10 @@ def is_code(line: str) -> bool:
 def statement_spans(decls: Iterable) -> list[Span]:
     """The spans of every statement and of every function's body among the declarations."""
     spans = []
-    declared = {id(r.effect[0]) for r in descendants(decls) if isinstance(r, (n.TableResult, n.Row)) and r.does}
-    declared |= {id(s.body[0]) for s in descendants(decls) if isinstance(s, (n.StepDecl, n.HookDecl)) and s.does}
-    for node in descendants(decls):
+    declared: set[int] = set()  # the one call a result, row, step or hook is written as: data
+    for node in descendants(decls):  # depth first, a node before what it holds
+        if isinstance(node, (n.TableResult, n.Row, n.StepDecl, n.HookDecl)) and node.does:
+            declared.add(id((node.effect if isinstance(node, (n.TableResult, n.Row)) else node.body)[0]))
         if isinstance(node, n.FunctionDecl) and not printed_value(node):
             spans.append(node.body.span)
         elif isinstance(node, STATEMENT_CLASSES) and id(node) not in declared:

@@ -10,6 +10,7 @@ import tomllib
 
 import tomli_w
 
+from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import RollRequest
 from interpreter.runtime.execution.engine import Engine
 from interpreter.runtime.execution.vm import Process
@@ -17,6 +18,15 @@ from interpreter.runtime.games.scenario import run_target
 from interpreter.runtime.games.setup import Setup
 from interpreter.runtime.position.position import Position
 from interpreter.runtime.position.position_data import from_data, to_data
+from interpreter.syntax.diagnostics import Sources
+
+
+def loaded(path: str) -> tuple:
+    """A scenario file read with its ruleset (and the overlays it names): the checked program, the
+    sources read and the scenario, as `started` and `resumed_alike` take them."""
+    sources = Sources()
+    sc = load_scenario(path, sources)
+    return load_scenario_rules(sc, sources).symbols, sources, sc
 
 
 def set_up(sym, sources, sc) -> Engine:

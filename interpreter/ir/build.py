@@ -160,6 +160,11 @@ def _of(children: list, cls: type) -> list:
     return [c for c in children if isinstance(c, cls)]
 
 
+def _does(children: list) -> n.CallStmt | None:
+    """The one procedure a result, row, step or hook is written as ('= retreat(defenders, 1)'), if it is."""
+    return next((c for c in children if isinstance(c, n.CallStmt)), None)
+
+
 _INTERP = re.compile(r"\{([^{}]*)\}")
 
 
@@ -898,7 +903,7 @@ class Builder(Transformer_NonRecursive):
         keys = _of(c, _Range)
         label = first_token(c, "STRING")
         effect = next((x for x in c if isinstance(x, tuple) and not isinstance(x, _Range)), ())
-        does = next((x for x in c if isinstance(x, n.CallStmt)), None)
+        does = _does(c)
         if does is not None:
             effect = (does,)
         # The cells, in order: result names, numbers and '?' (a result the rulebook does not print).
@@ -976,7 +981,7 @@ class Builder(Transformer_NonRecursive):
         label = first_token(c, "STRING")
         params = next((x.params for x in c if isinstance(x, _ResultParams)), ())  # 'result recall(s: side)'
         effect = next((x for x in c if isinstance(x, tuple) and not isinstance(x, _ResultParams)), ())
-        does = next((x for x in c if isinstance(x, n.CallStmt)), None)
+        does = _does(c)
         return n.TableResult(span=self.sp(meta), name=str(c[0]), params=params, label=unquoted(label) if label else None,
                              effect=(does,) if does is not None else effect, does=does is not None, cite=citation_of(c))
 
@@ -994,7 +999,7 @@ class Builder(Transformer_NonRecursive):
     def hook_decl(self, meta, c):
         names = _tokens(c, "NAME")
         var = str(names[1]) if len(names) > 1 else None
-        does = c[-1] if isinstance(c[-1], n.CallStmt) else None
+        does = _does(c)
         return n.HookDecl(span=self.sp(meta), event=str(c[0]), var=var, body=(does,) if does is not None else c[-1],
                           does=does is not None, cite=citation_of(c))
 
@@ -1013,7 +1018,7 @@ class Builder(Transformer_NonRecursive):
 
     def step(self, meta, c):
         body = next((x for x in c if isinstance(x, tuple)), None)
-        does = next((x for x in c if isinstance(x, n.CallStmt)), None)
+        does = _does(c)
         if does is not None:
             body = (does,)
         needs = next((x.tables for x in c if isinstance(x, _Needs)), ())

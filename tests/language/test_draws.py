@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+from positions import loaded
 
 from interpreter.cli import main
 from interpreter.ir import nodes as n
@@ -170,7 +171,6 @@ def _go_on(engine, proc, rng, req=None, stop_at: int | None = None):
 def test_a_position_waiting_for_a_draw_is_written_and_read_back(stem, nth, monkeypatch):
     import random
 
-    from interpreter.load import load_scenario_rules
     from interpreter.runtime.execution.engine import Engine
     from interpreter.runtime.execution.vm import Process
     from interpreter.runtime.games.scenario import run_target
@@ -179,9 +179,7 @@ def test_a_position_waiting_for_a_draw_is_written_and_read_back(stem, nth, monke
     from interpreter.runtime.position.position_data import to_data
 
     monkeypatch.chdir(ROOT)
-    sources = Sources()
-    sc = load_scenario(f"tests/lang/{stem}.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded(f"tests/lang/{stem}.scenario")
 
     def start():
         engine = Engine(sym, sources)
@@ -216,7 +214,6 @@ def test_a_position_waiting_for_a_draw_is_written_and_read_back(stem, nth, monke
 def test_a_damaged_waiting_draw_is_refused(damage, why, monkeypatch):
     import random
 
-    from interpreter.load import load_scenario_rules
     from interpreter.runtime.execution.engine import Engine
     from interpreter.runtime.games.scenario import run_target
     from interpreter.runtime.games.setup import Setup
@@ -224,9 +221,7 @@ def test_a_damaged_waiting_draw_is_refused(damage, why, monkeypatch):
     from interpreter.runtime.position.position_data import to_data
 
     monkeypatch.chdir(ROOT)
-    sources = Sources()
-    sc = load_scenario("tests/lang/draws_founder.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("tests/lang/draws_founder.scenario")
     engine = Engine(sym, sources)
     Setup(engine, sc).run()
     proc = run_target(engine, sc)

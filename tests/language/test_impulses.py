@@ -11,10 +11,9 @@ import tomllib
 from pathlib import Path
 
 import tomli_w
-from positions import play_on
+from positions import loaded, play_on
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import RollRequest
 from interpreter.runtime.execution.engine import Engine
 from interpreter.runtime.execution.vm import Process
@@ -22,7 +21,6 @@ from interpreter.runtime.games.scenario import target_parts
 from interpreter.runtime.games.setup import Setup
 from interpreter.runtime.position.position import Position
 from interpreter.runtime.position.position_data import from_data, to_data
-from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HEAD = '''game g "G" [1.0] {
@@ -58,9 +56,7 @@ def _start(sc, sources, sym, seed: int):
 def test_a_position_taken_mid_impulse_goes_on_as_the_game(monkeypatch):
     # Whose impulse it is and the run of passes live in the loop: a saved position keeps them.
     monkeypatch.chdir(ROOT)
-    sources = Sources()
-    sc = load_scenario("tests/lang/impulses_all_pass.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("tests/lang/impulses_all_pass.scenario")
     compared = 0
     for seed in range(10):
         for stop_at in (1, 2, 3):

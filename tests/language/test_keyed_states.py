@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from checking import check_text
-from positions import as_data, resumed, set_up
+from positions import as_data, loaded, resumed, set_up
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
@@ -54,9 +54,7 @@ def test_odds_read_per_key_states_and_the_values_a_scenario_gives_by_key(capsys,
 def _after_the_north(monkeypatch) -> tuple[Engine, Process, Sources, object]:
     """The toy offensive stopped at the south's roll, the north taken on a 5."""
     monkeypatch.chdir(ROOT)
-    sources = Sources()
-    sc = load_scenario("tests/lang/fronts_offensive.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("tests/lang/fronts_offensive.scenario")
     engine = Engine(sym, sources)
     Setup(engine, sc).run()
     proc = run_target(engine, sc)

@@ -13,12 +13,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from positions import as_data, resumed, started
+from positions import as_data, loaded, resumed, started
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import ChoiceRequest, RollRequest
-from interpreter.syntax.diagnostics import Sources
 
 LANG = Path(__file__).resolve().parent.parent / "lang"
 
@@ -54,9 +52,7 @@ def test_odds_of_an_exchange_count_the_attackers_steps(capsys):
 
 def test_a_position_between_two_steps_of_an_exchange_keeps_what_is_still_owed(monkeypatch):
     monkeypatch.chdir(LANG)
-    sources = Sources()
-    sc = load_scenario("combat_results_exchange.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("combat_results_exchange.scenario")
     engine, proc = started(sym, sources, sc)
     assert isinstance(proc.send(None), RollRequest)
     first = proc.send([3])  # EX: two steps owed

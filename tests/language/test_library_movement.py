@@ -9,12 +9,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from positions import as_data, resumed, started
+from positions import as_data, loaded, resumed, started
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import ChoiceRequest
-from interpreter.syntax.diagnostics import Sources
 
 LANG = Path(__file__).resolve().parent.parent / "lang"
 RULES = (LANG / "movement.rules").read_text(encoding="utf-8")
@@ -97,9 +95,7 @@ overlay march "House rule: forced march" amends "movement.rules" {
 
 def test_a_position_saved_between_two_units_moves_keeps_who_has_moved(monkeypatch):
     monkeypatch.chdir(LANG)
-    sources = Sources()
-    sc = load_scenario("movement_terrain.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("movement_terrain.scenario")
     engine, proc = started(sym, sources, sc)
     req = proc.send(None)
     assert req.name == "next_mover" and sorted(u.id for u in req.options) == ["R1", "T1"]

@@ -10,12 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from positions import as_data, resumed, started
+from positions import as_data, loaded, resumed, started
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import ChoiceRequest
-from interpreter.syntax.diagnostics import Sources
 
 LANG = Path(__file__).resolve().parent.parent / "lang"
 RULES = (LANG / "reinforcements.rules").read_text()
@@ -139,9 +137,7 @@ overlay landing "House rule: contested landings" amends "reinforcements.rules" {
 def test_a_position_saved_between_two_replacements_keeps_the_points_left(tmp_path, monkeypatch):
     _write(tmp_path, RULES, REPLACEMENTS.replace("TURN", "3").replace("DECISIONS", "").replace("EXPECT", "true"))
     monkeypatch.chdir(tmp_path)
-    sources = Sources()
-    sc = load_scenario("r.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("r.scenario")
     engine, proc = started(sym, sources, sc)
     ask = proc.send(None)
     assert isinstance(ask, ChoiceRequest) and ask.name == "rebuilt" and [u.id for u in ask.options] == ["T1", "R6", "R7"]

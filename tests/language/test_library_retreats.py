@@ -13,12 +13,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from positions import as_data, resumed, started
+from positions import as_data, loaded, resumed, started
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import ChoiceRequest
-from interpreter.syntax.diagnostics import Sources
 
 LANG = Path(__file__).resolve().parent.parent / "lang"
 
@@ -62,9 +60,7 @@ scenario "open" uses "retreats.rules" [7.0] {{
 }}
 """)
     monkeypatch.chdir(tmp_path)
-    sources = Sources()
-    sc = load_scenario("open.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("open.scenario")
     engine, proc = started(sym, sources, sc)
     first = proc.send(None)
     assert isinstance(first, ChoiceRequest) and sorted(map(str, first.options)) == ["0201", "0202", "0301", "0303", "0401", "0402"]

@@ -9,12 +9,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from positions import as_data, resumed, started
+from positions import as_data, loaded, resumed, started
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import ChoiceRequest
-from interpreter.syntax.diagnostics import Sources
 
 LANG = Path(__file__).resolve().parent.parent / "lang"
 
@@ -92,9 +90,7 @@ def test_a_position_saved_between_two_eliminations_goes_on_alike(tmp_path, monke
     shutil.copy(LANG / "stacking.rules", tmp_path)
     (tmp_path / "o.scenario").write_text(OVERSTACK.replace("DECISIONS", "").replace("EXPECT", "true"))
     monkeypatch.chdir(tmp_path)
-    sources = Sources()
-    sc = load_scenario("o.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("o.scenario")
     engine, proc = started(sym, sources, sc)
     ask = proc.send(None)
     assert isinstance(ask, ChoiceRequest) and [u.id for u in ask.options] == ["R1", "R2", "R3"]

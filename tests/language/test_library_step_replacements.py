@@ -32,8 +32,10 @@ EXPECT
 """
 
 
-def _run(tmp_path, capsys, decisions: list[str], expect: list[str], with_: str = "") -> tuple[int, str]:
-    shutil.copy(LANG / "step_replacements.rules", tmp_path)
+def _run(tmp_path, capsys, decisions: list[str], expect: list[str], with_: str = "", copy: bool = True) -> tuple[int, str]:
+    """The toy's rules (copied unless a test changed them) and a scenario of these decisions and expectations, run."""
+    if copy:
+        shutil.copy(LANG / "step_replacements.rules", tmp_path)
     path = tmp_path / "s.scenario"
     path.write_text(SCENARIO.replace("WITH", with_).replace("DECISIONS", "\n".join(f"    red {d}" for d in decisions))
                     .replace("EXPECT", "\n".join(f"    {e}" for e in expect)))
@@ -60,18 +62,9 @@ def test_the_games_setting_says_who_may_take_a_step(tmp_path, capsys):
     text = rules.read_text()
     rules.write_text(text[:text.index("use step_replacements")] + "use step_replacements [5.0]\n"
                      + text[text.index("procedure replacements"):])
-    code, out = _run_again(tmp_path, capsys, ["restored: R2", "restored: R3"], ["R2.steps_lost == 0 and R3.steps_lost == 0"])
+    code, out = _run(tmp_path, capsys, ["restored: R2", "restored: R3"], ["R2.steps_lost == 0 and R3.steps_lost == 0"],
+                     copy=False)
     assert code == 0 and "R2 regains a step" in out, out
-
-
-def _run_again(tmp_path, capsys, decisions, expect):
-    """_run without copying the rules again (a test changed them)."""
-    path = tmp_path / "s.scenario"
-    path.write_text(SCENARIO.replace("WITH", "").replace("DECISIONS", "\n".join(f"    red {d}" for d in decisions))
-                    .replace("EXPECT", "\n".join(f"    {e}" for e in expect)))
-    code = main(["run", str(path), "--detail"])
-    out = capsys.readouterr()
-    return code, out.out + out.err
 
 
 def test_a_side_that_declines_keeps_its_points(tmp_path, capsys):

@@ -11,12 +11,10 @@ import shutil
 from fractions import Fraction
 from pathlib import Path
 
-from positions import as_data, resumed, resumed_alike, started
+from positions import as_data, loaded, resumed, resumed_alike, started
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import RollRequest
-from interpreter.syntax.diagnostics import Sources
 
 LANG = Path(__file__).resolve().parent.parent / "lang"
 
@@ -35,15 +33,9 @@ def test_odds_of_a_brigades_steps_after_two_bombardments(capsys):
     assert shares(attack) == {"0": Fraction(5, 9), "2": Fraction(1, 3), "4": Fraction(1, 9)}, "the reduced face's 2"
 
 
-def _loaded(name: str):
-    sources = Sources()
-    sc = load_scenario(str(LANG / name), sources)
-    return load_scenario_rules(sc, sources).symbols, sources, sc
-
-
 def test_a_position_between_bombardments_keeps_the_step_lost_and_the_face(monkeypatch):
     monkeypatch.chdir(LANG)
-    sym, sources, sc = _loaded("steps_flip.scenario")
+    sym, sources, sc = loaded(str(LANG / "steps_flip.scenario"))
     engine, proc = started(sym, sources, sc)
     assert isinstance(proc.send(None), RollRequest)
     assert isinstance(proc.send([4]), RollRequest)  # one step lost; the second bombardment waits

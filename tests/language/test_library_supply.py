@@ -9,12 +9,10 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-from positions import as_data, resumed, resumed_alike, started
+from positions import as_data, loaded, resumed, resumed_alike, started
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import RollRequest
-from interpreter.syntax.diagnostics import Sources
 
 LANG = Path(__file__).resolve().parent.parent / "lang"
 RULES = (LANG / "supply.rules").read_text(encoding="utf-8")
@@ -57,9 +55,7 @@ def test_odds_of_a_unit_isolated_three_checks_in_a_row(capsys):
 
 def test_a_position_saved_between_two_checks_keeps_the_count(monkeypatch):
     monkeypatch.chdir(LANG)
-    sources = Sources()
-    sc = load_scenario("supply_isolated.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("supply_isolated.scenario")
     assert resumed_alike(sym, sources, sc, range(4), (1, 2)) == 8
     engine, proc = started(sym, sources, sc)
     assert isinstance(proc.send(None), RollRequest)

@@ -9,13 +9,11 @@ import re
 from fractions import Fraction
 
 import pytest
-from positions import as_data, resumed, started
+from positions import as_data, loaded, resumed, started
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import RollRequest
 from interpreter.runtime.execution.odds_columns import odds_column
-from interpreter.syntax.diagnostics import Sources
 
 # 1-1, 3-2, 2-1, 3-1; below 1-1 the attacker is eliminated, above 3-1 the defender, with no roll.
 RULES = """
@@ -250,9 +248,7 @@ scenario "save" uses "storming.rules" [6.2] {
 }
 """)
     monkeypatch.chdir(tmp_path)
-    sources = Sources()
-    sc = load_scenario("save.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("save.scenario")
     engine, proc = started(sym, sources, sc)
     req = proc.send(None)
     assert isinstance(req, RollRequest) and req.label == "lost"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from checking import check_text
-from positions import as_data, resumed, set_up
+from positions import as_data, loaded, resumed, set_up
 
 from interpreter.cli import main
 from interpreter.load import load_scenario, load_scenario_rules
@@ -56,9 +56,7 @@ def test_odds_follow_a_record_through_the_procedures_that_change_and_return_it(c
 def _at_second_volley(monkeypatch) -> tuple[Engine, Process, Sources, object]:
     """The toy battle stopped at its second roll: the tally (one volley fired) is in the frames' locals."""
     monkeypatch.chdir(ROOT)
-    sources = Sources()
-    sc = load_scenario("tests/lang/records_battle.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("tests/lang/records_battle.scenario")
     engine = Engine(sym, sources)
     Setup(engine, sc).run()
     proc = run_target(engine, sc)

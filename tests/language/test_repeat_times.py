@@ -10,11 +10,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from checking import check_text
-from positions import resumed_alike
+from positions import loaded, resumed_alike
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HEAD = '''game skirmish "Skirmish" [1.0] {
@@ -99,9 +97,7 @@ def test_the_checker_reads_the_count_and_a_stop_needs_an_enclosing_repeat(tmp_pa
 def test_a_position_taken_between_volleys_goes_on_as_the_loop(monkeypatch):
     # The volleys still to fire live in the loop, so a saved position must keep them.
     monkeypatch.chdir(ROOT)
-    sources = Sources()
-    sc = load_scenario("tests/lang/volleys_silenced.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("tests/lang/volleys_silenced.scenario")
     assert resumed_alike(sym, sources, sc, range(8), (2, 4)) >= 8
 
 

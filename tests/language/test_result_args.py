@@ -10,12 +10,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from positions import as_data, resumed, started
+from positions import as_data, loaded, resumed, started
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.common.requests import ChoiceRequest, RollRequest
-from interpreter.syntax.diagnostics import Sources
 
 LANG = Path(__file__).resolve().parent.parent / "lang"
 
@@ -112,9 +110,7 @@ scenario "save" uses "levy.rules" [4.2] {
 }
 """)
     monkeypatch.chdir(tmp_path)
-    sources = Sources()
-    sc = load_scenario("save.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("save.scenario")
     engine, proc = started(sym, sources, sc)
     assert isinstance(proc.send(None), RollRequest)
     req = proc.send([4])

@@ -9,11 +9,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from checking import check_text
-from positions import resumed_alike
+from positions import loaded, resumed_alike
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
-from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 HEAD = '''game skirmish "Skirmish" [1.0] {
@@ -114,9 +112,7 @@ def test_a_limit_that_is_not_a_number_stops_the_run_at_the_repeat(tmp_path, caps
 def test_a_position_taken_mid_battle_goes_on_as_the_battle(monkeypatch):
     # The round's number and the limit live in the loop, so a saved position must keep them.
     monkeypatch.chdir(ROOT)
-    sources = Sources()
-    sc = load_scenario("tests/lang/rounds_break_off.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("tests/lang/rounds_break_off.scenario")
     assert resumed_alike(sym, sources, sc, range(12), (3, 5, 7)) >= 12
 
 

@@ -7,9 +7,9 @@ import tomllib
 from pathlib import Path
 
 import tomli_w
+from positions import loaded
 
 from interpreter.cli import main
-from interpreter.load import load_scenario, load_scenario_rules
 from interpreter.runtime.execution.dice import ScriptedDice
 from interpreter.runtime.execution.engine import Engine
 from interpreter.runtime.execution.vm import Process
@@ -19,7 +19,6 @@ from interpreter.runtime.games.scenario import run_target
 from interpreter.runtime.games.setup import Setup
 from interpreter.runtime.position.position import Position
 from interpreter.runtime.position.position_data import from_data, to_data
-from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RULES = "tests/lang/secret.rules"
@@ -94,9 +93,7 @@ def test_a_position_between_secret_answers_is_data_that_reads_back(monkeypatch):
     """Within the block (as `umpire odds` and `explain` take positions), the held announcement is
     part of the position: written as TOML and read into a fresh engine, it has the same key."""
     monkeypatch.chdir(ROOT)
-    sources = Sources()
-    sc = load_scenario("tests/lang/secret.scenario", sources)
-    sym = load_scenario_rules(sc, sources).symbols
+    sym, sources, sc = loaded("tests/lang/secret.scenario")
     engine = Engine(sym, sources)
     Setup(engine, sc).run()
     proc = run_target(engine, sc)
