@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from ..ir import nodes as n
 from ..ir.symbols import Symbols
-from ..ir.visit import descendants, dispatch
+from ..ir.visit import dispatch
 from ..limits import MAX_REPEAT
 from ..syntax.diagnostics import Span
 
@@ -359,8 +359,8 @@ class Bounds:
         # Tables read inside expressions (language 8.4): their arguments come from places the
         # analysis does not follow (a function's parameters), so their keys are not bounded.
         roots = [*sym.functions.values(), *sym.procedures.values(), *sym.hooks, *sym.tables.values(), sym.sequence]
-        self.read_in_expressions = {e.func for e in descendants(roots)
-                                    if isinstance(e, n.CallExpr) and e.func in sym.tables and e.func not in sym.functions}
+        self.read_in_expressions = {e.func for e in sym.walked.of(roots, n.CallExpr)
+                                    if e.func in sym.tables and e.func not in sym.functions}
         self._cache: dict[tuple, tuple[Values, list[str]]] = {}
         self._active: set[tuple] = set()
         self._stats: dict[str, tuple[Values, str]] = {}

@@ -193,14 +193,12 @@ def _not_a_name(arg, local: str | None) -> str:
     return "this is an expression"
 
 
-def coast_ends(roots) -> list[tuple[str, n.PlaceLit]]:
-    """(coast, place) for each place written as a literal at an end of a between() call of the rules:
-    a scenario's coasts tell whether each is on its coast."""
-    from ..ir.visit import descendants
-
+def coast_ends(walked, roots) -> list[tuple[str, n.PlaceLit]]:
+    """(coast, place) for each place written as a literal at an end of a between() call of the rules
+    (found through the ruleset's ``walked``, visit.Walked): a scenario's coasts tell whether each is on its coast."""
     out = []
-    for node in descendants(roots):
-        if isinstance(node, n.CallExpr) and node.func == "between" and len(node.args) == 3 and isinstance(node.args[0].value, n.Var):
+    for node in walked.of(roots, n.CallExpr):
+        if node.func == "between" and len(node.args) == 3 and isinstance(node.args[0].value, n.Var):
             out.extend((node.args[0].value.name, a.value) for a in node.args[1:] if isinstance(a.value, n.PlaceLit))
     return out
 

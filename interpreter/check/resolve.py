@@ -150,7 +150,7 @@ class Checker(MapChecks, RecordChecks, KeyedStateChecks):
         """`outcome NAME`: a game state, or a fact some rule records under exactly that key."""
         if ref is None:
             return
-        recorded = {r.key.value for r in descendants(self.bodies()) if isinstance(r, n.Record) and "{" not in r.key.value}
+        recorded = {r.key.value for r in self.sym.walked.of(self.bodies(), n.Record) if "{" not in r.key.value}
         if ref.name not in self.sym.game_states and ref.name not in recorded:
             near = did_you_mean(ref.name, [*self.sym.game_states, *recorded])
             self.error(f"the outcome '{ref.name}' is neither a game state nor a fact a rule records", ref.span,
@@ -1291,7 +1291,7 @@ def _cups_filled(sym: Symbols) -> set[str]:
         return set()
     roots = [*sym.procedures.values(), *sym.tables.values(), *sym.hooks, *sym.invariants,
              *([sym.sequence] if sym.sequence else [])]
-    return {node.cup for node in descendants(roots) if isinstance(node, (n.Put, n.Refill))}
+    return {node.cup for node in sym.walked.of(roots, (n.Put, n.Refill))}
 
 
 def _returns_a_value(proc: n.ProcedureDecl) -> bool:

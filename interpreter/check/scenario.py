@@ -89,12 +89,11 @@ def recorded_facts(sym: Symbols) -> list[tuple[re.Pattern, str]]:
         out.append((re.compile(re.escape(f"{t.name} result")), f"{t.name} result"))
         if t.columns is not None:
             out.append((re.compile(re.escape(f"{t.name} column")), f"{t.name} column"))
-    for node in descendants(roots):
-        if isinstance(node, n.Record):
-            key = node.key
-            parts = key.parts or (n.StrPart(text=key.value),)
-            pattern = "".join(re.escape(p.text) if p.text is not None else ".+" for p in parts)
-            out.append((re.compile(pattern, re.S), key.value))
+    for node in sym.walked.of(roots, n.Record):
+        key = node.key
+        parts = key.parts or (n.StrPart(text=key.value),)
+        pattern = "".join(re.escape(p.text) if p.text is not None else ".+" for p in parts)
+        out.append((re.compile(pattern, re.S), key.value))
     return out
 
 
@@ -127,7 +126,7 @@ def _check_coast_ends(checker: Checker, coasts: Mapping[str, Sequence[str]], sc:
     if not sym.coasts:
         return
     roots = [*sym.procedures.values(), *sym.functions.values(), *sym.tables.values(), *sym.hooks, *sym.invariants]
-    for coast, lit in coast_ends(roots):
+    for coast, lit in coast_ends(sym.walked, roots):
         listed = coasts.get(coast)
         if listed is not None and lit.id not in listed:
             where = next(d.span for d in sc.map_data if isinstance(d, n.CoastDef) and d.name == coast)

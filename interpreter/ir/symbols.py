@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import nodes as n
-from .visit import descendants
+from .visit import Walked
 
 
 @dataclass
@@ -58,6 +58,12 @@ class Symbols:
     cups: dict[str, n.CupDecl] = field(default_factory=dict)
     chits: dict[str, str] = field(default_factory=dict)  # chit name -> the first cup that holds it
     overlays: list = field(default_factory=list)  # the overlays applied to the ruleset (interpreter/overlay/apply.py), in order
+    # The nodes under each declaration, found once for every question asked of them (visit.Walked).
+    walked: Walked = field(default_factory=Walked, repr=False, compare=False)
+
+    def nodes(self, roots, classes) -> list:
+        """The nodes of ``classes`` under the roots (declarations, bodies), in the order `descendants` gives."""
+        return list(self.walked.of(roots, classes))
 
     def value_names(self) -> set[str]:
         """Names an expression may use as a value without declaring them locally."""
@@ -71,8 +77,8 @@ class Symbols:
         """The hook events the loops declare (language 10.2): UNIT_start and UNIT_end for each
         time unit a loop names (an 'impulses' loop, a named 'repeat'), with what the hook names."""
         out: dict[str, str] = {}
-        for node in descendants(self.bodies()):
-            unit = getattr(node, "unit", None) if getattr(node, "kind", None) in ("impulses", "repeat") else None
+        for node in self.walked.of(self.bodies(), (n.Impulses, n.Repeat)):
+            unit = node.unit
             if unit:
                 subject = "s" if node.kind == "impulses" else "r"
                 out.setdefault(f"{unit}_start", subject)

@@ -46,6 +46,41 @@ def descendants(roots: Iterable[Any]) -> Iterator[BaseModel]:
             stack.extend(reversed([getattr(node, name) for name in type(node).model_fields]))
 
 
+class Walked:
+    """The nodes under each root, found once and kept by their class: the checker asks the same
+    whole-ruleset questions (which cups are filled, which facts are recorded, which places end a
+    coast) once for the ruleset and again for every scenario checked against it, and walking every
+    node for each was most of a cold check. The IR is immutable, so what lies under a root never
+    changes: a root is known by its identity, and kept here so that identity is not reused.
+    The answers are those of `descendants`, in its order. Held by a ruleset's symbols (symbols.py)
+    and dropped when they are pickled or copied: an empty one is rebuilt on first use."""
+
+    def __init__(self) -> None:
+        self._roots: dict[int, tuple[Any, tuple, dict[type, list[int]]]] = {}
+
+    def __reduce__(self) -> tuple:
+        return Walked, ()
+
+    def of(self, roots: Iterable[Any], classes: type | tuple[type, ...]) -> Iterator[Any]:
+        """The nodes under the roots that are instances of ``classes``, as `descendants` gives them."""
+        for root in roots:
+            found, by_class = self._walk(root)
+            matched = [at for cls, at in by_class.items() if issubclass(cls, classes)]
+            for i in matched[0] if len(matched) == 1 else sorted(i for at in matched for i in at):
+                yield found[i]
+
+    def _walk(self, root: Any) -> tuple[tuple, dict[type, list[int]]]:
+        kept = self._roots.get(id(root))
+        if kept is not None and kept[0] is root:
+            return kept[1], kept[2]
+        found = tuple(descendants([root]))
+        by_class: dict[type, list[int]] = {}
+        for i, node in enumerate(found):
+            by_class.setdefault(type(node), []).append(i)
+        self._roots[id(root)] = (root, found, by_class)
+        return found, by_class
+
+
 def blocks(stmt: Any) -> Iterator[tuple[str, tuple]]:
     """The blocks of statements a statement holds (an if's body and orelse, a loop's body), found
     from its fields: a kind of statement new to the language is walked into with no change."""
