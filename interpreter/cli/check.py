@@ -11,7 +11,7 @@ import os
 import sys
 
 from .. import cache, files
-from ..load import demo_path, header_file, load_overlay, load_rules, load_scenario, scenario_and_rules
+from ..load import demo_path, header_file, load_overlay, load_rules, load_scenario, scenario_and_rules, unswept
 from ..style import counted, enabled
 from ..syntax.diagnostics import Diagnostic, Sources, UmpireError, render
 
@@ -69,13 +69,14 @@ def check_file(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[l
     """What `umpire check` finds in one file (a ruleset, a scenario or an overlay, by its extension):
     its diagnostics and summary lines; a file that cannot be read or parsed gives its one diagnostic.
     The language server (editors/lsp.py) checks an editor's buffers with it."""
-    try:
-        kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
-        check = _check_scenario if kind is files.SCENARIO else check_rules if kind is files.RULES else _check_overlay
-        # The verdict on a file is kept by the cache with the files it read (cache.py).
-        return cache.through(("check", path, list(overlays)), sources, tuple, check, path, sources, list(overlays))
-    except UmpireError as err:
-        return err.diagnostics, []
+    with unswept():  # the loads' nodes stay alive: no sweep for cycles among them (load.py)
+        try:
+            kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
+            check = _check_scenario if kind is files.SCENARIO else check_rules if kind is files.RULES else _check_overlay
+            # The verdict on a file is kept by the cache with the files it read (cache.py).
+            return cache.through(("check", path, list(overlays)), sources, tuple, check, path, sources, list(overlays))
+        except UmpireError as err:
+            return err.diagnostics, []
 
 
 def check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:
