@@ -9,6 +9,7 @@ A kind with no method is a bug of Umpire, raised at once, never a node silently 
 
 from __future__ import annotations
 
+import functools
 import typing
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -36,14 +37,17 @@ def missing_cases(stage: type, prefix: str, kinds: tuple[str, ...]) -> list[str]
 def descendants(roots: Iterable[Any]) -> Iterator[BaseModel]:
     """Every node under the roots (themselves included), depth first, children found from the
     pydantic fields: one walker for every stage that looks for nodes of a kind anywhere."""
-    stack = [r for r in reversed(list(roots))]
+    stack = list(roots)
+    stack.reverse()
+    pop, extend = stack.pop, stack.extend
     while stack:
-        node = stack.pop()
-        if isinstance(node, tuple | list):
-            stack.extend(reversed(node))
+        node = pop()
+        if isinstance(node, (tuple, list)):
+            extend(reversed(node))
         elif isinstance(node, BaseModel):
             yield node
-            stack.extend(reversed([getattr(node, name) for name in type(node).model_fields]))
+            values = node.__dict__  # a node's fields (and nothing else a memo may have put there, by name)
+            extend([values[name] for name in _fields_backwards(type(node))])
 
 
 class Walked:
@@ -79,6 +83,11 @@ class Walked:
             by_class.setdefault(type(node), []).append(i)
         self._roots[id(root)] = (root, found, by_class)
         return found, by_class
+
+
+@functools.cache
+def _fields_backwards(model: type[BaseModel]) -> tuple[str, ...]:
+    return tuple(reversed(model.model_fields))
 
 
 def blocks(stmt: Any) -> Iterator[tuple[str, tuple]]:
