@@ -288,13 +288,14 @@ class Ctx:
 
 def nodes(obj) -> Iterator:
     """Every IR node inside ``obj`` (a node, an argument, a tuple of them), ``obj`` first."""
-    if isinstance(obj, tuple):
-        for item in obj:
-            yield from nodes(item)
-    elif isinstance(obj, BaseModel) and not isinstance(obj, Span):
-        yield obj
-        for name in type(obj).model_fields:
-            yield from nodes(getattr(obj, name))
+    stack = [obj]  # depth first on a stack of its own: no generator for each level of nesting
+    while stack:
+        node = stack.pop()
+        if isinstance(node, tuple):
+            stack.extend(reversed(node))
+        elif isinstance(node, BaseModel) and not isinstance(node, Span):
+            yield node
+            stack.extend([getattr(node, name) for name in reversed(type(node).model_fields)])
 
 
 def statements(block: tuple) -> Iterator:

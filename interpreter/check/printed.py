@@ -83,24 +83,33 @@ def _named_value(f: n.FunctionDecl) -> bool:
     return not f.params and _number(f.body) is not None
 
 
-def _walk(node, cite: n.Citation | None) -> Iterator[tuple[int, n.Citation | None, Span]]:
-    if isinstance(node, tuple | list):
-        for item in node:
-            yield from _walk(item, cite)
-        return
-    if not isinstance(node, BaseModel):
-        return
-    own = getattr(node, "cite", None)
-    cite = own if isinstance(own, n.Citation) else cite
-    number = _number(node)
-    if number is not None:
-        yield number, cite, node.span
-        return
-    for name in type(node).model_fields:
-        value = getattr(node, name)
-        if name == "cite" or _left_out(node, name, value):
+def _walk(roots, cite: n.Citation | None) -> list[tuple[int, n.Citation | None, Span]]:
+    """The counted literals under the roots, depth first, each with the citation it stands under
+    (a stack of its own: a generator for each level of nesting passed every literal up each level)."""
+    out = []
+    stack: list[tuple[object, n.Citation | None]] = [(roots, cite)]
+    while stack:
+        node, cite = stack.pop()
+        if isinstance(node, (tuple, list)):
+            stack.extend((item, cite) for item in reversed(node))
             continue
-        yield from _walk(value, cite)
+        if not isinstance(node, BaseModel) or isinstance(node, Span):
+            continue
+        own = getattr(node, "cite", None)
+        cite = own if isinstance(own, n.Citation) else cite
+        number = _number(node)
+        if number is not None:
+            out.append((number, cite, node.span))
+            continue
+        children = [(value, cite) for name, value in _fields(node)
+                    if isinstance(value, (tuple, list, BaseModel)) and name != "cite" and not _left_out(node, name, value)]
+        stack.extend(reversed(children))
+    return out
+
+
+def _fields(node: BaseModel) -> Iterator[tuple[str, object]]:
+    for name in type(node).model_fields:
+        yield name, getattr(node, name)
 
 
 def _number(node) -> int | None:
