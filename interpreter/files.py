@@ -27,9 +27,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .limits import MAX_EDITOR_BYTES, MAX_FILE_BYTES
-from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, Span, UmpireError
+from .syntax.diagnostics import Diagnostic, Sources, UmpireError
+
+if TYPE_CHECKING:
+    from .syntax.spans import Span
 
 MAX_BYTES = MAX_FILE_BYTES
 
@@ -56,11 +60,20 @@ SECTIONS = Kind("a list of sections", (".sections",))
 
 def whole_file(path: str) -> Span:
     """The span of a diagnostic about a whole file (it prints as ``path: error: ...``)."""
+    from .syntax.spans import Span  # pydantic, for a diagnostic alone (diagnostics.py)
+
     return Span(file=path, line=0, col=0, end_line=0, end_col=0)
 
 
-def _fail(message: str, span: Span, hint: str | None = None) -> UmpireError:
-    return UmpireError([Diagnostic("error", message, span, hint)])
+def _no_span() -> Span:
+    from .syntax.spans import NO_SPAN
+
+    return NO_SPAN
+
+
+def _fail(message: str, span: Span | str, hint: str | None = None) -> UmpireError:
+    """An error at the span, or (a path) at the whole of that file."""
+    return UmpireError([Diagnostic("error", message, whole_file(span) if isinstance(span, str) else span, hint)])
 
 
 # ─────────────────────────────── the roots of a run ───────────────────────────────
@@ -167,7 +180,7 @@ def allowed_folders(paths: Iterable[str]) -> list[str]:
     out = []
     for path in paths:
         if "\0" in path or not os.path.isdir(path):
-            raise _fail(f"--allow-path {path!r} is not a folder", NO_SPAN)
+            raise _fail(f"--allow-path {path!r} is not a folder", _no_span())
         out.append(path)
     return out
 
@@ -219,7 +232,7 @@ def command_line_file(path: str, reader: str, kinds: tuple[Kind, ...]) -> Kind:
     overlay), and a file that is none of these is not read at all.
     """
     if not path or "\0" in path:
-        raise _fail(f"{reader} a file; {path!r} is no usable file name", NO_SPAN)
+        raise _fail(f"{reader} a file; {path!r} is no usable file name", _no_span())
     for kind in kinds:
         if kind.fits(path):
             return kind
@@ -234,7 +247,7 @@ def read_checked(path: str, sources: Sources | None = None, span: Span | None = 
     once open; at most ``MAX_BYTES`` + 1 bytes are read. Invalid UTF-8 is reported at the
     line and column of its first bad byte. ``sources``, when given, receives the text.
     """
-    span = span or whole_file(path)
+    span = span or path  # the whole file, made into a span only for an error (_fail)
     _check_stat(path, path, span)
     texts = _buffers.get()
     buffered = texts.get(_real(path)) if texts else None
@@ -258,7 +271,7 @@ def read_checked(path: str, sources: Sources | None = None, span: Span | None = 
     return text
 
 
-def _buffered(path: str, text: str, sources: Sources | None, span: Span) -> str:
+def _buffered(path: str, text: str, sources: Sources | None, span: Span | str) -> str:
     """An editor's buffer read in place of the file's content, under the language server's size cap
     (limits.MAX_EDITOR_BYTES, below MAX_BYTES: a check after every edit must be quick)."""
     size = len(text.encode("utf-8", errors="replace"))
@@ -270,7 +283,7 @@ def _buffered(path: str, text: str, sources: Sources | None, span: Span) -> str:
     return text
 
 
-def _check_stat(path: str, named: str, span: Span) -> None:
+def _check_stat(path: str, named: str, span: Span | str) -> None:
     try:
         info = os.stat(path)
     except (OSError, ValueError) as err:
@@ -279,7 +292,7 @@ def _check_stat(path: str, named: str, span: Span) -> None:
     _check_mode(info, named, span)
 
 
-def _check_mode(info: os.stat_result, named: str, span: Span) -> None:
+def _check_mode(info: os.stat_result, named: str, span: Span | str) -> None:
     if not stat.S_ISREG(info.st_mode):
         raise _fail(f"'{named}' is {_what_it_is(info.st_mode)}, not a regular file", span)
     if info.st_nlink > 1:
@@ -308,6 +321,8 @@ def _bad_utf8(path: str, data: bytes, start: int, sources: Sources | None) -> Um
     col = len(data[line_start:start].decode("utf-8", errors="replace")) + 1
     if sources is not None:
         sources.add(path, data.decode("utf-8", errors="replace"))
+    from .syntax.spans import Span
+
     span = Span(file=path, line=line, col=col, end_line=line, end_col=col + 1)
     return _fail(f"the file is not valid UTF-8: byte 0x{data[start]:02x} cannot be decoded", span,
                  "save the file as UTF-8")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from . import cache, files
 from .files import demo_path as demo_path  # the commands name it with the loads
 from .style import enabled
-from .syntax.diagnostics import NO_SPAN, Diagnostic, Sources, UmpireError, did_you_mean, render_all
+from .syntax.diagnostics import Diagnostic, Sources, UmpireError, did_you_mean, render_all
 
 # The IR, the parser, the builder, the checker and the overlays are imported by the loads that
 # run them: a load served from the cache (cache.py) needs none of them.
@@ -419,6 +419,8 @@ def chosen_setup(game: n.Game | None, choice: str | None) -> str | None:
     """The set-up file to play from: the scenario the header names as `choice`, else the demo set-up."""
     if game is None:
         if choice:
+            from .syntax.spans import NO_SPAN
+
             raise UmpireError([Diagnostic("error", f"no game header names a scenario '{choice}'", NO_SPAN)])
         return None
     if choice is None:

@@ -13,7 +13,7 @@ import sys
 from .. import cache, files
 from ..load import demo_path, header_file, load_overlay, load_rules, load_scenario, scenario_and_rules, unswept
 from ..style import counted, enabled
-from ..syntax.diagnostics import Diagnostic, Sources, UmpireError, render
+from ..syntax.diagnostics import Diagnostic, Sources, UmpireError, Where, render
 
 # The checker, the analysis and the overlays are imported by the functions that use them: `umpire check`
 # of files the cache has seen (cache.py) needs none of them.
@@ -74,9 +74,21 @@ def check_file(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[l
             kind = files.command_line_file(path, "umpire check reads", (files.RULES, files.SCENARIO, files.OVERLAY))
             check = _check_scenario if kind is files.SCENARIO else check_rules if kind is files.RULES else _check_overlay
             # The verdict on a file is kept by the cache with the files it read (cache.py).
-            return cache.through(("check", path, list(overlays)), sources, tuple, check, path, sources, list(overlays))
+            return cache.through(("check", path, list(overlays)), sources, tuple, _verdict, check, path, sources, list(overlays))
         except UmpireError as err:
-            return err.diagnostics, []
+            return _plain(err.diagnostics), []
+
+
+def _verdict(check, path: str, sources: Sources, overlays: list[str]) -> tuple[list[Diagnostic], list[str]]:
+    """A check's diagnostics and summary, its spans as plain data (Where): a kept verdict is read back
+    and rendered without importing pydantic, the IR or the checker."""
+    diags, summary = check(path, sources, overlays)
+    return _plain(diags), summary
+
+
+def _plain(diags: list[Diagnostic]) -> list[Diagnostic]:
+    return [Diagnostic(d.severity, d.message, Where(d.span.file, d.span.line, d.span.col, d.span.end_line, d.span.end_col),
+                       d.hint, list(d.notes)) for d in diags]
 
 
 def check_rules(path: str, sources: Sources, overlays: list[str] = ()) -> tuple[list[Diagnostic], list[str]]:

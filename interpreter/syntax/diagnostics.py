@@ -10,18 +10,34 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-
-from pydantic import BaseModel, ConfigDict
+from typing import TYPE_CHECKING
 
 from .. import library
 from ..limits import MAX_QUOTED_LINE
 from ..style import paint, printable
 
+if TYPE_CHECKING:
+    from .spans import NO_SPAN as NO_SPAN
+    from .spans import Span as Span
 
-class Span(BaseModel):
-    """A 1-based region of one source file; ``end_col`` is exclusive."""
 
-    model_config = ConfigDict(frozen=True)
+NOWHERE = "<none>"  # the file of NO_SPAN: a diagnostic about the run as a whole, not a place in a file
+
+
+def __getattr__(name: str):
+    """``Span`` and ``NO_SPAN`` (spans.py), imported when first named: they are pydantic models, and
+    importing pydantic is half of a check the cache answers, which renders kept diagnostics alone."""
+    if name in ("Span", "NO_SPAN"):
+        from . import spans
+
+        return getattr(spans, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """A span as plain data, with a span's fields: where a diagnostic of a verdict the cache keeps
+    stands (cli/check.py), read back without pydantic."""
 
     file: str
     line: int
@@ -31,9 +47,6 @@ class Span(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
-
-
-NO_SPAN = Span(file="<none>", line=0, col=0, end_line=0, end_col=0)
 
 
 @dataclass
@@ -98,7 +111,7 @@ def render(diag: Diagnostic, sources: Sources, colour: bool = False) -> str:
     """
     span = diag.span
     where = f"{span.file}:{span.line}:{span.col}" if span.line > 0 else span.file
-    if span.file == NO_SPAN.file:  # about the run as a whole, not a place in a file
+    if span.file == NOWHERE:  # about the run as a whole, not a place in a file
         where = "umpire"
     message, hint = printable(diag.message), printable(diag.hint or "")
     out = [f"{printable(where)}: {paint(diag.severity, diag.severity, colour)}: {message}"]
