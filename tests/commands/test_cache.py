@@ -240,6 +240,28 @@ def test_help_and_argument_errors_import_neither_pydantic_nor_lark_nor_the_ir():
     assert imported_after([["run", "x.txt"]]) == ["pydantic"]
 
 
+def test_a_check_the_cache_answers_imports_no_pydantic_and_prints_what_the_first_printed(tmp_path):
+    """A kept verdict holds its spans as plain data: the second check of a ruleset renders them exactly as
+    the first did, without importing pydantic, the parser or the IR; --json from the kept verdict is that
+    of a check without the cache."""
+    cached = {**os.environ, "UMPIRE_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    probe = ("import sys\nfrom interpreter.cli import main\ncode = main(sys.argv[1:])\n"
+             "heavy = ('pydantic', 'lark', 'interpreter.ir.nodes')\n"
+             "print('imported:', sorted(m for m in heavy if m in sys.modules))\nsys.exit(code)")
+
+    def check(*options, env=cached):
+        return subprocess.run([sys.executable, "-c", probe, "check", *options, "rulesets/sea_of_glory_1805.rules"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+
+    first, again = check(), check()
+    loaded = "imported: ['interpreter.ir.nodes', 'lark', 'pydantic']"
+    assert loaded in first.stdout and "imported: []" in again.stdout
+    assert (again.stdout.replace("imported: []", loaded), again.stderr) == (first.stdout, first.stderr)
+    assert "warning: " in again.stderr
+    kept, uncached = check("--json"), check("--json", env={**cached, "UMPIRE_CACHE": "off"})
+    assert kept.stdout.split("imported:")[0] == uncached.stdout.split("imported:")[0]
+
+
 def test_an_entry_of_the_wrong_type_is_a_miss(tmp_path):
     """An entry whose checks all pass but whose value is not what its load gives (another load's
     value, or one written by other code) is a miss: the command gives what it gives without a cache."""
