@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import nodes as n
-from .visit import Walked
+from .visit import WALKED, Walked
 
 
 @dataclass
@@ -58,12 +58,11 @@ class Symbols:
     cups: dict[str, n.CupDecl] = field(default_factory=dict)
     chits: dict[str, str] = field(default_factory=dict)  # chit name -> the first cup that holds it
     overlays: list = field(default_factory=list)  # the overlays applied to the ruleset (interpreter/overlay/apply.py), in order
-    # The nodes under each declaration, found once for every question asked of them (visit.Walked).
-    walked: Walked = field(default_factory=Walked, repr=False, compare=False)
-
-    def nodes(self, roots, classes) -> list:
-        """The nodes of ``classes`` under the roots (declarations, bodies), in the order `descendants` gives."""
-        return list(self.walked.of(roots, classes))
+    @property
+    def walked(self) -> Walked:
+        """The nodes under each declaration, found once for every question asked of them (visit.WALKED):
+        shared by the readings of one ruleset (as written, with its demo data), whose declarations are the same."""
+        return WALKED
 
     def value_names(self) -> set[str]:
         """Names an expression may use as a value without declaring them locally."""

@@ -56,14 +56,13 @@ class Walked:
     coast) once for the ruleset and again for every scenario checked against it, and walking every
     node for each was most of a cold check. The IR is immutable, so what lies under a root never
     changes: a root is known by its identity, and kept here so that identity is not reused.
-    The answers are those of `descendants`, in its order. Held by a ruleset's symbols (symbols.py)
-    and dropped when they are pickled or copied: an empty one is rebuilt on first use."""
+    The answers are those of `descendants`, in its order. One is kept for the process (WALKED): the
+    readings of a ruleset share their declarations (load._built); ``keep`` roots at most are kept,
+    all forgotten at once past that (a long-lived language server reads ruleset after ruleset)."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: int) -> None:
+        self._keep = keep
         self._roots: dict[int, tuple[Any, tuple, dict[type, list[int]]]] = {}
-
-    def __reduce__(self) -> tuple:
-        return Walked, ()
 
     def of(self, roots: Iterable[Any], classes: type | tuple[type, ...]) -> Iterator[Any]:
         """The nodes under the roots that are instances of ``classes``, as `descendants` gives them."""
@@ -77,12 +76,18 @@ class Walked:
         kept = self._roots.get(id(root))
         if kept is not None and kept[0] is root:
             return kept[1], kept[2]
+        if len(self._roots) >= self._keep:
+            self._roots.clear()
         found = tuple(descendants([root]))
         by_class: dict[type, list[int]] = {}
         for i, node in enumerate(found):
             by_class.setdefault(type(node), []).append(i)
         self._roots[id(root)] = (root, found, by_class)
         return found, by_class
+
+
+# The roots the process keeps walked: a ruleset has a few thousand declarations and bodies.
+WALKED = Walked(keep=50_000)
 
 
 @functools.cache
