@@ -24,6 +24,7 @@ from __future__ import annotations
 from .. import library
 from ..ir import nodes as n
 from ..ir.symbols import Symbols
+from ..ir.trust import trusted
 from ..lang import FUNCTION_ARGUMENTS
 from ..syntax.diagnostics import Diagnostic
 from .bounds import BOOL, FALSE, INF, TRUE, Bounds, Ctx, Site, Values, describe, nodes, show, sites, statements
@@ -170,13 +171,17 @@ class Analysis:
         """What the table reads before its modifiers, and how to say it: its dice, or the value it is read at."""
         if t.read_at is not None:
             # 'read at points': the parameter's values at the calls (unbounded when a call's value is not known).
-            values = self.bounds.expr(n.Var(span=t.span, name=t.read_at), ctx)
+            with trusted():  # the table's own fields (ir/trust.py)
+                read_at = n.Var(span=t.span, name=t.read_at)
+            values = self.bounds.expr(read_at, ctx)
             return values, [f"read at {t.read_at} (= {values})"]
         if t.count_param is None:
             roll = Values.range(t.count * die.low, t.count * die.high)
             return roll, [f"{t.count}{t.die} {roll}"]
         # 'roll dice d6': as many dice as the parameter's values at the calls (any number: unbounded).
-        counts = self.bounds.expr(n.Var(span=t.span, name=t.count_param), ctx)
+        with trusted():
+            count_param = n.Var(span=t.span, name=t.count_param)
+        counts = self.bounds.expr(count_param, ctx)
         roll = Values()
         if counts.bounded() and counts.size() <= 20:
             for k in counts.points():

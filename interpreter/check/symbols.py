@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..ir import nodes as n
 from ..ir.symbols import Symbols
+from ..ir.trust import trusted
 from ..ir.visit import dispatch
 from ..limits import MAX_CHITS
 from ..syntax.diagnostics import Diagnostic
@@ -119,7 +120,8 @@ class Collector:
 
     # ── place properties: the map's, and the mutable ones declared apart ──
     def decl_place_state(self, decl: n.PlaceStateDecl) -> None:
-        prop = n.PlaceProp(span=decl.span, name=decl.name, type=decl.type, mutable=True, known_to=decl.known_to, cite=decl.cite)
+        with trusted():  # the declaration's own fields (ir/trust.py)
+            prop = n.PlaceProp(span=decl.span, name=decl.name, type=decl.type, mutable=True, known_to=decl.known_to, cite=decl.cite)
         self.place_property(prop, decl)
 
     def place_property(self, prop: n.PlaceProp, decl) -> None:
