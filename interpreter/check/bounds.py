@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from ..ir import nodes as n
 from ..ir.symbols import Symbols
-from ..ir.visit import dispatch
+from ..ir.visit import dispatch, fields_backwards
 from ..limits import MAX_REPEAT
 from ..syntax.diagnostics import Span
 
@@ -295,7 +295,8 @@ def nodes(obj) -> Iterator:
             stack.extend(reversed(node))
         elif isinstance(node, BaseModel) and not isinstance(node, Span):
             yield node
-            stack.extend([getattr(node, name) for name in reversed(type(node).model_fields)])
+            values = node.__dict__
+            stack.extend([values[name] for name in fields_backwards(type(node))])
 
 
 def statements(block: tuple) -> Iterator:

@@ -33,6 +33,7 @@ from pydantic import BaseModel
 
 from ..ir import nodes as n
 from ..ir.symbols import Symbols
+from ..ir.visit import fields_backwards
 from ..syntax.diagnostics import Diagnostic, Span
 
 _SCALING = ("*", "/")
@@ -101,15 +102,10 @@ def _walk(roots, cite: n.Citation | None) -> list[tuple[int, n.Citation | None, 
         if number is not None:
             out.append((number, cite, node.span))
             continue
-        children = [(value, cite) for name, value in _fields(node)
-                    if isinstance(value, (tuple, list, BaseModel)) and name != "cite" and not _left_out(node, name, value)]
-        stack.extend(reversed(children))
+        values = node.__dict__  # its fields, read by name (fields_backwards: in reverse order, for the stack)
+        stack.extend([(value, cite) for name in fields_backwards(type(node)) if name != "cite"
+                      and isinstance(value := values[name], (tuple, list, BaseModel)) and not _left_out(node, name, value)])
     return out
-
-
-def _fields(node: BaseModel) -> Iterator[tuple[str, object]]:
-    for name in type(node).model_fields:
-        yield name, getattr(node, name)
 
 
 def _number(node) -> int | None:
