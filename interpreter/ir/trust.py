@@ -16,6 +16,8 @@ unpickled from the cache is trusted for other reasons (docs/safety.md §4).
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -43,20 +45,40 @@ class IRModel(BaseModel):
         if not _TRUSTED.get():
             super().__init__(**data)
             return
-        fields = type(self).__pydantic_fields__
         values, given = {}, 0
-        for name, info in fields.items():
+        for name, how, default in _plan(type(self)):
             if name in data:
                 values[name] = data[name]
                 given += 1
-            elif info.is_required():
+            elif how is _AS_IS:
+                values[name] = default
+            elif how is _REQUIRED:
                 raise TypeError(f"{type(self).__name__}: the field {name} is required")
             else:
-                values[name] = info.get_default(call_default_factory=True)
+                values[name] = default.get_default(call_default_factory=True)
         if given < len(data):
-            unknown = sorted(set(data) - set(fields))
+            unknown = sorted(set(data) - set(type(self).__pydantic_fields__))
             raise TypeError(f"{type(self).__name__} has no field {', '.join(unknown)}")
         object.__setattr__(self, "__dict__", values)
         object.__setattr__(self, "__pydantic_fields_set__", set(data))
         object.__setattr__(self, "__pydantic_extra__", None)
         object.__setattr__(self, "__pydantic_private__", None)
+
+
+_REQUIRED, _AS_IS, _MADE = object(), object(), object()
+
+
+@functools.cache
+def _plan(model: type[BaseModel]) -> tuple[tuple[str, object, Any], ...]:
+    """How a trusted node of the model fills each field it is not given, found once per model: it is
+    required; its default as is (None, (), "", a number: what pydantic's get_default gives, the
+    same object every time); or made by pydantic each time (a factory's, a default it copies)."""
+    plan = []
+    for name, info in model.__pydantic_fields__.items():
+        if info.is_required():
+            plan.append((name, _REQUIRED, None))
+        elif info.default_factory is None and copy.deepcopy(info.default) is info.default:  # immutable
+            plan.append((name, _AS_IS, info.default))
+        else:
+            plan.append((name, _MADE, info))
+    return tuple(plan)
