@@ -51,6 +51,10 @@ def unswept():
         yield
     finally:
         if paused:
+            # What was made meanwhile joins the oldest generation unswept (freeze, then unfreeze: two
+            # moves of a list): left in the youngest, the first allocation after would sweep it all.
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
 
