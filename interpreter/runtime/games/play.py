@@ -192,9 +192,9 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
 def again(engine: Engine) -> Engine:
     """An engine that played a game, ready for another of the same rules, as a new engine would be.
 
-    Lowering the rules to Python is most of a short game's cost (about 0.1 s of a Jenkins' Ear
-    game's 0.15 s), and it depends on the rules alone, so a process that plays many games (a study,
-    the benchmarks) keeps one engine and plays each game on it. Nothing of a game outlives it: the
+    Lowering the rules to Python is a quarter to a third of a short game's cost, and it depends on
+    the rules alone, so a process that plays many games (a study, the benchmarks) keeps one engine
+    and plays each game on it. Nothing of a game outlives it: the
     state, the trace and the counters start afresh (`Engine.reset`), the cached function values are
     those of an epoch that is over, no process is waiting, and the explaining notes are empty.
     Only an engine of a plain game is played again (no explanation, side's view or scenario's

@@ -23,7 +23,7 @@ builtin = registrar(IMPLEMENTED)
 
 
 # The grids of the maps read, by the map's declaration: a grid depends on the declaration alone, and a
-# step function reads a direction at every move it costs (Sea of Glory: some 130,000 a game).
+# step function reads a direction at every move it costs (a campaign over a hex sea: some 130,000).
 _GRIDS: dict[tuple[int, str], tuple] = {}
 
 
