@@ -4,8 +4,9 @@ Run from the repository root:  python bench/bench.py [--seconds S] [--only NAME 
 It prints combats per second for the engine (running rulesets/jenkins_ear.rules) and for a
 plain-Python transcription of the same combat, and their ratio, measured side by side in
 the same process; then one row per performance target (exact odds beside icepool and plain
-Python, whole games, start-up, copying a position): the engine's figure, a baseline measured
-in the same run, their ratio and the target. It is a measurement, not a test: nothing here
+Python; for each of the five games a campaign, a greedy decision, cold and warm `check`, and a
+battle's odds in the three newer ones; start-up, copying a position): the engine's figure, a
+baseline measured in the same run, their ratio and the target. It is a measurement, not a test: nothing here
 asserts a speed.
 """
 

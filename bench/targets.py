@@ -2,7 +2,8 @@
 their ratio, the target, and the engine's figure over the target (above 1: not met yet).
 
 bench/bench.py builds the rows (``python bench/bench.py --help`` lists their names for ``--only``);
-this module measures the games, the commands and the odds, and prints the rows.
+this module measures the commands and the odds and makes every row (the five games' figures come
+from bench/game_targets.py).
 """
 
 from __future__ import annotations
