@@ -4,8 +4,9 @@ Run from the repository root:  python bench/bench.py [--seconds S] [--only NAME 
 It prints combats per second for the engine (running rulesets/jenkins_ear.rules) and for a
 plain-Python transcription of the same combat, and their ratio, measured side by side in
 the same process; then one row per performance target (exact odds beside icepool and plain
-Python, whole games, start-up, copying a position): the engine's figure, a baseline measured
-in the same run, their ratio and the target. It is a measurement, not a test: nothing here
+Python; for each of the five games a campaign, a greedy decision, cold and warm `check`, and a
+battle's odds in the three newer ones; start-up, copying a position): the engine's figure, a
+baseline measured in the same run, their ratio and the target. It is a measurement, not a test: nothing here
 asserts a speed.
 """
 
@@ -20,7 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import odds_targets  # noqa: E402  (bench/, beside this file)
+import game_targets  # noqa: E402  (bench/, beside this file)
+import odds_targets  # noqa: E402
 import targets  # noqa: E402
 
 from interpreter.load import load_rules, load_scenario, rules_path_for  # noqa: E402
@@ -126,8 +128,11 @@ def rate(fn, seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
-ROWS = ("odds-3018", "odds-13", "odds-20v20", "land", "naval", "game-je", "game-gam", "check-warm", "check-cold",
-        "help", "copy", "save", "study")
+KEYS = [g.key for g in game_targets.GAMES]
+BATTLES = [g.key for g in game_targets.GAMES if g.battle]
+ROWS = ("odds-3018", "odds-13", "odds-20v20", *(f"odds-{k}" for k in BATTLES), "land", "naval",
+        *(f"game-{k}" for k in KEYS), *(f"greedy-{k}" for k in KEYS), *(f"check-warm-{k}" for k in KEYS),
+        *(f"check-cold-{k}" for k in KEYS), "help", "copy", "save", "study")
 
 
 def main() -> None:
@@ -139,6 +144,7 @@ def main() -> None:
                         help="stop each exact-odds run of the engine after this many seconds (default 60)")
     parser.add_argument("--seeds", type=int, default=3, help="games played of each game (seeds 1..N)")
     parser.add_argument("--repeats", type=int, default=5, help="runs of each command timed")
+    parser.add_argument("--decisions", type=int, default=5, help="greedy decisions timed in each game")
     parser.add_argument("--study-games", type=int, default=1000,
                         help="games of the study row (a fifth of them, at least 20, for its one-worker baseline)")
     parser.add_argument("--odds", action="store_true", help="also time exact odds against a Monte Carlo (about a minute)")
@@ -184,22 +190,27 @@ def targets_table(wanted: list[str], args, rates: dict[str, tuple[float, float]]
     """The performance targets, one row each as it is measured, then the notes."""
     notes: list[str] = []
     battles = {b.name: b for b in odds_targets.BATTLES}
-    games = {"game-je": ("a 10-turn Jenkins' Ear game (random agents)", "rulesets/jenkins_ear.rules", 0.1),
-             "game-gam": ("a Guerra a Muerte campaign (random agents)", "rulesets/guerra_a_muerte.rules", 0.5)}
-    commands = {"check-warm": ("umpire check jenkins_ear (warm)", ["check", "rulesets/jenkins_ear.rules"], 0.3, False),
-                "check-cold": ("umpire check jenkins_ear (cold)", ["check", "rulesets/jenkins_ear.rules"], 1.0, True),
-                "help": ("umpire --help", ["--help"], 0.15, False)}
+    base = targets.Baselines(plain_land_combat, args.seeds, args.decisions, notes)
     print(targets.header(), flush=True)
     for name in wanted:
+        kind, _, key = name.rpartition("-")
+        game = game_targets.BY_KEY.get(key)
         if name in battles:
             rows = targets.odds_rows(battles[name], args.cap, notes)
         elif name in rates:
             rows = [targets.combat_row(f"{name} combat (Leogane), one combat", *rates[name])]
-        elif name in games:
-            rows = targets.game_rows(name, *games[name], args.seeds, notes)
-        elif name in commands:
-            what, cmd, target, cold = commands[name]
-            rows = [targets.command_row(what, cmd, target, args.repeats, cold)]
+        elif kind == "odds":
+            rows = [targets.battle_odds_row(game, args.cap, base)]
+        elif kind == "game":
+            rows = targets.game_rows(game, base)
+        elif kind == "greedy":
+            rows = targets.greedy_rows(game, base)
+        elif kind in ("check-warm", "check-cold"):
+            cold = kind == "check-cold"
+            rows = [targets.command_row(f"umpire check {Path(game.rules).stem} ({'cold' if cold else 'warm'})",
+                                        ["check", game.rules], 1.0 if cold else 0.15, args.repeats, cold)]
+        elif name == "help":
+            rows = [targets.command_row("umpire --help", ["--help"], 0.15, args.repeats)]
         elif name == "copy":
             rows = [targets.copy_row()]
         elif name == "save":
@@ -217,9 +228,13 @@ NOTES = (
     "notes: exact odds: the engine's figure is exact_odds (what `umpire odds --fact ... --fact ...` runs) in a worker",
     "  process, loading not counted, stopped after --cap seconds; the baselines compute the same joint distribution of",
     "  both sides' hits (exact fractions, checked equal to each other and to the engine's when it finishes), median of 5.",
+    "  A battle's odds: `python -m interpreter odds SCENARIO` (loading counted), killed after --cap seconds; its CPU.",
     "  Combats: per combat, from the rates above. Games: play() in this process, as `umpire play RULES --seed S",
-    "  --agents random,random` (errata applied, demo set-up), median over the seeds; the set-up is measured apart.",
-    "  Commands: `python -m interpreter ...` timed from outside, median of --repeats, beside `python -c pass` run in turn;",
+    "  --agents random,random` (errata applied, demo set-up), CPU median over seeds 1..N, each game on a new engine",
+    "  (lowering the rules included); 'one engine' plays them all on one engine made ready again (a study's games);",
+    "  the set-up is measured apart. Greedy: seed 1's random game to decision N, then both sides greedy (24 rollouts",
+    "  a decision); the CPU of each decision that played rollouts, --decisions of them.",
+    "  Commands: `python -m interpreter ...`, the child's CPU, median of --repeats, beside `python -c pass` run in turn;",
     "  Python's bytecode cache allowed; cold: a fresh empty TMPDIR and XDG_CACHE_HOME for every run.",
 )
 

@@ -2,7 +2,8 @@
 their ratio, the target, and the engine's figure over the target (above 1: not met yet).
 
 bench/bench.py builds the rows (``python bench/bench.py --help`` lists their names for ``--only``);
-this module measures the games, the commands and the odds, and prints the rows.
+this module measures the commands and the odds and makes every row (the five games' figures come
+from bench/game_targets.py).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import median
 
+import game_targets
 import odds_targets
 import save_check
 
@@ -32,7 +35,7 @@ class Row:
     to_target: str = "-"
 
 
-WIDTHS = (46, 34, 30, 10, 24, 13)  # what, engine, baseline, ratio, target, engine/target
+WIDTHS = (50, 40, 34, 10, 30, 13)  # what, engine, baseline, ratio, target, engine/target
 
 
 def header() -> str:
@@ -120,65 +123,153 @@ def _progress(battle, got) -> str:
             f"all of them would take about {seconds(battle.outcomes / per_s)})")
 
 
-# ── whole games, in process, as `umpire play RULES --seed S --agents random,random` plays them ──
+# ── the five games: whole games, greedy decisions, a battle's odds (bench/game_targets.py measures them) ──
 
 
-def game_rows(name: str, what: str, rules: str, target: float, seeds: int, notes: list[str]) -> list[Row]:
-    from interpreter import files
-    from interpreter.load import header_file, load_rules, load_scenario
-    from interpreter.runtime.games.play import play
-    from interpreter.syntax.diagnostics import Sources
+class Baselines:
+    """The baselines the game rows share, each measured once in the run, when a row first needs it:
+    1,000 plain-Python Leogane combats (a fixed amount of Python), Jenkins' Ear's game and greedy
+    decision (what the other games are compared with), `python -c pass` (for a command)."""
 
-    start = time.perf_counter()
-    sources = Sources()
-    loaded = load_rules(rules, sources, with_demo=True, with_errata=True)
-    game = loaded.symbols.game
-    setup = load_scenario(header_file(game, game.demo_setup, files.SCENARIO, "demo setup"), sources)
-    load_s = time.perf_counter() - start
-    times = []
-    for seed in range(1, seeds + 1):
-        start = time.perf_counter()
-        result = play(loaded.symbols, sources, setup, seed, ["random", "random"])
-        times.append(time.perf_counter() - start)
-        if result.error is not None:
-            notes.append(f"{name}: seed {seed} stopped on an error: {result.error.message}")
-    median = sorted(times)[len(times) // 2]
-    spread = f" ({min(times):.2f}-{max(times):.2f})" if seeds > 1 else ""
-    return [Row(what, f"{median:.2f} s a game{spread}", "-", "-", f"< {seconds(target)}", ratio(median, target)),
-            Row("  set-up: load, check, demo set-up", seconds(load_s), "-", "-", "(once; see check)")]
+    def __init__(self, plain_combat, seeds: int, decisions: int, notes: list[str]):
+        self.plain_combat, self.seeds, self.decisions, self.notes = plain_combat, seeds, decisions, notes
+        self.loads: dict[str, game_targets.Loaded] = {}
+        self.found: dict[str, float] = {}
+
+    def load(self, game: game_targets.Game) -> game_targets.Loaded:
+        if game.key not in self.loads:
+            self.loads[game.key] = game_targets.loaded(game)
+        return self.loads[game.key]
+
+    def plain(self) -> float:
+        """CPU of 1,000 plain-Python land combats, median of 5."""
+        if "plain" not in self.found:
+            runs = []
+            for _ in range(5):
+                start = time.process_time()
+                for seed in range(1000):
+                    self.plain_combat(seed)
+                runs.append(time.process_time() - start)
+            self.found["plain"] = sorted(runs)[2]
+        return self.found["plain"]
+
+    def game(self, game: game_targets.Game) -> game_targets.Played:
+        played = game_targets.games(self.load(game), self.seeds)
+        self.notes.extend(f"game-{game.key}: {e}" for e in played.errors)
+        self.found[f"game-{game.key}"] = played.median
+        return played
+
+    def je_game(self) -> float:
+        if "game-je" not in self.found:
+            self.game(game_targets.BY_KEY["je"])
+        return self.found["game-je"]
+
+    def greedy(self, game: game_targets.Game) -> list[float]:
+        times = game_targets.greedy_decisions(game, self.load(game), self.decisions)
+        if times:
+            self.found[f"greedy-{game.key}"] = median(times)
+        return times
+
+    def je_greedy(self) -> float | None:
+        if "greedy-je" not in self.found:
+            self.greedy(game_targets.BY_KEY["je"])
+        return self.found.get("greedy-je")
+
+    def python_pass(self) -> float:
+        if "pass" not in self.found:
+            self.found["pass"] = sorted(game_targets.python_pass().cpu for _ in range(5))[2]
+        return self.found["pass"]
+
+
+def _spread(times: list[float]) -> str:
+    return f" ({seconds(min(times))}-{seconds(max(times))})" if len(times) > 1 else ""
+
+
+def game_rows(game: game_targets.Game, base: Baselines) -> list[Row]:
+    """A campaign game of random agents, seeds 1..N, CPU median and range, each on a new engine; then
+    the same games on one engine kept for all (a study's games), and the loading."""
+    load = base.load(game)
+    played = base.game(game)
+    if game.key == "je":
+        plain = base.plain()
+        baseline, against = f"1,000 plain-Python combats {seconds(plain)}", plain
+    else:
+        against = base.je_game()
+        baseline = f"Jenkins' Ear's game {seconds(against)}"
+    kept = game_targets.games(load, base.seeds, kept=True)
+    return [Row(f"{game.campaign} (random agents)", f"{seconds(played.median)} CPU a game{_spread(played.seconds)}",
+                baseline, ratio(played.median, against), f"< {seconds(game.target)}", ratio(played.median, game.target)),
+            Row("  the same, one engine for every game", f"{seconds(kept.median)}{_spread(kept.seconds)}",
+                f"a new engine a game {seconds(played.median)}", ratio(kept.median, played.median),
+                f"< {seconds(game.target)}", ratio(kept.median, game.target)),
+            Row("  set-up: load, check, demo set-up", seconds(load.seconds), "-", "-", "(once; see check)")]
+
+
+def greedy_rows(game: game_targets.Game, base: Baselines) -> list[Row]:
+    """A greedy decision (24 rollouts) from decision N of seed 1's random game on, CPU median and range."""
+    times = base.greedy(game)
+    what = f"a greedy decision, {game.name} (after {game.greedy_after})"
+    if not times:
+        base.notes.append(f"greedy-{game.key}: the game ended before a greedy decision played a rollout")
+        return [Row(what, "none timed", "-", "-", "< 200 ms")]
+    mid = median(times)
+    if game.key == "je":
+        against, baseline = base.plain(), f"1,000 plain-Python combats {seconds(base.plain())}"
+    else:
+        against = base.je_greedy()
+        baseline = f"Jenkins' Ear's {seconds(against)}" if against else "-"
+    return [Row(what, f"{seconds(mid)} CPU{_spread(times)}", baseline, ratio(mid, against) if against else "-",
+                "< 200 ms", ratio(mid, 0.2))]
+
+
+def battle_odds_row(game: game_targets.Game, cap: float, base: Baselines) -> Row:
+    """`umpire odds` on a battle of the game: exact within 10 s, or refused within 2 s (Monte Carlo offered)."""
+    got = game_targets.odds(game.battle, cap)
+    base.notes.append(f"odds-{game.key}: {game.battle}: {got.said}, {seconds(got.cpu)} CPU, {seconds(got.wall)} wall")
+    target = 10.0 if got.said == "exact" else 2.0
+    stopped = got.said.startswith("stopped")
+    engine = f"{got.said.split(',')[0]}: {seconds(got.cpu)} CPU"
+    return Row(f"a battle's odds, {game.name}", engine, f"python -c pass {seconds(base.python_pass())}",
+               ratio(got.cpu, base.python_pass(), stopped), "exact < 10 s or refused < 2 s",
+               ratio(got.cpu, target, stopped))
 
 
 # ── commands, timed from outside, paired with `python -c pass` ──
 
 
 def command_row(what: str, args: list[str], target: float, repeats: int, cold: bool = False) -> Row:
-    """Median wall time of ``python -m interpreter ARGS`` beside ``python -c pass``, run in turn.
+    """Median CPU of ``python -m interpreter ARGS`` (the child's, user and system) beside ``python -c pass``,
+    run in turn; the ratio is the median of the pairs' ratios.
 
     Cold: every run gets a fresh, empty temporary and cache folder (TMPDIR, XDG_CACHE_HOME), so
-    nothing cached by an earlier run (Lark's grammar tables today, any later cache of the checked
-    IR if it lives there) is found; warm: one run first, not counted. Both may use Python's bytecode
-    cache (__pycache__, written by the first run here), as an installed umpire does."""
+    nothing cached by an earlier run (the cache of loads) is found; warm: one run first, not
+    counted. Both may use Python's bytecode cache (__pycache__, written by the first run here), as
+    an installed umpire does."""
     cmd = [sys.executable, "-m", "interpreter", *args]
     base = [sys.executable, "-c", "pass"]
     if not cold:
-        _wall(cmd)
-    pairs = [(_wall(cmd, cold), _wall(base)) for _ in range(repeats)]
+        _cpu(cmd)
+    pairs = [(_cpu(cmd, cold), _cpu(base)) for _ in range(repeats)]
     a = sorted(p[0] for p in pairs)[repeats // 2]
     b = sorted(p[1] for p in pairs)[repeats // 2]
     r = sorted(p[0] / p[1] for p in pairs)[repeats // 2]
-    return Row(what, seconds(a), f"python -c pass {seconds(b)}", f"{r:.1f}x", f"< {seconds(target)}", ratio(a, target))
+    return Row(what, f"{seconds(a)} CPU", f"python -c pass {seconds(b)}", f"{r:.1f}x", f"< {seconds(target)}",
+               ratio(a, target))
 
 
-def _wall(cmd: list[str], cold: bool = False) -> float:
+def _cpu(cmd: list[str], cold: bool = False) -> float:
+    import resource
+
     env, fresh = dict(os.environ), None
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # Python's own bytecode cache, as an installed umpire has it
     if cold:
         fresh = tempfile.mkdtemp(prefix="umpire-cold-")
         env.update(TMPDIR=fresh, XDG_CACHE_HOME=fresh)
     try:
-        start = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        return time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     finally:
         if fresh:
             shutil.rmtree(fresh, ignore_errors=True)

@@ -59,13 +59,23 @@ def prepared(spec: Spec):
     return loaded.symbols, sources, scenario
 
 
+@functools.lru_cache(maxsize=4)
+def kept_engine(spec: Spec):
+    """The engine every game of the study plays on in this process, made ready again for each
+    (`play.again`): the rules are lowered to Python once per process, not once per game."""
+    from .runtime.execution.engine import Engine
+
+    return Engine(prepared(spec)[0])
+
+
 def one_game(spec: Spec, seed: int) -> Result:
-    """Seed `seed` of the study, played without narration (what it measures does not need it)."""
+    """Seed `seed` of the study, played without narration (what it measures does not need it), on
+    the process's kept engine."""
     from .runtime.common.values import show
     from .runtime.games.play import play
 
     sym, sources, scenario = prepared(spec)
-    game = play(sym, sources, scenario, seed, list(spec.kinds), narrate=False)
+    game = play(sym, sources, scenario, seed, list(spec.kinds), narrate=False, engine=kept_engine(spec))
     final = game.final
     result = Result(seed=seed, turns=final.get("turn", 0), decisions=final.get("decisions", 0))
     if game.error is not None:

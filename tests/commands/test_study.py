@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.cli import main
-from interpreter.study import Result, Spec, run_games
+from interpreter.study import Result, Spec, kept_engine, one_game, prepared, run_games
 from interpreter.study_report import comparison, summary
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -35,6 +35,41 @@ def test_each_seed_gives_the_same_game_in_one_process_in_several_and_on_a_cluste
         assert run_games(spec, seeds, cluster=cluster.scheduler_address) == alone
     # The study plays each game as `umpire play --seed S` does, narration aside.
     assert {r.outcome for r in alone} <= {"english", "spanish"}
+
+
+def test_a_study_plays_every_game_on_one_engine_as_a_fresh_engine_plays_it(at_root, monkeypatch):
+    """A process lowers the rules once and plays each game on the same engine made ready again; each
+    seed's result is the one a fresh engine (a process of its own) gives."""
+    from interpreter.runtime.execution.engine import Engine
+
+    spec = Spec(JE, ("random", "eager"), outcome="winner", facts=("war_funds[english]", "war_in_europe_over"))
+    seeds = [4, 1, 3, 1]  # seed 1 again after others: nothing of a game is left for the next
+    fresh = []
+    for seed in seeds:
+        kept_engine.cache_clear()  # a new engine for each game
+        fresh.append(one_game(spec, seed))
+    made = []
+    build = Engine.__init__
+    monkeypatch.setattr(Engine, "__init__", lambda self, *a, **k: (made.append(self), build(self, *a, **k))[1])
+    kept_engine.cache_clear()
+    assert [one_game(spec, seed) for seed in seeds] == fresh
+    assert len(made) == 1  # the games shared one engine
+    assert fresh[1] == fresh[3] and len({r.decisions for r in fresh[:3]}) > 1  # three different games
+
+
+def test_games_played_in_turn_on_one_engine_tell_what_fresh_engines_tell(at_root):
+    """The whole narration, not only what a study reads: seed 2 played on the engine seed 1 played on
+    is seed 2 played by a process of its own."""
+    from interpreter.runtime.execution.engine import Engine
+    from interpreter.runtime.games.play import play
+
+    sym, sources, scenario = prepared(Spec(JE, ("random", "random")))
+    engine = Engine(sym)
+    for seed in (1, 2):
+        again = play(sym, sources, scenario, seed, ["random", "random"], engine=engine)
+        alone = play(sym, sources, scenario, seed, ["random", "random"])
+        assert again.lines == alone.lines and again.final == alone.final
+        assert len(again.lines) > 100
 
 
 def test_the_summary_gives_each_outcome_with_its_wilson_interval():

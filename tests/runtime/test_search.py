@@ -4,6 +4,7 @@ the game's own engine and leave no trace, it is reproducible, and it reads the r
 
 from __future__ import annotations
 
+import contextlib
 import tomllib
 from pathlib import Path
 
@@ -116,6 +117,9 @@ def test_candidates_reach_the_rollouts_as_the_driver_would_give_them():
     sent = []
 
     class Recording:
+        def at_decision(self):
+            return contextlib.nullcontext()
+
         def rollout(self, answer, side, seed, horizon):
             sent.append(answer)
             return 0.5
@@ -149,6 +153,36 @@ def test_the_searching_agents_replay_with_their_seed_and_budget(agent, monkeypat
     first = play(sym, sources, setup, 4, [agent, "random"])
     again = play(sym, sources, setup, 4, [agent, "random"])
     assert first.error is None and first.lines[1:] == again.lines[1:] and len(first.lines) > 500
+
+
+def test_the_rollouts_of_a_decision_share_its_position(monkeypatch):
+    """A decision's rollouts all start from its position: it is taken once for all of them, and the
+    game is the one played when every rollout takes the position itself."""
+    from interpreter.runtime.position.position import Position
+
+    monkeypatch.chdir(ROOT)
+    sym, sources, setup = _game("rulesets/jenkins_ear.rules")
+    counts = {"taken": 0, "rollouts": 0}
+    of, rollout = Position.of.__func__, search.Lookahead.rollout
+
+    def taking(cls, *args):
+        counts["taken"] += 1
+        return of(cls, *args)
+
+    def counted(self, *args, **kwargs):
+        counts["rollouts"] += 1
+        return rollout(self, *args, **kwargs)
+
+    monkeypatch.setattr(Position, "of", classmethod(taking))
+    monkeypatch.setattr(search.Lookahead, "rollout", counted)
+    shared = play(sym, sources, setup, 4, ["greedy:6", "random"], stop_after=60)
+    shared_counts = dict(counts)
+    counts.update(taken=0, rollouts=0)
+    monkeypatch.setattr(search.Lookahead, "at_decision", contextlib.contextmanager(lambda self: (yield)))
+    alone = play(sym, sources, setup, 4, ["greedy:6", "random"], stop_after=60)
+    assert shared.lines == alone.lines and shared.save == alone.save and shared.save is not None
+    assert counts["taken"] >= counts["rollouts"] == shared_counts["rollouts"] > 50
+    assert shared_counts["taken"] < shared_counts["rollouts"] / 2
 
 
 def test_the_greedy_agent_looks_past_a_step_worth_nothing_by_itself(monkeypatch):

@@ -155,15 +155,17 @@ def steps_from(sym: Symbols, start: n.StepAt | None, turns: int | None = None):
 
 def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, kinds: list[str], *,
          terminal: Terminal | None = None, stop_after: int | None = None, resume: dict | None = None,
-         detail: bool = False, narrate: bool = True, watch: Callable | None = None, set_up: Setup | None = None) -> Game:
+         detail: bool = False, narrate: bool = True, watch: Callable | None = None, set_up: Setup | None = None,
+         engine: Engine | None = None) -> Game:
     """Play from the set-up to the end (``set_up``: the set-up already run on its engine, by the front
-    end's check: the game is played on it); ``stop_after`` suspends before that many decisions,
+    end's check: the game is played on it; ``engine``: an engine of these rules that played an earlier
+    game, made ready for this one by `again`); ``stop_after`` suspends before that many decisions,
     ``resume`` (a loaded save) replays silently to the save point and goes on from there.
     A person who ends the game at a prompt (end of input, Ctrl-C) suspends it there too.
     ``watch(engine, label)`` is called as each segment of the game begins, its clock set and none of
     its rules run yet (its label: a turn's start is `("turn_start", N)`), and with `("game_over",)`
     once the game has ended (`play --draw`)."""
-    session = _Session(sym, sources, setup, seed, kinds, terminal, resume, detail, set_up)
+    session = _Session(sym, sources, setup, seed, kinds, terminal, resume, detail, set_up, engine)
     session.watch = watch
     session.engine.narrate = narrate  # a study reads only where the game ends
     game = session.game
@@ -187,6 +189,28 @@ def play(sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, ki
     return game
 
 
+def again(engine: Engine) -> Engine:
+    """An engine that played a game, ready for another of the same rules, as a new engine would be.
+
+    Lowering the rules to Python is a quarter to a third of a short game's cost, and it depends on
+    the rules alone, so a process that plays many games (a study, the benchmarks) keeps one engine
+    and plays each game on it. Nothing of a game outlives it: the
+    state, the trace and the counters start afresh (`Engine.reset`), the cached function values are
+    those of an epoch that is over, no process is waiting, and the explaining notes are empty.
+    Only an engine of a plain game is played again (no explanation, side's view or scenario's
+    departures: a study's games have none)."""
+    if engine.explain or engine.viewer is not None or engine.check_departures or engine.why_not is not None:
+        raise ValueError("only an engine of a plain game plays another")
+    engine.reset()
+    engine.epoch += 1  # the cached function values belong to the last game's positions
+    engine.process = None
+    engine.narrate = True
+    for notes in (engine.consulted, engine.touched, engine.removed):
+        notes.clear()
+    engine.triggers.clear()
+    return engine
+
+
 def _final(session: _Session) -> dict:
     """Where the game stopped, as values (what a study reads): the clock, the decisions asked,
     the game states, the tracks and the facts recorded."""
@@ -200,10 +224,11 @@ class _Session:
     """One game in play: its engine, agents and runner, and how much of its narration is told."""
 
     def __init__(self, sym: Symbols, sources: Sources, setup: n.Scenario | None, seed: int, kinds: list[str],
-                 terminal: Terminal | None, resume: dict | None, detail: bool, set_up: Setup | None = None):
+                 terminal: Terminal | None, resume: dict | None, detail: bool, set_up: Setup | None = None,
+                 engine: Engine | None = None):
         self.game = Game()
         self.set_up = set_up
-        self.engine = set_up.engine if set_up is not None else Engine(sym)
+        self.engine = set_up.engine if set_up is not None else again(engine) if engine is not None else Engine(sym)
         self.engine.sources = sources
         self.sym, self.setup, self.seed, self.kinds = sym, setup, seed, kinds
         self.terminal, self.resume, self.detail = terminal, resume, detail

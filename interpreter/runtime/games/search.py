@@ -32,6 +32,7 @@ import hashlib
 import math
 import random
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from statistics import mean
 from typing import Any
 
@@ -57,6 +58,19 @@ class Lookahead:
         self.winners = dict(game.outcome.sides) if self.outcome is not None else {}  # "a red win" -> red
         worth = engine.sym.functions.get(game.worth.name) if game is not None and game.worth is not None else None
         self.worth = engine.function_values(worth, [None], worth.span) if worth is not None else None
+        self.held: Position | None = None  # the position of the decision being searched (see `at_decision`)
+        self.unseen: dict[str, list] = {}  # the side -> the units it does not see there, and where they stand
+
+    @contextmanager
+    def at_decision(self):
+        """The rollouts of one decision all start from its position: it is taken once and put back
+        after each rollout (restoring leaves a position as it was), and what each side does not see
+        there is found once."""
+        self.held, self.unseen = Position.of(self.engine, self.engine.process), {}
+        try:
+            yield
+        finally:
+            self.held, self.unseen = None, {}
 
     def rollout(self, answer: Any, side: str, seed: int, horizon: int | None, own: Agent | None = None,
                 halt: bool = False) -> float:
@@ -64,7 +78,7 @@ class Lookahead:
         seeded dice, score, restore. With `halt`, play on only to the next decision, anyone's."""
         engine = self.engine
         proc = engine.process
-        before = Position.of(engine, proc)
+        before = self.held if self.held is not None else Position.of(engine, proc)
         narrate, engine.narrate = engine.narrate, False
         rng = random.Random(seed)
         try:
@@ -109,15 +123,24 @@ class Lookahead:
 
     def deal_unseen(self, side: str, rng: random.Random) -> None:
         """The enemy units `side` does not see, dealt again among the places they stand in."""
-        engine = self.engine
-        hidden = [u for u in engine.state.units.values()
-                  if u.side != side and u.location is not None and not u.location.is_box and not u.carrier and not u.cargo and not engine.sees(side, u)]
-        places = [u.location for u in hidden]
+        hidden, places = self.unseen.get(side) or self.not_seen(side)
+        places = list(places)
         rng.shuffle(places)
         for unit, place in zip(hidden, places):
             if unit.location is not place:
                 unit.location = place
 
+
+    def not_seen(self, side: str) -> tuple[list, list]:
+        """The enemy units `side` does not see where the game stands, and the places they stand in
+        (kept for the rollouts of the decision searched: its position is theirs)."""
+        engine = self.engine
+        hidden = [u for u in engine.state.units.values()
+                  if u.side != side and u.location is not None and not u.location.is_box and not u.carrier and not u.cargo and not engine.sees(side, u)]
+        found = (hidden, [u.location for u in hidden])
+        if self.held is not None:
+            self.unseen[side] = found
+        return found
 
     def redraw_sealed(self, proc, side: str, rng: random.Random) -> None:
         """At a decision inside 'secretly', the answers other sides gave earlier in the block are
@@ -162,7 +185,8 @@ class SearchAgent(Agent):
         candidates = [normalize(req, a) for a in self.candidates(req)]
         if len(candidates) == 1:
             return candidates[0]
-        return candidates[self.halving(candidates)]
+        with self.lookahead.at_decision():
+            return candidates[self.halving(candidates)]
 
     def rollout_seed(self) -> int:
         return self.rng.randrange(2**31)
@@ -253,14 +277,15 @@ class TreeSearchAgent(SearchAgent):
         if len(candidates) == 1:
             return candidates[0]
         root, self.low, self.high = Node(list(reversed(candidates))), math.inf, -math.inf
-        for _ in range(self.rollouts):
-            answer, child = self.descend(root)
-            policy = TreePolicy(self, child, random.Random(self.rollout_seed()))
-            reward = self.lookahead.rollout(answer, self.side, self.rollout_seed(), self.horizon, policy)
-            self.low, self.high = min(self.low, reward), max(self.high, reward)
-            for node in (root, child, *policy.path):
-                node.visits += 1
-                node.total += reward
+        with self.lookahead.at_decision():
+            for _ in range(self.rollouts):
+                answer, child = self.descend(root)
+                policy = TreePolicy(self, child, random.Random(self.rollout_seed()))
+                reward = self.lookahead.rollout(answer, self.side, self.rollout_seed(), self.horizon, policy)
+                self.low, self.high = min(self.low, reward), max(self.high, reward)
+                for node in (root, child, *policy.path):
+                    node.visits += 1
+                    node.total += reward
         best = max(root.children.values(), key=lambda pair: pair[1].visits)
         return best[0]
 
@@ -324,12 +349,13 @@ class GreedyAgent(SearchAgent):
         if self.met_before() and (req.optional or req.mode in ("up_to", "reroll")):
             return candidates[0]  # declining, which candidates() puts first when it is legal
         each = max(1, self.rollouts // len(candidates))
-        scores = [mean(self.lookahead.rollout(c, self.side, self.rollout_seed(), self.horizon, halt=True) for _ in range(each))
-                  for c in candidates]
-        top = [c for c, v in zip(candidates, scores) if v == max(scores)]
-        if len(top) > 1:  # no difference by the next decision: the best of a few plays to the end of the step
-            scores = [max(self.lookahead.rollout(c, self.side, self.rollout_seed(), 0) for _ in range(each)) for c in top]
-            top = [c for c, v in zip(top, scores) if v == max(scores)]
+        with self.lookahead.at_decision():
+            scores = [mean(self.lookahead.rollout(c, self.side, self.rollout_seed(), self.horizon, halt=True)
+                           for _ in range(each)) for c in candidates]
+            top = [c for c, v in zip(candidates, scores) if v == max(scores)]
+            if len(top) > 1:  # no difference by the next decision: the best of a few plays to the end of the step
+                scores = [max(self.lookahead.rollout(c, self.side, self.rollout_seed(), 0) for _ in range(each)) for c in top]
+                top = [c for c, v in zip(top, scores) if v == max(scores)]
         return self.rng.choice(top)
 
     def met_before(self) -> bool:

@@ -7,6 +7,8 @@ from the scenario, never the position, except through the places it returns.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...grids.compass import compass, direction_hint
 from ...grids.squares import square_grid
 from ...lang import DIAGONALS
@@ -20,8 +22,29 @@ IMPLEMENTED: dict[str, Implementation] = {}
 builtin = registrar(IMPLEMENTED)
 
 
+# The grids of the maps read, by the map's declaration: a grid depends on the declaration alone, and a
+# step function reads a direction at every move it costs (a campaign over a hex sea: some 130,000).
+_GRIDS: dict[tuple[int, str], tuple] = {}
+
+
+def _grid(map_decl, kind: str):
+    """The map's square grid (kind "squares") or the grid that gives its places directions ("compass")."""
+    kept = _GRIDS.get((id(map_decl), kind))
+    if kept is None or kept[0] is not map_decl:
+        if len(_GRIDS) > 64:  # maps of earlier loads in a long process: let them go
+            _GRIDS.clear()
+        kept = _GRIDS[(id(map_decl), kind)] = (map_decl, square_grid(map_decl) if kind == "squares" else compass(map_decl))
+    return kept[1]
+
+
+@lru_cache(maxsize=65536)
+def _way(grid, a: str, b: str) -> str | None:
+    """The direction from place a to place b on the grid, or None when they are not neighbours."""
+    return next((d for d, nid in grid.neighbours(a) if nid == b), None)
+
+
 def _squares(engine, span, fn: str):
-    grid = square_grid(engine.sym.map)
+    grid = _grid(engine.sym.map, "squares")
     if grid is None:
         raise RuleError(f"{fn} needs a square grid (grid square in the map)", span)
     return grid
@@ -34,7 +57,7 @@ def _place(span, v, fn: str) -> Place:
 
 
 def _compass(engine, span, fn: str):
-    grid = compass(engine.sym.map)
+    grid = _grid(engine.sym.map, "compass")
     if grid is None:
         raise RuleError(f"{fn} needs a square grid, or a hex grid with columns (grid hex \"CCRR\" columns even_q)", span)
     return grid
@@ -44,7 +67,7 @@ def _direction(engine, span, a, b, fn: str) -> str | None:
     """The direction from a to b when they are neighbours on the grid (across a square grid's wrap too)."""
     grid = _compass(engine, span, fn) if fn == "direction" else _squares(engine, span, fn)
     a, b = _place(span, a, fn), _place(span, b, fn)
-    return next((d for d, nid in grid.neighbours(a.id) if nid == b.id), None)
+    return _way(grid, a.id, b.id)
 
 
 @builtin("neighbour")

@@ -26,7 +26,9 @@ builtin = registrar(IMPLEMENTED)
 
 def _places(span, v, fn, what):
     items = v if isinstance(v, list) else [v]
-    if not all(isinstance(p, Place) for p in items):
+    # The kinds of value in the list, not each value: a list to move through is often the whole map
+    # (a naval game's hundreds of sea hexes), read at every path found.
+    if not all(issubclass(kind, Place) for kind in set(map(type, items))):
         raise RuleError(f"{fn} needs {what}, not {show(v)}", span)
     return items
 
