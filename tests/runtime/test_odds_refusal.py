@@ -102,7 +102,8 @@ TWO_VOLLEYS = """game two "Two volleys" [1.0] {
 procedure barrage() [3.0] {
   roll a = 3 d6 [3.1]
   roll b = 3 d6 [3.1]
-  record "total" = a + b [3.2]
+  # Each die read by its face (a comprehension): both rolls enumerated as multisets, 56 x 56 outcomes.
+  record "high dice" = count([d for d in a where d >= 4]) + count([d for d in b where d >= 4]) [3.2]
 }
 """
 

@@ -27,6 +27,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -38,6 +39,7 @@ from ...ir.symbols import Symbols
 from ...limits import DEFAULT_ODDS_PATHS
 from ...syntax.diagnostics import Sources
 from ..common.requests import DrawRequest, RollRequest, RuleError, ScriptError, Unprinted
+from ..common.spread import Spread, Unread
 from ..common.values import ORDER_WATCH, OrderedRead, show
 from ..execution import cups
 from ..execution.dice import DiceProvider, SeededDice
@@ -76,6 +78,22 @@ def roll_outcomes(req: RollRequest | DrawRequest) -> list[tuple[tuple[int, ...],
     return _outcomes(req.count, req.low, req.high)
 
 
+# While exact odds branch: the labels of the rolls whose dice are enumerated as multisets, because the rules
+# read a die of them face by face (common/spread.py's `Unread`); every other roll of two dice or more is kept as
+# a distribution until the rules read it.
+SETTLED: ContextVar[frozenset] = ContextVar("settled", default=frozenset())
+
+
+def branch_outcomes(req: RollRequest | DrawRequest) -> list[tuple[tuple[int, ...] | Spread, Fraction]]:
+    """A roll's outcomes as branching sends them on: a pool of two dice or more as one outcome, its
+    distribution (a `Spread`, read as the rules read it), unless its dice are read face by face or in
+    order; else `roll_outcomes`."""
+    if (isinstance(req, RollRequest) and req.count > 1 and req.label not in SETTLED.get()
+            and req.label not in (ORDER_WATCH.get() or ())):
+        return [(Spread.whole(req.count, req.low, req.high), Fraction(1))]
+    return roll_outcomes(req)
+
+
 @lru_cache(maxsize=64)
 def _sequences(count: int, low: int, high: int) -> list[tuple[tuple[int, ...], Fraction]]:
     faces = range(low, high + 1)
@@ -84,18 +102,24 @@ def _sequences(count: int, low: int, high: int) -> list[tuple[tuple[int, ...], F
 
 
 def watching_order(enumerate_once: Callable[[], Any]) -> tuple[Any, list[str]]:
-    """Run an enumeration with its rolls' dice as multisets; when the rules read a die of a roll by
-    its place in the roll (`gauge[0]`), which sorting would falsify, start again with that roll's
-    dice in every order. The result, and the labels of the rolls so enumerated."""
+    """Run an enumeration with its rolls' dice as distributions (branching) or multisets; when the rules
+    read a die of a roll kept as a distribution face by face (common/spread.py), start again with that
+    roll's dice as multisets; when they read a die by its place in the roll (`gauge[0]`), which sorting
+    would falsify, start again with that roll's dice in every order. The result, and the labels of the
+    rolls enumerated in every order."""
     ordered: set[str] = set()
+    settled: set[str] = set()
     while True:
-        token = ORDER_WATCH.set(frozenset(ordered))
+        token, kept = ORDER_WATCH.set(frozenset(ordered)), SETTLED.set(frozenset(settled))
         try:
             return enumerate_once(), sorted(ordered)
         except OrderedRead as read:
             ordered.add(read.label)
+        except Unread as read:
+            settled.add(read.label)
         finally:
             ORDER_WATCH.reset(token)
+            SETTLED.reset(kept)
 
 
 @lru_cache(maxsize=256)
@@ -278,7 +302,7 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
         Setup(engine, sc).run()
         brancher = Brancher(engine, target_parts(engine, sc), Runner(engine, _NoDice(), trial.agents(policy)))
         try:
-            return brancher, enumerate_positions(brancher, roll_outcomes, limit, bar)
+            return brancher, enumerate_positions(brancher, branch_outcomes, limit, bar)
         except (RuleError, ScriptError) as err:
             raise _failed(err, brancher.path) from err
         except TooLarge as big:
