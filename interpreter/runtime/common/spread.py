@@ -96,12 +96,12 @@ class Spread:
     probability's numerator (every vector's weight is fixed by the vector and the classes, so two spreads
     with the same classes and vectors are equal). Never changed: a read makes new ones."""
 
-    __slots__ = ("count", "low", "high", "classes", "weights", "total", "_key")
+    __slots__ = ("count", "low", "high", "classes", "weights", "total", "_key", "_multisets")
 
     def __init__(self, count: int, low: int, high: int, classes: tuple[tuple[int, ...], ...], weights: dict):
         self.count, self.low, self.high, self.classes, self.weights = count, low, high, classes, weights
         self.total = sum(weights.values())
-        self._key = None
+        self._key = self._multisets = None
 
     @staticmethod
     def whole(count: int, low: int, high: int) -> Spread:
@@ -116,8 +116,11 @@ class Spread:
 
     def multisets(self) -> int:
         """How many multisets of faces it holds (the dice paths an enumeration of multisets would take)."""
-        sizes = [len(c) for c in self.classes]
-        return sum(math.prod(math.comb(k + s - 1, s - 1) for k, s in zip(vector, sizes)) for vector in self.weights)
+        if self._multisets is None:
+            sizes = [len(c) for c in self.classes]
+            self._multisets = sum(math.prod(math.comb(k + s - 1, s - 1) for k, s in zip(vector, sizes))
+                                  for vector in self.weights)
+        return self._multisets
 
     def pool(self, label: str, key: Any, die: tuple[str, int, int]) -> Pool:
         """The pool a roll gives under exact odds: ``count`` unsettled dice, read through this spread."""
@@ -200,12 +203,24 @@ def is_spread(pool: Any) -> bool:
     return pool.__class__ is Pool and pool.spread is not None
 
 
-def read(pool: Pool, key_of: Callable[[int], Hashable], value_of: Callable[[Spread, tuple[int, ...]], Any]) -> Any:
+# A read's groups, by the spread read and what reads it: the branches after a split run the same read again.
+_GROUPS: dict[tuple, tuple[Spread, list[tuple[Any, Spread]]]] = {}
+
+
+def read(pool: Pool, key_of: Callable[[int], Hashable], value_of: Callable[[Spread, tuple[int, ...]], Any],
+         what: Hashable) -> Any:
     """What a read of a pool kept as a distribution gives on this branch: its classes told apart by
-    ``key_of(face)``, its multisets grouped by ``value_of(spread, vector)``; when they give more than one
-    value, the one the branch's path names, its probability taken, the pool restricted to that group."""
-    spread = pool.spread.refined(key_of)
-    groups = spread.grouped(lambda vector: value_of(spread, vector))
+    ``key_of(face)``, its multisets grouped by ``value_of(spread, vector)`` (``what`` names the read, as
+    the key of its groups); when they give more than one value, the one the branch's path names, its
+    probability taken, the pool restricted to that group."""
+    known = (pool.spread.key(), what)
+    found = _GROUPS.get(known)
+    if found is None:
+        spread = pool.spread.refined(key_of)
+        if len(_GROUPS) >= 4096:
+            _GROUPS.clear()
+        found = _GROUPS[known] = spread, spread.grouped(lambda vector: value_of(spread, vector))
+    spread, groups = found
     if len(groups) == 1:
         pool.spread = spread
         return groups[0][0]
@@ -226,7 +241,7 @@ def spread_total(spread: Spread, label: str) -> int:
 
 def read_total(pool: Pool) -> int:
     """The total of a pool's dice (a roll used as a number)."""
-    return read(pool, lambda face: face, lambda s, vector: sum(c[0] * k for c, k in zip(s.classes, vector)))
+    return read(pool, lambda face: face, lambda s, vector: sum(c[0] * k for c, k in zip(s.classes, vector)), "total")
 
 
 def read_matching(pool: Pool, face_edges: list[list[int]], units: int,
@@ -238,11 +253,11 @@ def read_matching(pool: Pool, face_edges: list[list[int]], units: int,
     memo: dict[tuple, int] = {}
 
     def value_of(spread: Spread, vector: tuple[int, ...]) -> int:
-        kinds = tuple((key_of(c[0]), k) for c, k in zip(spread.classes, vector) if k and face_edges[c[0] - low])
+        # More dice of a class than there are values never count: at most `units` of each.
+        kinds = tuple((key_of(c[0]), min(k, units)) for c, k in zip(spread.classes, vector) if k and face_edges[c[0] - low])
         found = memo.get(kinds)
         if found is None:
-            edges = [list(edge) for edge, k in kinds for _ in range(min(k, units))]  # more than `units` never count
-            found = memo[kinds] = max_matching(edges, units)
+            found = memo[kinds] = max_matching([list(edge) for edge, k in kinds for _ in range(k)], units)
         return found
 
-    return read(pool, key_of, value_of)
+    return read(pool, key_of, value_of, ("matching", tuple(map(tuple, face_edges)), units))

@@ -102,7 +102,6 @@ class Brancher:
         paths: list[tuple[int, ...]] = [()]
         while paths:
             path = paths.pop()
-            self.work += 1
             self._restore(w)
             splits = Splits(path)
             token = SPLITS.set(splits)
@@ -115,6 +114,7 @@ class Brancher:
                 continue
             finally:
                 SPLITS.reset(token)
+            self.work += 1  # an outcome sent on: a value of the reads (a run stopped by a split is not one)
             yield reached, p * splits.probability, spread.multisets() * splits.paths
 
     def _from(self, part: int, first=None):

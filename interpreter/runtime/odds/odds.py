@@ -39,7 +39,7 @@ from ...ir.symbols import Symbols
 from ...limits import DEFAULT_ODDS_PATHS
 from ...syntax.diagnostics import Sources
 from ..common.requests import DrawRequest, RollRequest, RuleError, ScriptError, Unprinted
-from ..common.spread import Spread, Unread
+from ..common.spread import SPLITS, Splits, Spread, Unread
 from ..common.values import ORDER_WATCH, OrderedRead, show
 from ..execution import cups
 from ..execution.dice import DiceProvider, SeededDice
@@ -524,33 +524,58 @@ class Estimate:
 
 def estimate(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None = None, policy: str = "first",
              decide: dict[str, str] | None = None, probes: int = 48, seed: int = 1) -> Estimate:
+    """Knuth's estimate of the dice paths (every roll's multisets: what a replay runs) and of the outcomes
+    branching sends on (a roll kept as a distribution branching only where its reads split it)."""
     import random
 
     trial = _Trial(sc, sym, sources, facts, decide)
-    rng = random.Random(seed)
     started = time.perf_counter()
-    paths = outcomes = 0.0
-    for _ in range(probes):
-        dice = _Probe(rng)
+    rng = random.Random(seed)
+    paths = sum(_probe(trial, policy, _Probe(rng)).product for _ in range(probes))
+    rng = random.Random(seed)
+    settled: set[str] = set()
+    while True:  # a roll whose dice the rules read face by face is probed as multisets, as branching takes it
+        token = SETTLED.set(frozenset(settled))
         try:
-            trial.run(dice, policy)
-        except (RuleError, ScriptError):
-            pass  # the enumeration meets the same error and reports it
-        paths += dice.product
-        outcomes += dice.nodes
+            outcomes = sum(_probe(trial, policy, _Probe(rng, spreads=True)).nodes for _ in range(probes))
+            break
+        except Unread as read:
+            settled.add(read.label)
+        finally:
+            SETTLED.reset(token)
     return Estimate(paths / probes, outcomes / probes, probes, time.perf_counter() - started)
 
 
-class _Probe(DiceProvider):
-    """A uniformly random outcome at each roll (not a weighted one: Knuth's estimator needs uniform)."""
+def _probe(trial: _Trial, policy: str, dice: _Probe) -> _Probe:
+    token = SPLITS.set(dice)
+    try:
+        trial.run(dice, policy)
+    except (RuleError, ScriptError):
+        pass  # the enumeration meets the same error and reports it
+    finally:
+        SPLITS.reset(token)
+    return dice
 
-    def __init__(self, rng):
-        self.rng, self.product, self.nodes = rng, 1, 0
 
-    def roll(self, req: RollRequest | DrawRequest) -> list[int]:
-        outs = roll_outcomes(req)
+class _Probe(DiceProvider, Splits):
+    """A uniformly random outcome at each roll (not a weighted one: Knuth's estimator needs uniform); with
+    ``spreads``, a roll kept as a distribution as branching keeps it, a uniformly random value at each read
+    that splits it (the probe is the reads' `Splits`)."""
+
+    def __init__(self, rng, spreads: bool = False):
+        Splits.__init__(self)
+        self.rng, self.spreads, self.product, self.nodes = rng, spreads, 1, 0
+
+    def roll(self, req: RollRequest | DrawRequest) -> list[int] | Spread:
+        outs = branch_outcomes(req) if self.spreads else roll_outcomes(req)
         self.product *= len(outs)
         self.nodes += self.product
-        return list(outs[self.rng.randrange(len(outs))][0])
+        dice = outs[self.rng.randrange(len(outs))][0]
+        return dice if dice.__class__ is Spread else list(dice)
 
     draw = roll
+
+    def choose(self, ways: int) -> int:
+        self.product *= ways
+        self.nodes += self.product
+        return self.rng.randrange(ways)
