@@ -244,6 +244,12 @@ def read_total(pool: Pool) -> int:
     return read(pool, lambda face: face, lambda s, vector: sum(c[0] * k for c, k in zip(s.classes, vector)), "total")
 
 
+def read_extreme(pool: Pool, pick: Callable) -> int:
+    """A pool's highest (``pick`` max) or lowest (min) die."""
+    return read(pool, lambda face: face, lambda s, vector: pick(c[0] for c, k in zip(s.classes, vector) if k),
+                pick.__name__)
+
+
 def read_matching(pool: Pool, face_edges: list[list[int]], units: int,
                   max_matching: Callable[[list[list[int]], int], int]) -> int:
     """A maximum matching of a pool's dice to ``units`` values, ``face_edges[face - low]`` the values a die
