@@ -126,7 +126,7 @@ def rate(fn, seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
-ROWS = ("odds-3018", "odds-13", "odds-20v20", "land", "naval", "game-je", "game-gam", "check-warm", "check-cold",
+ROWS = ("odds-3018", "odds-13", "odds-20v20", "odds-sog", "odds-wls", "land", "naval", "game-je", "game-gam", "check-warm", "check-cold",
         "help", "copy", "save", "study")
 
 
@@ -180,6 +180,13 @@ def combats(wanted: list[str], seconds: float) -> dict[str, tuple[float, float]]
     return rates
 
 
+# A battle's odds in the newer games (demo charts): `umpire odds SCENARIO --demo`, the whole command timed.
+BATTLE_ODDS = {"odds-sog": ("odds of a Sea of Glory battle (demo charts)",
+                            "scenarios/sea_of_glory_1805/case_battle_two_rounds.scenario"),
+               "odds-wls": ("odds of a When Lions Sailed battle (demo)",
+                            "scenarios/when_lions_sailed/case_combat_s3_broadside.scenario")}
+
+
 def targets_table(wanted: list[str], args, rates: dict[str, tuple[float, float]]) -> None:
     """The performance targets, one row each as it is measured, then the notes."""
     notes: list[str] = []
@@ -193,6 +200,8 @@ def targets_table(wanted: list[str], args, rates: dict[str, tuple[float, float]]
     for name in wanted:
         if name in battles:
             rows = targets.odds_rows(battles[name], args.cap, notes)
+        elif name in BATTLE_ODDS:
+            rows = [targets.battle_odds_row(*BATTLE_ODDS[name], args.repeats)]
         elif name in rates:
             rows = [targets.combat_row(f"{name} combat (Leogane), one combat", *rates[name])]
         elif name in games:
