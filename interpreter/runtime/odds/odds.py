@@ -101,18 +101,21 @@ def _sequences(count: int, low: int, high: int) -> list[tuple[tuple[int, ...], F
     return [(dice, p) for dice in product(faces, repeat=count)]
 
 
-def watching_order(enumerate_once: Callable[[], Any]) -> tuple[Any, list[str]]:
+def watching_order(enumerate_once: Callable[[], Any], multisets: list[str] | None = None) -> tuple[Any, list[str]]:
     """Run an enumeration with its rolls' dice as distributions (branching) or multisets; when the rules
     read a die of a roll kept as a distribution face by face (common/spread.py), start again with that
     roll's dice as multisets; when they read a die by its place in the roll (`gauge[0]`), which sorting
     would falsify, start again with that roll's dice in every order. The result, and the labels of the
-    rolls enumerated in every order."""
+    rolls enumerated in every order; those enumerated as multisets added to ``multisets``."""
     ordered: set[str] = set()
     settled: set[str] = set()
     while True:
         token, kept = ORDER_WATCH.set(frozenset(ordered)), SETTLED.set(frozenset(settled))
         try:
-            return enumerate_once(), sorted(ordered)
+            found = enumerate_once()
+            if multisets is not None:
+                multisets.extend(sorted(settled - ordered))
+            return found, sorted(ordered)
         except OrderedRead as read:
             ordered.add(read.label)
         except Unread as read:
@@ -308,7 +311,8 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
         except TooLarge as big:
             raise _too_large(big, limit) from big
 
-    (brancher, (ended, positions)), ordered = watching_order(enumerate_once)
+    settled: list[str] = []
+    (brancher, (ended, positions)), ordered = watching_order(enumerate_once, settled)
     names = facts if facts is not None else sorted({k for e in ended for k in e.facts} - _NOT_MEASURED)
     outcomes: dict[tuple, Fraction] = {}
     for e in ended:
@@ -321,6 +325,7 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
                 rests_on=rests_on(sc, sym, brancher.rolled | _tables_read(e.facts for e in ended)))
     odds.unprinted = _unprinted(ended)
     odds.notes.extend(_notes(facts, ordered))
+    odds.notes.append(_kept_note(settled))
     odds.notes.append(f"positions are merged when equal: {positions} waited for dice, "
                       f"{brancher.work} outcomes sent on from them")
     return odds
@@ -388,6 +393,15 @@ def _notes(facts: list[str] | None, ordered: list[str] = ()) -> list[str]:
     if facts:
         notes.append("a path stops as soon as every measured fact is recorded")
     return notes
+
+
+def _kept_note(settled: list[str]) -> str:
+    """What branching did with rolls of two dice or more (common/spread.py)."""
+    note = ("a roll of two dice or more is kept as a distribution and branched only on what the rules read of it "
+            "(a matching, a total, the highest or lowest die), not on each multiset")
+    if settled:
+        note += f"; except {', '.join(settled)}, whose dice the rules read one by one: enumerated as multisets"
+    return note
 
 
 def _failed(err: RuleError | ScriptError, path: tuple[int, ...]) -> OddsError:
