@@ -131,13 +131,13 @@ def test_twenty_dice_against_twenty_answered_exactly(monkeypatch):
 
 
 def test_a_reroll_window_reads_the_dice_one_by_one_so_they_are_enumerated(monkeypatch):
-    """A deception counter spent on the lowest English die (tests/lang/spread_reroll.scenario): the window
+    """A deception counter spent on the lowest English die (tests/runtime/odds_reroll_window.scenario): the window
     reads a die by its place, so the English roll is enumerated as multisets (the answer unchanged). Two
     English dice, the lower voided and rolled again, against a green 2: no hit when the higher die and the
     new one are both above 2, (8/9)(2/3); the Spanish two dice against a green 2: no hit 4/9."""
     monkeypatch.chdir(ROOT)
     facts = ["3018 land hits scored by english", "3018 land hits scored by spanish"]
-    odds = exact_odds(*load("tests/lang/spread_reroll.scenario"), facts=facts, policy="script")
+    odds = exact_odds(*load("tests/runtime/odds_reroll_window.scenario"), facts=facts, policy="script")
     assert odds.marginal(0) == {0: Fraction(16, 27), 1: Fraction(11, 27)}
     assert odds.marginal(1) == {0: Fraction(4, 9), 1: Fraction(5, 9)}
     assert odds.runs == 15876
