@@ -250,9 +250,9 @@ def exact_against_monte_carlo(runs: int = 5000) -> None:
     odds = exact_odds(scenario, sym, sources, facts)
     _, seconds = monte_carlo(scenario, sym, sources, facts, runs)
     per_100k = seconds / runs * 100_000
-    print(f"exact odds of the Leogane land combat: {odds.runs} dice paths in {odds.seconds:.1f} s; "
+    print(f"exact odds of the Leogane land combat: {odds.runs} dice paths in {targets.seconds(odds.seconds)}; "
           f"a 100,000-combat Monte Carlo of the interpreter: {per_100k:.1f} s (from {runs} runs); "
-          f"ratio {per_100k / odds.seconds:.1f}x in favour of the exact odds")
+          f"ratio {targets.ratio(per_100k, odds.seconds)} in favour of the exact odds")
 
 
 if __name__ == "__main__":

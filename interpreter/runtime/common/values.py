@@ -125,7 +125,10 @@ ORDER_WATCH: ContextVar[frozenset | None] = ContextVar("order_watch", default=No
 
 
 class Pool(list):
-    """The dice of one roll statement; a reroll replaces one die in place."""
+    """The dice of one roll statement; a reroll replaces one die in place. Under exact odds a pool of two
+    dice or more is kept as a distribution (``spread``, runtime/common/spread.py) until the rules read it."""
+
+    spread = None  # a Spread while exact odds keep the pool's faces unsettled
 
     def __init__(self, dice: list[Die], label: str, key: Any = None, die: tuple[str, int, int] = ("d6", 1, 6)):
         super().__init__(dice)
@@ -206,8 +209,9 @@ def shown_at_most(value: Any) -> int:
 
 def _items_at_most(items: list | tuple) -> int:
     """shown_at_most of a list, a tuple or a pool: each item and its ', '."""
-    if items.__class__ is Pool and (not items or (-_SHORT_NUMBER < min(items) and max(items) < _SHORT_NUMBER)):
-        return 2 + 22 * len(items)  # faces: numbers
+    if items.__class__ is Pool and (items.spread is not None or not items
+                                    or (-_SHORT_NUMBER < min(items) and max(items) < _SHORT_NUMBER)):
+        return 2 + 22 * len(items)  # faces: numbers (a pool kept as a distribution by exact odds has a die's faces)
     size = 2
     for v in items:  # numbers and text measured here, the rest by a call
         c = v.__class__

@@ -15,7 +15,8 @@ from ...limits import MAX_RANGE
 from ...syntax.diagnostics import did_you_mean
 from ..common.builtin_table import Implementation, registrar
 from ..common.requests import RuleError
-from ..common.values import Place, Record, show
+from ..common.spread import read_extreme, read_total
+from ..common.values import Place, Pool, Record, show
 from ..world import map_builtins, paths
 from .calendar import names_of
 from .operations import as_key, as_number
@@ -146,6 +147,8 @@ def count(engine, span, v):
 
 @builtin("sum")
 def sum_(engine, span, v):
+    if v.__class__ is Pool and v.spread is not None:  # exact odds keep the roll as a distribution (common/spread.py)
+        return read_total(v)
     return sum(int(x) for x in _numbers(span, v, "sum"))
 
 
@@ -154,6 +157,8 @@ def _extreme(fn: str, pick, span, a, b):
     if b is not None:
         a, b = as_number(a), as_number(b)
     if b is None:
+        if a.__class__ is Pool and a.spread is not None:  # exact odds keep the roll as a distribution
+            return read_extreme(a, pick)
         items = _numbers(span, a, fn)
         if not items:
             raise RuleError(f"{fn} of an empty list", span)

@@ -17,6 +17,7 @@ from ...ir import nodes as n
 from ...lang import FUNCTION_ARGUMENTS
 from ...limits import MAX_INT, MAX_LIST, MAX_POOL, MAX_STRING
 from ..common.requests import ChoiceRequest, DrawRequest, RollRequest, RuleError
+from ..common.spread import Spread
 from ..common.values import MISSING, Die, Place, Pool, Unit, X, show, shown_at_most
 from ..world import fog
 from . import cups, generated_code, records
@@ -34,12 +35,13 @@ from .operations import (
     as_number,
     collection,
     constant,
+    dice_of,
     entry,
     holds_number,
     is_number,
     is_test,
     items,
-    max_matching,
+    matched,
     member,
     negative,
     ordered,
@@ -506,7 +508,7 @@ class Compiler:
         span, engine, cite = e.span, self.engine, self.cite
 
         def matching(env):
-            ds, us = as_list(dice(env), "the dice of 'matching'", span), as_list(units(env), "the units of 'matching'", span)
+            ds, us = dice_of(dice(env), "the dice of 'matching'", span), as_list(units(env), "the units of 'matching'", span)
             engine.count_steps(len(ds) * len(us), span, cite)
             local = dict(env)
             edges = []
@@ -518,7 +520,7 @@ class Compiler:
                     if where(local):
                         row.append(j)
                 edges.append(row)
-            return max_matching(edges, len(us))
+            return matched(edges, len(us), ds)
 
         return matching
 
@@ -625,7 +627,10 @@ class Compiler:
 
         def receive(env, req: RollRequest, faces: list) -> None:
             k, label = req.count, req.label
-            pool = Pool([Die(f, label) for f in faces], label, key_of(env), (die.name, die.low, die.high))
+            if faces.__class__ is Spread:  # exact odds keep the roll as a distribution (runtime/common/spread.py)
+                pool = faces.pool(label, key_of(env), (die.name, die.low, die.high))
+            else:
+                pool = Pool([Die(f, label) for f in faces], label, key_of(env), (die.name, die.low, die.high))
             if engine.narrate:
                 engine.trace(cite, f"roll {label}: {k}{die.name} -> {show(pool) if k else 'no dice'}")
             assign(env, pool)

@@ -314,10 +314,11 @@ class _Writer:
             return None
         as_list, span, steps = self.const(ops.as_list), self.const(e.span), self.const(self.engine.count_steps)
         edges = f"[[{j} for {j}, {unit} in enumerate({us}) if {where}] for {die} in {ds}]"
-        return (f"(({ds} := {as_list}({dice}, {'the dice of ' + chr(39) + 'matching' + chr(39)!r}, {span})), "
+        dice_of = self.const(ops.dice_of)
+        return (f"(({ds} := {dice_of}({dice}, {'the dice of ' + chr(39) + 'matching' + chr(39)!r}, {span})), "
                 f"({us} := {as_list}({units}, {'the units of ' + chr(39) + 'matching' + chr(39)!r}, {span})), "
                 f"{steps}(len({ds}) * len({us}), {span}, {self.const(self.comp.cite)}), "
-                f"{self.const(ops.max_matching)}({edges}, len({us})))[3]")
+                f"{self.const(ops.matched)}({edges}, len({us}), {ds}))[3]")
 
     def w_cond(self, e, d):
         return f"({self.write(e.then, d)} if {self.write(e.test, d)} else {self.write(e.orelse, d)})"

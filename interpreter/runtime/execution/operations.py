@@ -9,7 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..common.requests import RuleError
-from ..common.values import ORDER_WATCH, OrderedRead, Pool, Record, Unit, X, show
+from ..common.spread import read_matching, read_total
+from ..common.values import ORDER_WATCH, Die, OrderedRead, Pool, Record, Unit, X, show
 from .guards import check_int, check_list, over_budget
 
 Env = dict
@@ -45,7 +46,37 @@ def as_list(v: Any, what: str, span) -> list:
 
 def as_number(v: Any) -> Any:
     """A pool of dice used as a number is the total of its dice (a 2d6 roll reads as its sum)."""
-    return sum(int(d) for d in v) if isinstance(v, Pool) else v
+    if isinstance(v, Pool):
+        return sum(int(d) for d in v) if v.spread is None else read_total(v)  # read_total: exact odds (common/spread.py)
+    return v
+
+
+class FacesRead(list):
+    """The dice of a matching when exact odds keep the pool as a distribution: one die of each face, the
+    matching's test run once a face (`matched` then reads the pool's distribution); its length the pool's,
+    so the step budget counts the dice as it does for faces rolled."""
+
+    def __init__(self, pool: Pool):
+        low, high = pool.spread.low, pool.spread.high
+        super().__init__(Die(f, pool.label) for f in range(low, high + 1))
+        self.pool = pool
+
+    def __len__(self) -> int:
+        return len(self.pool)
+
+
+def dice_of(v: Any, what: str, span) -> list:
+    """The dice of a matching, as a list (`FacesRead` for a pool exact odds keep as a distribution)."""
+    if v.__class__ is Pool and v.spread is not None:
+        return FacesRead(v)
+    return as_list(v, what, span)
+
+
+def matched(edges: list[list[int]], n_right: int, dice: list) -> int:
+    """A matching's size from its edges: each die's, or for `FacesRead`, each face's (read by the distribution)."""
+    if dice.__class__ is FacesRead:
+        return read_matching(dice.pool, edges, n_right, max_matching)
+    return max_matching(edges, n_right)
 
 
 def items(seq: Any, engine, span, cite: str | None) -> Any:

@@ -24,6 +24,7 @@ from ...ir import nodes as n
 from ...ir.visit import descendants
 from ...limits import MAX_PROCEDURE_DEPTH, MAX_REPEAT
 from ..common.requests import ChoiceRequest, GameEnded, RollRequest, RuleError
+from ..common.spread import Spread, spread_total
 from ..common.values import Die, Pool, Unit, show
 from .guards import over_budget, procedure_too_deep
 from .labels import call_label, hook_label, table_label
@@ -691,6 +692,8 @@ class TableFrame(Frame):
         return _DONE
 
     def resume(self, proc, faces):
+        if faces.__class__ is Spread:  # exact odds keep the roll as a distribution: its total read (common/spread.py)
+            return self.read(proc, spread_total(faces, self.table.decl.name), "roll")
         return self.read(proc, sum(faces), "roll")
 
     def read(self, proc, raw: int, how: str):

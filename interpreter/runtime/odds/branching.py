@@ -24,6 +24,7 @@ from functools import partial
 from typing import Any
 
 from ..common.requests import DrawRequest, RollRequest, Unprinted
+from ..common.spread import SPLITS, Split, Splits, Spread
 from ..execution.vm import Process, driven_on
 from ..games.driver import Runner
 from ..position.position import Position, canon
@@ -66,6 +67,7 @@ class Brancher:
         self.shell = Process(engine, None)  # what a restored position's stack is put into
         self.part = 0  # the part running (one past the last: the game's end after an `end game`)
         self.work = 0  # outcomes sent on: what the limit counts
+        self.limit, self.roll = float("inf"), 0  # set by enumerate_positions: a split past the limit is refused
         self.rolled: set[str] = set()  # the labels of every roll met (a table's is its name)
         # Agents that remember (a scenario's script, read in order) keep that memory with the position.
         self.minds = [a for a in dict.fromkeys(runner.agents.values()) if hasattr(a, "memory")]
@@ -73,16 +75,47 @@ class Brancher:
     def start(self) -> Waiting | Ended:
         return self._go(self._from(0), ())
 
-    def branch(self, w: Waiting, outcomes: list[tuple[tuple[int, ...], Fraction]]):
+    def branch(self, w: Waiting, outcomes: list[tuple[tuple[int, ...] | Spread, Fraction]]):
         """Each outcome of the roll a position waits for, sent on from that position: what it reached,
-        with the outcome's probability."""
+        with the outcome's probability and the dice paths it stands for. A roll kept as a distribution (a
+        `Spread`) is one outcome, sent on once more for each value of each read that splits it (`_spread`)."""
         for index, (dice, p) in enumerate(outcomes):
+            if dice.__class__ is Spread:
+                yield from self._spread(w, index, dice, p)
+                continue
             self.work += 1
-            w.position.restore(self.engine, self.shell)
-            for mind, memory in zip(self.minds, w.memory or ()):
-                mind.recall(memory)
-            self.part = w.part
-            yield self._go(self._from(w.part + 1, driven_on(self.shell, list(dice))), w.path + (index,)), p
+            self._restore(w)
+            yield self._go(self._from(w.part + 1, driven_on(self.shell, list(dice))), w.path + (index,)), p, 1
+
+    def _restore(self, w: Waiting) -> None:
+        w.position.restore(self.engine, self.shell)
+        for mind, memory in zip(self.minds, w.memory or ()):
+            mind.recall(memory)
+        self.part = w.part
+
+    def _spread(self, w: Waiting, index: int, spread: Spread, p: Fraction):
+        """A roll kept as a distribution sent on from its position: the run goes on until a read of a pool
+        so kept has more than one value (`Split`), then runs again from the position once per value, each
+        run taking the values its path names (common/spread.py), to the next roll or the end. What each
+        path reached, with its probability and the dice paths it stands for: the roll's multisets, times the
+        share of its pools' multisets the path's reads kept (so the count is the replay's)."""
+        paths: list[tuple[int, ...]] = [()]
+        while paths:
+            path = paths.pop()
+            self._restore(w)
+            splits = Splits(path)
+            token = SPLITS.set(splits)
+            try:
+                reached = self._go(self._from(w.part + 1, driven_on(self.shell, spread)), w.path + (index,) + path)
+            except Split as split:
+                if self.work + len(paths) + split.ways > self.limit:
+                    raise TooLarge(self.roll, 1, split.ways, self.work) from None
+                paths.extend(path + (k,) for k in range(split.ways - 1, -1, -1))
+                continue
+            finally:
+                SPLITS.reset(token)
+            self.work += 1  # an outcome sent on: a value of the reads (a run stopped by a split is not one)
+            yield reached, p * splits.probability, spread.multisets() * splits.paths
 
     def _from(self, part: int, first=None):
         """The run from part `part` on (after ``first``, the part under way) to its end (`Engine.run_to_end`)."""
@@ -137,8 +170,10 @@ def enumerate_positions(brancher: Brancher, outcomes_of: Callable[[RollRequest],
     graph = Graph()
     root = graph.place(brancher.start())
     frontier, roll = graph.fresh(), 0
+    brancher.limit = limit
     while frontier:
         roll += 1
+        brancher.roll = roll
         branches = [(i, outcomes_of(graph.nodes[i].request)) for i in frontier]
         size = sum(len(o) for _, o in branches)
         if brancher.work + size > limit:
@@ -151,7 +186,7 @@ def enumerate_positions(brancher: Brancher, outcomes_of: Callable[[RollRequest],
 def _send_on(brancher: Brancher, graph: Graph, branches: list, shown) -> None:
     """One frontier's work: every outcome of every new position sent on, an edge to what it reached."""
     for i, outs in branches:
-        graph.edges[i] = [(graph.place(result), p) for result, p in brancher.branch(graph.nodes[i], outs)]
+        graph.edges[i] = [(graph.place(result), p, m) for result, p, m in brancher.branch(graph.nodes[i], outs)]
         if shown is not None:
             shown.update(len(outs))
     if shown is not None:
@@ -164,7 +199,7 @@ class Graph:
 
     def __init__(self):
         self.nodes: list[Waiting] = []
-        self.edges: dict[int, list[tuple[int, Fraction]]] = {}
+        self.edges: dict[int, list[tuple[int, Fraction, Fraction | int]]] = {}  # (target, probability, dice paths)
         self.ends: list[Ended] = []
         self._ids: dict[Any, int] = {}
         self._expanded = 0
@@ -197,11 +232,11 @@ class Graph:
 
         reach, paths = solve(len(self.nodes), self.edges, root)
         for i, edges in self.edges.items():
-            for target, p in edges:
+            for target, p, m in edges:
                 if target < 0:
                     end = self.ends[~target]
                     end.probability += reach[i] * p
-                    end.paths = None if paths is None or end.paths is None else end.paths + paths[i]
+                    end.paths = None if paths is None or end.paths is None else end.paths + int(paths[i] * m)
         if root < 0:
             self.ends[~root].probability, self.ends[~root].paths = Fraction(1), 1
         return self.ends

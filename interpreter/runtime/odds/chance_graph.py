@@ -18,10 +18,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 
-def solve(count: int, edges: dict[int, list[tuple[int, Fraction]]], root: int
+def solve(count: int, edges: dict[int, list[tuple[int, Fraction, Fraction]]], root: int
           ) -> tuple[list[Fraction], list[int] | None]:
     """Per node: the probability the process reaches it from ``root``, and the dice paths into it
-    (None for all when some node is on a cycle). Edges to negative targets (ends) are ignored."""
+    (None for all when some node is on a cycle). An edge is (target, probability, the dice paths it stands
+    for: one outcome's, or a share of a roll kept as a distribution). Edges to negative targets (ends) are ignored."""
     inflow = [Fraction(0)] * count
     paths_in = [0] * count
     if root >= 0:
@@ -30,17 +31,17 @@ def solve(count: int, edges: dict[int, list[tuple[int, Fraction]]], root: int
     cyclic = False
     for comp in reversed(_components(count, edges)):  # sources first
         members = set(comp)
-        if len(comp) == 1 and not any(t == comp[0] for t, _ in edges.get(comp[0], ())):
+        if len(comp) == 1 and not any(t == comp[0] for t, _, _ in edges.get(comp[0], ())):
             reach[comp[0]] = inflow[comp[0]]
         else:
             cyclic = True
             for i, v in zip(comp, _solve_component(comp, edges, inflow)):
                 reach[i] = v
         for i in comp:
-            for t, p in edges.get(i, ()):
+            for t, p, m in edges.get(i, ()):
                 if t >= 0 and t not in members:
                     inflow[t] += reach[i] * p
-                    paths_in[t] += paths_in[i]
+                    paths_in[t] += paths_in[i] * m
     return reach, (None if cyclic else paths_in)
 
 
@@ -50,7 +51,7 @@ def _solve_component(comp: list[int], edges: dict, inflow: list[Fraction]) -> li
     size = len(comp)
     rows = [[Fraction(int(r == c)) for c in range(size)] + [inflow[comp[r]]] for r in range(size)]
     for i in comp:
-        for t, p in edges.get(i, ()):
+        for t, p, _ in edges.get(i, ()):
             if t in index:
                 rows[index[t]][index[i]] -= p
     return _gauss(rows)
@@ -87,7 +88,7 @@ def _components(count: int, edges: dict) -> list[list[int]]:
         while work:
             node, it = work[-1]
             advanced = False
-            for t, _ in it:
+            for t, _, _ in it:
                 if t < 0:
                     continue
                 if t not in index:

@@ -27,6 +27,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -38,6 +39,7 @@ from ...ir.symbols import Symbols
 from ...limits import DEFAULT_ODDS_PATHS
 from ...syntax.diagnostics import Sources
 from ..common.requests import DrawRequest, RollRequest, RuleError, ScriptError, Unprinted
+from ..common.spread import SPLITS, Splits, Spread, Unread
 from ..common.values import ORDER_WATCH, OrderedRead, show
 from ..execution import cups
 from ..execution.dice import DiceProvider, SeededDice
@@ -76,6 +78,22 @@ def roll_outcomes(req: RollRequest | DrawRequest) -> list[tuple[tuple[int, ...],
     return _outcomes(req.count, req.low, req.high)
 
 
+# While exact odds branch: the labels of the rolls whose dice are enumerated as multisets, because the rules
+# read a die of them face by face (common/spread.py's `Unread`); every other roll of two dice or more is kept as
+# a distribution until the rules read it.
+SETTLED: ContextVar[frozenset] = ContextVar("settled", default=frozenset())
+
+
+def branch_outcomes(req: RollRequest | DrawRequest) -> list[tuple[tuple[int, ...] | Spread, Fraction]]:
+    """A roll's outcomes as branching sends them on: a pool of two dice or more as one outcome, its
+    distribution (a `Spread`, read as the rules read it), unless its dice are read face by face or in
+    order; else `roll_outcomes`."""
+    if (isinstance(req, RollRequest) and req.count > 1 and req.label not in SETTLED.get()
+            and req.label not in (ORDER_WATCH.get() or ())):
+        return [(Spread.whole(req.count, req.low, req.high), Fraction(1))]
+    return roll_outcomes(req)
+
+
 @lru_cache(maxsize=64)
 def _sequences(count: int, low: int, high: int) -> list[tuple[tuple[int, ...], Fraction]]:
     faces = range(low, high + 1)
@@ -83,19 +101,28 @@ def _sequences(count: int, low: int, high: int) -> list[tuple[tuple[int, ...], F
     return [(dice, p) for dice in product(faces, repeat=count)]
 
 
-def watching_order(enumerate_once: Callable[[], Any]) -> tuple[Any, list[str]]:
-    """Run an enumeration with its rolls' dice as multisets; when the rules read a die of a roll by
-    its place in the roll (`gauge[0]`), which sorting would falsify, start again with that roll's
-    dice in every order. The result, and the labels of the rolls so enumerated."""
+def watching_order(enumerate_once: Callable[[], Any], multisets: list[str] | None = None) -> tuple[Any, list[str]]:
+    """Run an enumeration with its rolls' dice as distributions (branching) or multisets; when the rules
+    read a die of a roll kept as a distribution face by face (common/spread.py), start again with that
+    roll's dice as multisets; when they read a die by its place in the roll (`gauge[0]`), which sorting
+    would falsify, start again with that roll's dice in every order. The result, and the labels of the
+    rolls enumerated in every order; those enumerated as multisets added to ``multisets``."""
     ordered: set[str] = set()
+    settled: set[str] = set()
     while True:
-        token = ORDER_WATCH.set(frozenset(ordered))
+        token, kept = ORDER_WATCH.set(frozenset(ordered)), SETTLED.set(frozenset(settled))
         try:
-            return enumerate_once(), sorted(ordered)
+            found = enumerate_once()
+            if multisets is not None:
+                multisets.extend(sorted(settled - ordered))
+            return found, sorted(ordered)
         except OrderedRead as read:
             ordered.add(read.label)
+        except Unread as read:
+            settled.add(read.label)
         finally:
             ORDER_WATCH.reset(token)
+            SETTLED.reset(kept)
 
 
 @lru_cache(maxsize=256)
@@ -278,13 +305,14 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
         Setup(engine, sc).run()
         brancher = Brancher(engine, target_parts(engine, sc), Runner(engine, _NoDice(), trial.agents(policy)))
         try:
-            return brancher, enumerate_positions(brancher, roll_outcomes, limit, bar)
+            return brancher, enumerate_positions(brancher, branch_outcomes, limit, bar)
         except (RuleError, ScriptError) as err:
             raise _failed(err, brancher.path) from err
         except TooLarge as big:
             raise _too_large(big, limit) from big
 
-    (brancher, (ended, positions)), ordered = watching_order(enumerate_once)
+    settled: list[str] = []
+    (brancher, (ended, positions)), ordered = watching_order(enumerate_once, settled)
     names = facts if facts is not None else sorted({k for e in ended for k in e.facts} - _NOT_MEASURED)
     outcomes: dict[tuple, Fraction] = {}
     for e in ended:
@@ -297,6 +325,7 @@ def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] 
                 rests_on=rests_on(sc, sym, brancher.rolled | _tables_read(e.facts for e in ended)))
     odds.unprinted = _unprinted(ended)
     odds.notes.extend(_notes(facts, ordered))
+    odds.notes.append(_kept_note(settled))
     odds.notes.append(f"positions are merged when equal: {positions} waited for dice, "
                       f"{brancher.work} outcomes sent on from them")
     return odds
@@ -364,6 +393,15 @@ def _notes(facts: list[str] | None, ordered: list[str] = ()) -> list[str]:
     if facts:
         notes.append("a path stops as soon as every measured fact is recorded")
     return notes
+
+
+def _kept_note(settled: list[str]) -> str:
+    """What branching did with rolls of two dice or more (common/spread.py)."""
+    note = ("a roll of two dice or more is kept as a distribution and branched only on what the rules read of it "
+            "(a matching, a total, the highest or lowest die), not on each multiset")
+    if settled:
+        note += f"; except {', '.join(settled)}, whose dice the rules read one by one: enumerated as multisets"
+    return note
 
 
 def _failed(err: RuleError | ScriptError, path: tuple[int, ...]) -> OddsError:
@@ -500,33 +538,58 @@ class Estimate:
 
 def estimate(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None = None, policy: str = "first",
              decide: dict[str, str] | None = None, probes: int = 48, seed: int = 1) -> Estimate:
+    """Knuth's estimate of the dice paths (every roll's multisets: what a replay runs) and of the outcomes
+    branching sends on (a roll kept as a distribution branching only where its reads split it)."""
     import random
 
     trial = _Trial(sc, sym, sources, facts, decide)
-    rng = random.Random(seed)
     started = time.perf_counter()
-    paths = outcomes = 0.0
-    for _ in range(probes):
-        dice = _Probe(rng)
+    rng = random.Random(seed)
+    paths = sum(_probe(trial, policy, _Probe(rng)).product for _ in range(probes))
+    rng = random.Random(seed)
+    settled: set[str] = set()
+    while True:  # a roll whose dice the rules read face by face is probed as multisets, as branching takes it
+        token = SETTLED.set(frozenset(settled))
         try:
-            trial.run(dice, policy)
-        except (RuleError, ScriptError):
-            pass  # the enumeration meets the same error and reports it
-        paths += dice.product
-        outcomes += dice.nodes
+            outcomes = sum(_probe(trial, policy, _Probe(rng, spreads=True)).nodes for _ in range(probes))
+            break
+        except Unread as read:
+            settled.add(read.label)
+        finally:
+            SETTLED.reset(token)
     return Estimate(paths / probes, outcomes / probes, probes, time.perf_counter() - started)
 
 
-class _Probe(DiceProvider):
-    """A uniformly random outcome at each roll (not a weighted one: Knuth's estimator needs uniform)."""
+def _probe(trial: _Trial, policy: str, dice: _Probe) -> _Probe:
+    token = SPLITS.set(dice)
+    try:
+        trial.run(dice, policy)
+    except (RuleError, ScriptError):
+        pass  # the enumeration meets the same error and reports it
+    finally:
+        SPLITS.reset(token)
+    return dice
 
-    def __init__(self, rng):
-        self.rng, self.product, self.nodes = rng, 1, 0
 
-    def roll(self, req: RollRequest | DrawRequest) -> list[int]:
-        outs = roll_outcomes(req)
+class _Probe(DiceProvider, Splits):
+    """A uniformly random outcome at each roll (not a weighted one: Knuth's estimator needs uniform); with
+    ``spreads``, a roll kept as a distribution as branching keeps it, a uniformly random value at each read
+    that splits it (the probe is the reads' `Splits`)."""
+
+    def __init__(self, rng, spreads: bool = False):
+        Splits.__init__(self)
+        self.rng, self.spreads, self.product, self.nodes = rng, spreads, 1, 0
+
+    def roll(self, req: RollRequest | DrawRequest) -> list[int] | Spread:
+        outs = branch_outcomes(req) if self.spreads else roll_outcomes(req)
         self.product *= len(outs)
         self.nodes += self.product
-        return list(outs[self.rng.randrange(len(outs))][0])
+        dice = outs[self.rng.randrange(len(outs))][0]
+        return dice if dice.__class__ is Spread else list(dice)
 
     draw = roll
+
+    def choose(self, ways: int) -> int:
+        self.product *= ways
+        self.nodes += self.product
+        return self.rng.randrange(ways)

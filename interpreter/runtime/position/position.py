@@ -57,6 +57,8 @@ def _copy(v: Any, memo: dict) -> Any:
         out = Pool([], v.label, v.key, v.die)
         memo[id(v)] = out
         out.extend(v)  # its dice are faces: shared
+        if v.spread is not None:  # kept as a distribution by exact odds (common/spread.py): never changed, shared
+            out.spread = v.spread
     elif t is set or t is frozenset:
         out = t(_copy(x, memo) for x in v)
         memo[id(v)] = out
@@ -181,6 +183,8 @@ def canon(v: Any) -> Any:
     if isinstance(v, int):
         return int(v)  # a Die reads as its face
     if isinstance(v, Pool):
+        if v.spread is not None:  # kept as a distribution by exact odds (common/spread.py)
+            return ("pool", v.label, v.spread.key())
         return ("pool", v.label, tuple(int(d) for d in v))
     if isinstance(v, Unit):
         return ("unit", v.id)
