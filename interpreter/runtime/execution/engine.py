@@ -63,8 +63,11 @@ class Event:
     def __post_init__(self) -> None:
         # The trace is plain data: a citation node is kept as the text it prints. Every trace line is
         # made here, so this is where rules and scenario text loses its control characters (style.py).
-        self.cite = printable(str(self.cite))
-        self.text = printable(self.text)
+        cite = self.cite if self.cite.__class__ is str else str(self.cite)
+        # isprintable() is false for every control character: a line that has none is kept as it is.
+        self.cite = cite if cite.isprintable() else printable(cite)
+        if not self.text.isprintable():
+            self.text = printable(self.text)
 
     def line(self) -> str:
         return f"[{self.cite}] {self.text}"
@@ -77,6 +80,7 @@ class Event:
 
 class Engine:
     MEMO = True  # cache ruleset function values within one state (tests turn it off to compare)
+    INLINE = True  # write small functions in place of their calls (generated_code.py; tests turn it off to compare)
 
     def __init__(self, sym: Symbols, sources=None, explain: bool = False):
         self.sym = sym
@@ -128,6 +132,8 @@ class Engine:
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
         self._bodies: dict[str, tuple] = {}  # function name -> (its declaration, its lowered body)
+        self.inline = Engine.INLINE
+        self.inlinable: dict[str, tuple] = {}  # function name -> (its declaration, whether calls of it are written in place)
         self._builtins = implementations(self)
         self._init_state()
 
@@ -169,7 +175,10 @@ class Engine:
         sees of it; None when it sees nothing)."""
         if not self.narrate:
             return
-        self.count_narration(cite, text)
+        self.narrated += len(text) + 1  # count_narration, written out: every line pays it
+        if self.narrated > self.max_narration:
+            self.narrated -= len(text) + 1
+            self.count_narration(cite, text)
         if self.viewer is not None and self.viewer.hides(text, secret):
             text = self.viewer.hidden_line() if face_down is None else self.viewer.seen_face_down(face_down())
         if self.explain:
@@ -181,7 +190,8 @@ class Engine:
             self.touched.clear()
             self.removed.clear()
             return
-        self.events.append(Event(cite, text, kind, clock=self.clock()))
+        st = self.state
+        self.events.append(Event(cite, text, kind, clock=(st.turn, st.phase, st.step)))  # self.clock()
 
     def count_narration(self, cite: n.Citation | str, text: str) -> None:
         """A line of the trace counts its characters (and its line's end) against the narration's limit:
