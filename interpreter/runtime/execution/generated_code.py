@@ -46,9 +46,9 @@ _UNIT_FIELDS = {"id": "id", "side": "side", "type": "type", "location": "_locati
 
 # A function whose body has at most this many nodes may be written in place of its calls (Writer.inline).
 MAX_INLINE_NODES = 40
-# What an inlined body may not hold: a comprehension or a matching counts steps, a table read or a
-# record built is the compiler's closure, and a function passed by its name is called by a built-in.
-_NOT_INLINED = frozenset({"comprehension", "matching"})
+# What an inlined body may not hold: a comprehension or a matching counts steps; a list or a map is
+# built again at every call, where the cached value of a call is built once a state (Engine.memo).
+_NOT_INLINED = frozenset({"comprehension", "matching", "list", "map"})
 
 # Node kinds worth a function of their own: a lone name or literal is as quick as a closure.
 COMPOSITE = frozenset({"attr", "index", "call", "binop", "compare", "boolop", "not", "neg", "is", "in", "has",
@@ -236,8 +236,8 @@ class _Writer:
         """A call of a small function that counts no steps written in place: its arguments in temporaries, then
         its body with its parameters read from them (None: called as a function). The same value and errors as
         the call: the depth of calls checked as the caller checks it, the body written under its own citation;
-        a function whose body holds a comprehension, a matching or a call that is not written in place counts
-        steps or is cached, and is called."""
+        a function whose body holds a comprehension or a matching (steps), a list or a map (built once a
+        state by the cache of calls), or a call that is not written in place, is called."""
         if not self.engine.inline or not _inlinable(decl, len(e.args), self.engine) or decl.name in self.inlining:
             return None
         temps = [self.temp() for _ in e.args]
