@@ -867,7 +867,11 @@ class Table:
 
     def row(self, index: int, more: list[int]) -> n.Row:
         """The row a value (and the further keys of a table read at two values) falls in."""
-        keys = tuple(k if low <= k <= high else max(low, min(high, k)) for k, (low, high) in zip((index, *more), self.ends))
+        keys = (index, *more)
+        row = self.found.get(keys)  # keys within the printed ones are kept as they are
+        if row is not None:
+            return row
+        keys = tuple(k if low <= k <= high else max(low, min(high, k)) for k, (low, high) in zip(keys, self.ends))
         row = self.found.get(keys)
         if row is None:
             row = next((r for r, ranges in self.row_keys if all(lo <= k <= hi for k, (lo, hi) in zip(keys, ranges))), None)
