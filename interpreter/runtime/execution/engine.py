@@ -44,7 +44,7 @@ DETAIL_KINDS = frozenset({"record", "state", "decision"})
 RULE_CHECKS_FAILED = "rule checks failed"  # the fact that counts the failed rule checks (language §9.4)
 
 
-@dataclass
+@dataclass(slots=True)  # many a game: no dict of attributes each
 class Event:
     """One line of the trace: what happened, and the rule that made it happen."""
 
@@ -81,6 +81,7 @@ class Event:
 class Engine:
     MEMO = True  # cache ruleset function values within one state (tests turn it off to compare)
     INLINE = True  # write small functions in place of their calls (generated_code.py; tests turn it off to compare)
+    GENERATE = True  # expressions as generated Python (generated_code.py); off, every node is a closure (compile.py)
 
     def __init__(self, sym: Symbols, sources=None, explain: bool = False):
         self.sym = sym
@@ -133,6 +134,7 @@ class Engine:
         self._tables: dict[str, Table] = {}
         self._bodies: dict[str, tuple] = {}  # function name -> (its declaration, its lowered body)
         self.inline = Engine.INLINE
+        self.generate = Engine.GENERATE
         self.inlinable: dict[str, tuple] = {}  # function name -> (its declaration, whether calls of it are written in place)
         self._builtins = implementations(self)
         self._init_state()
