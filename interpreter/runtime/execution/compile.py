@@ -88,7 +88,7 @@ class Compiler:
     def expr(self, e) -> ExprFn:
         """An expression as a function of the frame's locals: an operator or a call is written out as
         one Python function (generated_code.py); a name, a literal and the rest are closures."""
-        if e.kind in generated_code.COMPOSITE:
+        if e.kind in generated_code.COMPOSITE and self.engine.generate:
             return generated_code.generate(self, e)
         return self.closure(e)
 

@@ -44,7 +44,7 @@ DETAIL_KINDS = frozenset({"record", "state", "decision"})
 RULE_CHECKS_FAILED = "rule checks failed"  # the fact that counts the failed rule checks (language §9.4)
 
 
-@dataclass
+@dataclass(slots=True)  # many a game: no dict of attributes each
 class Event:
     """One line of the trace: what happened, and the rule that made it happen."""
 
@@ -63,8 +63,11 @@ class Event:
     def __post_init__(self) -> None:
         # The trace is plain data: a citation node is kept as the text it prints. Every trace line is
         # made here, so this is where rules and scenario text loses its control characters (style.py).
-        self.cite = printable(str(self.cite))
-        self.text = printable(self.text)
+        cite = self.cite if self.cite.__class__ is str else str(self.cite)
+        # isprintable() is false for every control character: a line that has none is kept as it is.
+        self.cite = cite if cite.isprintable() else printable(cite)
+        if not self.text.isprintable():
+            self.text = printable(self.text)
 
     def line(self) -> str:
         return f"[{self.cite}] {self.text}"
@@ -77,6 +80,8 @@ class Event:
 
 class Engine:
     MEMO = True  # cache ruleset function values within one state (tests turn it off to compare)
+    INLINE = True  # write small functions in place of their calls (generated_code.py; tests turn it off to compare)
+    GENERATE = True  # expressions as generated Python (generated_code.py); off, every node is a closure (compile.py)
 
     def __init__(self, sym: Symbols, sources=None, explain: bool = False):
         self.sym = sym
@@ -128,6 +133,9 @@ class Engine:
         self._procs: dict[str, Procedure] = {}
         self._tables: dict[str, Table] = {}
         self._bodies: dict[str, tuple] = {}  # function name -> (its declaration, its lowered body)
+        self.inline = Engine.INLINE
+        self.generate = Engine.GENERATE
+        self.inlinable: dict[str, tuple] = {}  # function name -> (its declaration, whether calls of it are written in place)
         self._builtins = implementations(self)
         self._init_state()
 
@@ -169,7 +177,10 @@ class Engine:
         sees of it; None when it sees nothing)."""
         if not self.narrate:
             return
-        self.count_narration(cite, text)
+        self.narrated += len(text) + 1  # count_narration, written out: every line pays it
+        if self.narrated > self.max_narration:
+            self.narrated -= len(text) + 1
+            self.count_narration(cite, text)
         if self.viewer is not None and self.viewer.hides(text, secret):
             text = self.viewer.hidden_line() if face_down is None else self.viewer.seen_face_down(face_down())
         if self.explain:
@@ -181,7 +192,8 @@ class Engine:
             self.touched.clear()
             self.removed.clear()
             return
-        self.events.append(Event(cite, text, kind, clock=self.clock()))
+        st = self.state
+        self.events.append(Event(cite, text, kind, clock=(st.turn, st.phase, st.step)))  # self.clock()
 
     def count_narration(self, cite: n.Citation | str, text: str) -> None:
         """A line of the trace counts its characters (and its line's end) against the narration's limit:
@@ -525,9 +537,12 @@ class Engine:
         return proc
 
     def table(self, name: str) -> Table:
+        """The table in use under a name, with its rows' bounds and index: made once for the table's node
+        (an amended table is another node, so it gets its own)."""
+        decl = self.sym.tables[name]
         table = self._tables.get(name)
-        if table is None:
-            table = self._tables[name] = Table(self, self.sym.tables[name])
+        if table is None or table.source is not decl:
+            table = self._tables[name] = Table(self, decl)
         return table
 
     def function_caller(self, decl: n.FunctionDecl, args: list, names: list, span: Span):
@@ -722,13 +737,24 @@ class Table:
 
     def __init__(self, engine: Engine, decl: n.TableDecl):
         self.engine = engine
+        self.source = decl  # the node as the rules give it (an overlay's amended table is another node)
         self.decl = decl = citations.table(decl)  # every row, modifier and policy with the citation it is traced under
         self.params = [p.name for p in decl.params]
         comp = engine.compiler
         self.die = engine.sym.dice[decl.die] if decl.read_at is None else None  # 'read at': no die
         self.modifiers = [(m, comp.expr(m.value), comp.expr(m.when) if m.when is not None else None) for m in decl.modifiers]
-        self.low = min(r.first for r in decl.rows)  # -inf or inf where an open row ('..2', '16..') ends the table
-        self.high = max(r.last for r in decl.rows)
+        # Every row's key ranges, read once: a table is read many times (a path's cost per hex, per wind).
+        self.row_keys = [(r, r.keys()) for r in decl.rows]
+        self.low = min(keys[0][0] for _, keys in self.row_keys)  # -inf or inf where an open row ('..2', '16..') ends the table
+        self.high = max(keys[0][1] for _, keys in self.row_keys)
+        # The bounds of each further key of a table read at two values (8.6), over every row.
+        self.more_bounds = [(min(keys[i][0] for _, keys in self.row_keys), max(keys[i][1] for _, keys in self.row_keys), name)
+                            for i, name in enumerate(decl.read_also, start=1)]
+        # The row found for each set of keys read. A key beyond every printed bound of its place finds the
+        # same rows as the bound's next value, so it is kept under that value: the index holds at most
+        # the keys the rows print, plus one beyond each end.
+        self.found: dict[tuple, n.Row] = {}
+        self.ends = [_printed_ends([keys[i] for _, keys in self.row_keys]) for i in range(1 + len(decl.read_also))]
         self.columns = Columns(engine, decl) if decl.columns is not None else None
         # The arguments each cell gives the declared result it names (8.3a), by row and column.
         self.given_args = {(id(r), col): [(a.name, comp.expr(a.value)) for a in args]
@@ -794,12 +820,11 @@ class Table:
     def more_keys(self, env: dict) -> list[int | None]:
         """The further keys of a table read at two values ('read at severity, zone', 8.6), each read as the
         first is: a whole number, clamped to the rows or None (no effect) by the table's 'beyond' policy."""
-        d, out = self.decl, []
-        for i, name in enumerate(d.read_also):
+        out = []
+        for low, high, name in self.more_bounds:
             v = as_number(env.get(name))
             if not isinstance(v, int) or isinstance(v, bool):
-                raise RuleError(f"{d.name} is read at {name} = {show(v)}, not a number", d.die_span)
-            low, high = min(r.keys()[i + 1][0] for r in d.rows), max(r.keys()[i + 1][1] for r in d.rows)
+                raise RuleError(f"{self.decl.name} is read at {name} = {show(v)}, not a number", self.decl.die_span)
             out.append(v if low <= v <= high else self.beyond(v, low, high, name))
         return out
 
@@ -844,10 +869,18 @@ class Table:
 
     def row(self, index: int, more: list[int]) -> n.Row:
         """The row a value (and the further keys of a table read at two values) falls in."""
-        d = self.decl
-        row = next((r for r in d.rows if all(lo <= k <= hi for k, (lo, hi) in zip((index, *more), r.keys()))), None)
+        keys = (index, *more)
+        row = self.found.get(keys)  # keys within the printed ones are kept as they are
+        if row is not None:
+            return row
+        keys = tuple(k if low <= k <= high else max(low, min(high, k)) for k, (low, high) in zip(keys, self.ends))
+        row = self.found.get(keys)
         if row is None:
-            raise RuleError(f"{d.name} has no row for {index}{''.join(f', {k}' for k in more)}", d.span)
+            row = next((r for r, ranges in self.row_keys if all(lo <= k <= hi for k, (lo, hi) in zip(keys, ranges))), None)
+            if row is None:
+                d = self.decl
+                raise RuleError(f"{d.name} has no row for {index}{''.join(f', {k}' for k in more)}", d.span)
+            self.found[keys] = row
         return row
 
     def modified(self, raw: int, env: dict) -> tuple[int, str]:
@@ -875,6 +908,15 @@ class Table:
         rows = n.show_range(*(None if abs(v) == math.inf else int(v) for v in (self.low, self.high)))
         raise RuleError(f"{d.name}: the {what} {total} is outside rows {rows} and the rulebook gives no ruling",
                         d.span, d.beyond_cite)
+
+
+def _printed_ends(ranges: list[tuple[float, float]]) -> tuple[float, float]:
+    """The values a key of a table is kept under in its index: every key below the lowest printed bound
+    finds the rows any such key finds (those open below), and so above; one beyond each printed end."""
+    printed = [bound for pair in ranges for bound in pair if abs(bound) != math.inf]
+    if not printed:
+        return 0, 0  # every row open at both ends in this place: one key stands for all
+    return min(printed) - 1, max(printed) + 1
 
 
 class Columns:

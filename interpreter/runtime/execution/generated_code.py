@@ -20,11 +20,12 @@ from __future__ import annotations
 from types import CodeType
 from typing import Any
 
+from ...ir.visit import descendants
 from ...lang import FUNCTION_ARGUMENTS
-from ...limits import MAX_INT, MAX_LIST
+from ...limits import MAX_FUNCTION_DEPTH, MAX_INT, MAX_LIST
 from ..common.values import MISSING, Die, Place, Pool, Unit, X, show
 from . import operations as ops
-from .guards import check_string
+from .guards import check_string, function_too_deep
 
 # Subtrees deeper than this are called as functions of their own: Python's parser refuses
 # more than 200 nested brackets, and every level written here opens a few.
@@ -42,6 +43,12 @@ _BASE = {"_Unit": Unit, "_Place": Place, "_Pool": Pool, "_MISSING": MISSING, "_X
 _PY_ARITH = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}  # the language's / is whole-number division
 _PY_ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _UNIT_FIELDS = {"id": "id", "side": "side", "type": "type", "location": "_location", "carrier": "carrier"}
+
+# A function whose body has at most this many nodes may be written in place of its calls (Writer.inline).
+MAX_INLINE_NODES = 40
+# What an inlined body may not hold: a comprehension or a matching counts steps; a list or a map is
+# built again at every call, where the cached value of a call is built once a state (Engine.memo).
+_NOT_INLINED = frozenset({"comprehension", "matching", "list", "map"})
 
 # Node kinds worth a function of their own: a lone name or literal is as quick as a closure.
 COMPOSITE = frozenset({"attr", "index", "call", "binop", "compare", "boolop", "not", "neg", "is", "in", "has",
@@ -79,6 +86,8 @@ class _Writer:
         self.temps = 0
         self.locals: dict[str, str] = {}  # a comprehension's variable: a Python local while its body is written
         self.closures = 0  # closures called so far (they read the frame, where no local is)
+        self.inlining: list[str] = []  # the functions whose bodies are being written in place, outermost first
+        self.in_body = False  # writing an inlined body: a name that is no parameter is never a local of the frame
 
     def const(self, value: Any) -> str:
         name = f"_c{len(self.constants)}"
@@ -131,12 +140,13 @@ class _Writer:
         # Unless a unit has that id (Engine.global_value looks for units first; they change with the game):
         # a name that names itself, or a box (the state's own, which a restored position replaces).
         engine, sym = self.const(self.engine), self.sym
+        local = "" if self.in_body else f"env[{name}] if {name} in env else "  # a function's frame holds its parameters only
         if e.name in self.comp.names_themselves():
-            return f"(env[{name}] if {name} in env else {general} if {name} in {engine}.state.units else {name})"
+            return f"({local}{general} if {name} in {engine}.state.units else {name})"
         if e.name in sym.boxes and not (e.name in sym.sides or e.name in sym.nations or e.name in sym.enum_values
                                         or e.name in sym.edges or e.name in sym.map_names):
-            return f"(env[{name}] if {name} in env else {general} if {name} in {engine}.state.units else {engine}.state.boxes[{name}])"
-        return f"(env[{name}] if {name} in env else {general})"
+            return f"({local}{general} if {name} in {engine}.state.units else {engine}.state.boxes[{name}])"
+        return f"({local}{general})"
 
     # ── reading values ──
     def bound(self, text: str) -> tuple[str, str]:
@@ -211,9 +221,42 @@ class _Writer:
         if self.engine.explain:
             return None  # explaining notes every call with its arguments: the closure does
         if all(a.name is None for a in e.args):  # f(u), f(p, s): the values as they are, no list
+            inlined = self.inline(decl, e, d)
+            if inlined is not None:
+                return inlined
+            if self.inlining:  # a body written in place calls only what is written in place too
+                return None
             return f"{self.const(self.engine.function_positional(decl, len(e.args), e.span))}({args})"
+        if self.inlining:
+            return None
         caller = self.engine.function_values(decl, [a.name for a in e.args], e.span)
         return f"{self.const(caller)}([{args}])"
+
+    def inline(self, decl, e, d) -> str | None:
+        """A call of a small function that counts no steps written in place: its arguments in temporaries, then
+        its body with its parameters read from them (None: called as a function). The same value and errors as
+        the call: the depth of calls checked as the caller checks it, the body written under its own citation;
+        a function whose body holds a comprehension or a matching (steps), a list or a map (built once a
+        state by the cache of calls), or a call that is not written in place, is called."""
+        if not self.engine.inline or not _inlinable(decl, len(e.args), self.engine) or decl.name in self.inlining:
+            return None
+        temps = [self.temp() for _ in e.args]
+        bound = ", ".join(f"({t} := {self.write(a.value, d)})" for t, a in zip(temps, e.args))
+        closures, outer = self.closures, (self.locals, self.comp.cite, self.in_body)
+        self.locals, self.comp.cite, self.in_body = dict(zip((p.name for p in decl.params), temps)), decl.cite, True
+        self.inlining.append(decl.name)
+        try:
+            body = self.write(decl.body, d)
+        finally:
+            self.locals, self.comp.cite, self.in_body = outer
+            self.inlining.pop()
+        if self.closures != closures:  # a closure reads the frame, which an inlined body does not have
+            self.closures = closures
+            return None
+        # Each call written in place is one level of calls deeper, as the call it stands for would be.
+        depth = MAX_FUNCTION_DEPTH - len(self.inlining)
+        deep = f"{self.const(_too_deep)}({decl.name!r}, {self.const(decl.cite)}, {self.const(e.span)})"
+        return f"({bound}{', ' if bound else ''}{deep} if {self.const(self.engine)}.calls >= {depth} else {body},)[-1]"
 
     # ── operators ──
     def w_binop(self, e, d):
@@ -329,3 +372,22 @@ class _Writer:
     def w_map(self, e, d):
         as_key, span = self.const(ops.as_key), self.const(e.span)
         return "{" + ", ".join(f"{as_key}({self.write(x.key, d)}, {span}): {self.write(x.value, d)}" for x in e.entries) + "}"
+
+
+def _too_deep(name: str, cite: str | None, span) -> None:
+    """An inlined call one level past the depth of calls: the error its call would raise."""
+    raise function_too_deep(name, cite, span)
+
+
+def _inlinable(decl, arity: int, engine) -> bool:
+    """Whether calls of `decl` with `arity` positional values may be written in place: a body small enough,
+    counting no steps, calling only functions that may be written in place too, with every table it
+    needs supplied (else its call stops the run with the reason)."""
+    known = engine.inlinable.get(decl.name)
+    if known is not None and known[0] is decl:
+        return known[1] and arity == len(decl.params)
+    nodes = list(descendants([decl.body]))
+    verdict = (len(nodes) <= MAX_INLINE_NODES and not engine.missing_tables(decl.needs)
+               and not any(getattr(x, "kind", None) in _NOT_INLINED for x in nodes))
+    engine.inlinable[decl.name] = (decl, verdict)
+    return verdict and arity == len(decl.params)

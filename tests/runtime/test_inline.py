@@ -1,0 +1,90 @@
+"""Small functions written in place of their calls (generated_code.py, `Engine.INLINE`) change
+nothing but speed: whole games narrate the same, line for line, with and without it, and a call
+written in place gives the value, the errors and the depth of calls its call would."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+from interpreter.runtime.execution.engine import Engine
+
+HEADER = """game g "G" [1.0] {
+  sides a "A", b "B" [1.1]
+  die d6 1..6 [1.2]
+  turns 3 [1.3]
+}
+"""
+
+
+def run(args: list[str], inline: bool, monkeypatch) -> tuple[int, str, str]:
+    monkeypatch.setattr(Engine, "INLINE", inline)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(args)
+    return code, out.getvalue(), err.getvalue()
+
+
+def both(args: list[str], monkeypatch) -> str:
+    """The output with functions written in place, checked equal to the output with every call made."""
+    inlined, called = run(args, True, monkeypatch), run(args, False, monkeypatch)
+    assert inlined == called
+    return inlined[1] + inlined[2]
+
+
+def scenario(tmp_path: Path, body: str) -> str:
+    (tmp_path / "g.rules").write_text(HEADER + body, encoding="utf-8")
+    path = tmp_path / "g.scenario"
+    path.write_text('scenario "inline" uses "g.rules" [1.0] {\n  places { area hill { } }\n  run main()\n}\n', encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "rulesets/jenkins_ear.rules", "--seed", "2", "--agents", "eager,eager"],
+    ["play", "rulesets/guerra_a_muerte.rules", "--scenario", "opening_guns", "--seed", "3", "--agents", "random,random"],
+], ids=["jenkins_ear", "guerra_a_muerte"])
+def test_a_game_is_the_same_with_and_without_functions_written_in_place(args, monkeypatch):
+    out = both(args, monkeypatch)
+    assert "line(s) of detail not shown" in out.splitlines()[-1], out[-500:]  # a real game, to its end
+
+
+def test_the_functions_small_enough_are_written_in_place(monkeypatch):
+    """Jenkins' Ear's owner(p) and enemy_seaport(p, s) are written in place; green(p, s), which goes
+    through the units (steps of the budget), is called."""
+    calls = []
+    real = Engine.function_positional
+    monkeypatch.setattr(Engine, "function_positional", lambda self, decl, *a: calls.append(decl.name) or real(self, decl, *a))
+    assert run(["run", "scenarios/jenkins_ear/eop_land_3018.scenario"], True, monkeypatch)[0] == 0
+    assert "green" in calls and "owner" not in calls and "enemy_seaport" not in calls
+
+
+def test_a_call_written_in_place_is_one_level_of_calls_deeper(tmp_path, monkeypatch):
+    """The limit of calls is met at the same call, named as the call names it: here the small
+    function called at the deepest level (inside another written in place), not the recursive one."""
+    body = ("function step(n: int) [3.0] = n + 1\n"
+            "function two_steps(n: int) [3.1] = step(n) + 1\n"
+            "function down(n: int) [2.0] = if n > 999 then 0 else down(two_steps(n))\n"
+            'procedure main() [2.1] { say "{down(0)}" }\n')
+    out = both(["run", scenario(tmp_path, body)], monkeypatch)
+    assert "'step' [3.0] is called more than 200 deep" in out
+
+
+def test_a_body_written_in_place_reads_names_as_its_function_does(tmp_path, monkeypatch):
+    """A name the body reads that is no parameter is the game's, never a local of the caller that has that name;
+    an error in the body carries the function's citation."""
+    body = ("state score: int [4.0]\n"
+            "function plus_score(x: int) [4.1] = x + score\n"
+            "function shared(x: int) [4.2] = x / 0\n"
+            "procedure main() [2.1] {\n"
+            "  set score = 5 [4.0]\n"
+            "  let score = 100\n"
+            '  say "{plus_score(1)}"\n'
+            '  say "{shared(7)}"\n'
+            "}\n")
+    out = both(["run", scenario(tmp_path, body)], monkeypatch)
+    assert "] 6\n" in out
+    assert "[4.2]" in out and "Traceback" not in out
