@@ -60,9 +60,42 @@ class IRModel(BaseModel):
             unknown = sorted(set(data) - set(type(self).__pydantic_fields__))
             raise TypeError(f"{type(self).__name__} has no field {', '.join(unknown)}")
         object.__setattr__(self, "__dict__", values)
-        object.__setattr__(self, "__pydantic_fields_set__", set(data))
+        object.__setattr__(self, "__pydantic_fields_set__", _fields_set(type(self), tuple(data)))
         object.__setattr__(self, "__pydantic_extra__", None)
         object.__setattr__(self, "__pydantic_private__", None)
+
+    # A node is pickled (the cache of loads, cache.py) as its fields and the names of those set:
+    # pydantic's state is a dict of four entries a node, two of them always None for the IR (no
+    # extra fields, no private attributes). About a tenth fewer bytes, and faster both ways.
+    def __getstate__(self) -> Any:
+        if self.__pydantic_extra__ is not None or self.__pydantic_private__ is not None:
+            return super().__getstate__()
+        return self.__dict__, self.__pydantic_fields_set__
+
+    def __setstate__(self, state: Any) -> None:
+        if isinstance(state, dict):
+            super().__setstate__(state)
+            return
+        values, fields_set = state
+        object.__setattr__(self, "__dict__", values)
+        object.__setattr__(self, "__pydantic_fields_set__", fields_set)
+        object.__setattr__(self, "__pydantic_extra__", None)
+        object.__setattr__(self, "__pydantic_private__", None)
+
+
+_FIELDS_SET: dict[tuple[type, tuple[str, ...]], set[str]] = {}
+
+
+def _fields_set(model: type, given: tuple[str, ...]) -> set[str]:
+    """The names of the fields a trusted node was given, one set for all the nodes of a model given
+    the same: pickled once per entry of the cache rather than once a node (a sixth of the bytes of a
+    ruleset's IR). Sharing it is safe: the nodes are frozen, so pydantic never adds to the set, and
+    ``model_copy`` copies it before it adds the fields it updates."""
+    key = (model, given)
+    shared = _FIELDS_SET.get(key)
+    if shared is None:
+        shared = _FIELDS_SET[key] = set(given)
+    return shared
 
 
 _REQUIRED, _AS_IS, _MADE = object(), object(), object()

@@ -4,10 +4,12 @@ field order, fields set, and nodes shared in the same places. (Not the same pick
 copies every str and tuple, so the trusted IR shares more of them, which pickle notices.)"""
 
 import contextlib
+import pickle
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from interpreter.ir import build as rules_builder
 from interpreter.ir import nodes as n
@@ -57,7 +59,7 @@ def _exactly(value: Any, seen: dict[int, int] | None = None) -> Any:
         if id(value) in seen:
             return ("again", seen[id(value)])
         seen[id(value)] = len(seen)
-        state = value.__getstate__()
+        state = BaseModel.__getstate__(value)  # pydantic's whole state (IRModel pickles a shorter one)
         fields = [(k, _exactly(v, seen)) for k, v in state["__dict__"].items()]
         return (type(value).__name__, fields, sorted(state["__pydantic_fields_set__"]),
                 state["__pydantic_extra__"], state["__pydantic_private__"], sorted(state))
@@ -84,3 +86,35 @@ def test_a_trusted_node_still_refuses_a_field_it_does_not_have_or_lacks():
             n.Var(span=span)
     with pytest.raises(ValueError):  # outside, validated as ever
         n.Var(span=span, name=3)
+
+
+def _nodes(value: Any, out: list) -> list:
+    if isinstance(value, IRModel):
+        out.append(value)
+        for v in value.__dict__.values():
+            _nodes(v, out)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            _nodes(v, out)
+    return out
+
+
+def test_trusted_nodes_given_the_same_fields_share_one_set_of_their_names():
+    nodes = [node for node in _nodes(_build("rulesets/jenkins_ear.rules"), []) if isinstance(node, n.Var)]
+    sets = {id(node.__pydantic_fields_set__) for node in nodes}
+    # one set, and one of its own for each copy moved from a string's {…} to the file (build._shift)
+    assert len(nodes) > 100 and len(sets) * 4 < len(nodes)
+
+
+def test_a_copy_that_updates_a_node_leaves_the_set_its_nodes_share_alone():
+    a, b = [node for node in _nodes(_build("rulesets/jenkins_ear.rules"), []) if isinstance(node, n.Var)][:2]
+    shared = set(a.__pydantic_fields_set__)
+    updated = a.model_copy(update={"name": "other"})
+    assert updated.name == "other" and b.__pydantic_fields_set__ == shared == a.__pydantic_fields_set__
+
+
+def test_a_pickled_ir_reads_back_exactly():
+    for path in ("rulesets/yellow_jack/forces.rules", "rulesets/sea_of_glory_1805/trafalgar.overlay",
+                 "rulesets/guerra_a_muerte/demo_map.scenario"):
+        built = _build(path)
+        assert _exactly(pickle.loads(pickle.dumps(built, protocol=pickle.HIGHEST_PROTOCOL))) == _exactly(built)
