@@ -8,6 +8,7 @@ reported here as a diagnostic with its span.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from types import FunctionType
@@ -226,14 +227,12 @@ class Builder(Transformer_NonRecursive):
                 parts.append(n.StrPart(text=text[pos : m.start()]))
             # Where the expression starts in the file (exact when the string has no escapes).
             line, col = _in_file(tok, raw_starts[k] if k < len(raw_starts) else m.start(1))
-            try:
-                tree = parse(m.group(1), self.file, "expr")
-                expr = _shift(Builder(self.file).transform(tree), line, col - 1)
-                parts.append(n.StrPart(expr=expr))
-            except LimitError as err:  # a limit passed inside {…} is reported as it is, where it is
-                inner = err.diagnostics[0]
-                self.errors.append(Diagnostic("error", inner.message, _shift(inner.span, line, col - 1), inner.hint))
-            except UmpireError:
+            built, fault = _interpolated(m.group(1), self.file)
+            if built is not None:
+                parts.append(n.StrPart(expr=_shift(built, line, col - 1)))
+            elif fault is not None:  # a limit passed inside {…} is reported as it is, where it is
+                self.errors.append(Diagnostic("error", fault.message, _shift(fault.span, line, col - 1), fault.hint))
+            else:
                 where = Span(file=self.file, line=line, col=col - 1, end_line=line, end_col=col + len(m.group(1)) + 1)
                 self.errors.append(Diagnostic("error", f"cannot read '{{{m.group(1)}}}' inside this string as an expression", where))
             pos = m.end()
@@ -1218,6 +1217,22 @@ class Builder(Transformer_NonRecursive):
     def printed_departure(self, meta, c):
         reason = _tokens(c, "STRING")[0]
         return n.PrintedDeparture(span=self.sp(meta), tag=str(c[0]), reason=unquoted(reason), printed=c[-1], cite=citation_of(c))
+
+
+@functools.lru_cache(maxsize=4096)
+def _interpolated(text: str, file: str) -> tuple[Any, Diagnostic | None]:
+    """The expression of a string's {…} part, its spans as if it were the whole text of line 1
+    (``_shift`` moves them to where the part stands): (the expression, None); or (None, the
+    diagnostic) for a limit passed; or (None, None) for a text that is no expression. Kept by text
+    within the process, for the rules write the same few parts ("{u}", "{side}") again and again,
+    and each parse of one cost about as much as a line of the rules."""
+    try:
+        tree = parse(text, file, "expr")
+        return Builder(file).transform(tree), None
+    except LimitError as err:
+        return None, err.diagnostics[0]
+    except UmpireError:
+        return None, None
 
 
 def _shift(node: Any, line: int, col_offset: int) -> Any:
