@@ -62,10 +62,12 @@ def test_only_functions_that_read_no_state_last_the_game(tmp_path: Path):
     (tmp_path / "g.rules").write_text(HEADER + FUNCTIONS, encoding="utf-8")
     loaded = load_rules(str(tmp_path / "g.rules"), Sources())
     assert not loaded.errors, loaded.errors
-    # The map's fixed properties, constants, the map's built-ins and functions passed to them last;
-    # a game state, a place state, a table, the units, and any function calling one of them do not,
-    # nor functions calling each other where one of them reads state.
-    assert lasting_functions(loaded.symbols) == {"constant", "roughness", "rough_places", "step", "far", "hill"}
+    # The map's fixed properties, constants, the map's built-ins, functions passed to them and tables read
+    # at their arguments last, each with the game states of one value it reads (whose values are part of
+    # its key); a place state, the units, and any function calling one of them do not.
+    assert lasting_functions(loaded.symbols) == {
+        "constant": (), "roughness": (), "rough_places": (), "step": (), "far": (), "hill": (), "read_table": (),
+        "raised": ("level",), "calls_state": ("level",), "loop_a": ("level",), "loop_b": ("level",)}
 
 
 def scenario(tmp_path: Path, body: str, cells: str = "hex 0101  hex 0102") -> Path:

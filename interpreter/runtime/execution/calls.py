@@ -86,9 +86,11 @@ def factory(engine, compile_body, name, cite, span, {params}):
             found = memo.get(key, _MISS)
             if found is not _MISS:
                 return found
-            kept = lasting.owned().get(key)
-            if kept is not None and lasting.charge(key, kept):
-                return kept[0]
+            kept_key = lasting.key_of(key)
+            if kept_key is not None:
+                kept = lasting.owned().get(kept_key)
+                if kept is not None and lasting.charge(key, kept):
+                    return kept[0]
         if engine.calls >= MAX_FUNCTION_DEPTH:
             raise function_too_deep(name, cite, span)
         frame = lasting.begin() if key is not None else None
@@ -103,7 +105,7 @@ def factory(engine, compile_body, name, cite, span, {params}):
                 recording.pop()  # an error leaves it unkept
         if key is not None:
             memo[key] = value
-            lasting.end(key, value, frame)
+            lasting.end(kept_key, value, frame)
         return value
 
     return call

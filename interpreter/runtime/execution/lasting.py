@@ -36,15 +36,19 @@ STATELESS_BUILTINS = frozenset({
 })
 
 
-def lasting_functions(sym) -> frozenset[str]:
-    """The functions whose bodies read no state, directly or through the functions they call: every
-    function is taken as lasting, then those found to read state (or to call one that does) are
-    dropped until none is left to drop (so functions that call each other are judged together)."""
+def lasting_functions(sym) -> dict[str, tuple[str, ...]]:
+    """The functions whose bodies read no state, directly or through the functions they call, but
+    game-wide states of one value: each with the names of those states it reads (in order of name;
+    none for a function of its arguments alone). Every function is taken as lasting, then those found
+    to read other state (or to call one that does) are dropped until none is left to drop (so
+    functions that call each other are judged together)."""
     deps: dict[str, set[str]] = {}
+    reads: dict[str, set[str]] = {}
     for name, decl in sym.functions.items():
         calls: set[str] = set()
-        if not decl.needs and _stateless(decl.body, {p.name for p in decl.params}, sym, calls):
-            deps[name] = calls
+        states: set[str] = set()
+        if _stateless(decl.body, {p.name for p in decl.params}, sym, calls, states):
+            deps[name], reads[name] = calls, states
     changed = True
     while changed:
         changed = False
@@ -52,54 +56,59 @@ def lasting_functions(sym) -> frozenset[str]:
             if any(c not in deps for c in calls):
                 del deps[name]
                 changed = True
-    return frozenset(deps)
+            else:
+                more = set().union(*(reads[c] for c in calls)) - reads[name]
+                if more:
+                    reads[name] |= more
+                    changed = True
+    return {name: tuple(sorted(reads[name])) for name in deps}
 
 
-def _stateless(e: Any, local: set[str], sym, calls: set[str]) -> bool:
+def _stateless(e: Any, local: set[str], sym, calls: set[str], states: set[str]) -> bool:
     """Whether `e` reads no state, given the names bound locally; the functions it calls go into `calls`."""
     k = e.kind
     if k in ("int", "bool", "none", "x", "place"):
         return True
     if k == "str":
-        return all(p.expr is None or _stateless(p.expr, local, sym, calls) for p in e.parts)
+        return all(p.expr is None or _stateless(p.expr, local, sym, calls, states) for p in e.parts)
     if k == "var":
-        return _stateless_name(e.name, local, sym, calls)
+        return _stateless_name(e.name, local, sym, calls, states)
     if k == "attr":
         if sym.enumeration_value(e) is not None and not (e.obj.kind == "var" and e.obj.name in local):
             return True
-        return _fixed_attribute(e.name, sym) and _stateless(e.obj, local, sym, calls)
+        return _fixed_attribute(e.name, sym) and _stateless(e.obj, local, sym, calls, states)
     if k == "index":
-        return _stateless(e.obj, local, sym, calls) and _stateless(e.key, local, sym, calls)
+        return _stateless(e.obj, local, sym, calls, states) and _stateless(e.key, local, sym, calls, states)
     if k == "call":
-        return _stateless_call(e, local, sym, calls)
+        return _stateless_call(e, local, sym, calls, states)
     if k in ("binop", "compare"):
-        return _stateless(e.left, local, sym, calls) and _stateless(e.right, local, sym, calls)
+        return _stateless(e.left, local, sym, calls, states) and _stateless(e.right, local, sym, calls, states)
     if k == "rounded":
-        return all(x is None or _stateless(x, local, sym, calls) for x in (e.left, e.right, e.least))
+        return all(x is None or _stateless(x, local, sym, calls, states) for x in (e.left, e.right, e.least))
     if k == "boolop":
-        return all(_stateless(x, local, sym, calls) for x in e.items)
+        return all(_stateless(x, local, sym, calls, states) for x in e.items)
     if k in ("not", "neg"):
-        return _stateless(e.operand, local, sym, calls)
+        return _stateless(e.operand, local, sym, calls, states)
     if k == "in":
-        return _stateless(e.item, local, sym, calls) and _stateless(e.collection, local, sym, calls)
+        return _stateless(e.item, local, sym, calls, states) and _stateless(e.collection, local, sym, calls, states)
     if k == "cond":
-        return all(_stateless(x, local, sym, calls) for x in (e.test, e.then, e.orelse))
+        return all(_stateless(x, local, sym, calls, states) for x in (e.test, e.then, e.orelse))
     if k == "list":
-        return all(_stateless(x, local, sym, calls) for x in e.items)
+        return all(_stateless(x, local, sym, calls, states) for x in e.items)
     if k == "map":
-        return all(_stateless(m.key, local, sym, calls) and _stateless(m.value, local, sym, calls) for m in e.entries)
+        return all(_stateless(m.key, local, sym, calls, states) and _stateless(m.value, local, sym, calls, states) for m in e.entries)
     if k == "comprehension":
         inner = local | {e.var}
-        return (_stateless(e.iterable, local, sym, calls) and _stateless(e.expr, inner, sym, calls)
-                and (e.where is None or _stateless(e.where, inner, sym, calls)))
+        return (_stateless(e.iterable, local, sym, calls, states) and _stateless(e.expr, inner, sym, calls, states)
+                and (e.where is None or _stateless(e.where, inner, sym, calls, states)))
     if k == "matching":
         inner = local | {e.die_var, e.unit_var}
-        return (_stateless(e.dice, local, sym, calls) and _stateless(e.units, local, sym, calls)
-                and _stateless(e.where, inner, sym, calls))
+        return (_stateless(e.dice, local, sym, calls, states) and _stateless(e.units, local, sym, calls, states)
+                and _stateless(e.where, inner, sym, calls, states))
     return False  # `is`, `has` (a unit's class, flags and faces) and anything not listed: taken as state
 
 
-def _stateless_name(name: str, local: set[str], sym, calls: set[str]) -> bool:
+def _stateless_name(name: str, local: set[str], sym, calls: set[str], states: set[str]) -> bool:
     """A name read as a value: a local; a function given by its name (as it is); or a game-wide name
     whose value is fixed for the game (a side, an enumeration's value, a unit or box as itself).
     Game states, tracks and cups are state; a counter not in play is an error, taken as state."""
@@ -107,6 +116,9 @@ def _stateless_name(name: str, local: set[str], sym, calls: set[str]) -> bool:
         return True
     if name in sym.functions:
         calls.add(name)
+        return True
+    if name in sym.game_states and sym.state_keys(name) is None:
+        states.add(name)  # its value becomes part of the key the function's values are kept under
         return True
     return not (name in sym.game_states or name in sym.tracks or name in sym.cups or name in sym.counters)
 
@@ -121,20 +133,21 @@ def _fixed_attribute(name: str, sym) -> bool:
             and name not in sym.unit_states and name not in UNIT_ATTRS)
 
 
-def _stateless_call(e: n.CallExpr, local: set[str], sym, calls: set[str]) -> bool:
-    if not all(_stateless(a.value, local, sym, calls) for a in e.args):
+def _stateless_call(e: n.CallExpr, local: set[str], sym, calls: set[str], states: set[str]) -> bool:
+    if not all(_stateless(a.value, local, sym, calls, states) for a in e.args):
         return False
     if e.func in sym.functions:
         calls.add(e.func)
         return True
     if e.func in sym.records:
         return True
-    if e.func in sym.tables:
-        return False  # a table's modifiers, shifts and rolls may read the state
-    return e.func in STATELESS_BUILTINS and (e.func not in FUNCTION_ARGUMENTS or _passed_ok(e, sym, calls))
+    if e.func in sym.tables:  # a table read at its arguments alone; modifiers and column shifts may read the state
+        t = sym.tables[e.func]
+        return t.read_at is not None and not t.modifiers and t.columns is None and not t.shifts
+    return e.func in STATELESS_BUILTINS and (e.func not in FUNCTION_ARGUMENTS or _passed_ok(e, sym))
 
 
-def _passed_ok(e: n.CallExpr, sym, calls: set[str]) -> bool:
+def _passed_ok(e: n.CallExpr, sym) -> bool:
     """The function a built-in is given by name must be lasting too (its calls were added above)."""
     at = FUNCTION_ARGUMENTS[e.func]
     if at >= len(e.args):
@@ -144,22 +157,40 @@ def _passed_ok(e: n.CallExpr, sym, calls: set[str]) -> bool:
     return name in sym.functions
 
 
+_KEYED = frozenset({int, str, bool, type(None)})  # a game state's values that may be part of a key
+
+
 class _Unkept(Exception):
     """A replay that cannot stand for the evaluation: the body runs instead."""
 
 
 class LastingMemo:
-    """The values of lasting functions for one game: memo key -> (value, its own steps, the keys of its calls).
+    """The values of lasting functions for one game: kept key -> (value, its own steps, the memo keys of its calls).
+    A kept key is the memo key, then the values of the game states the function reads, if any.
 
     `recording` is the stack of lasting evaluations under way: each a list [the keys of its calls,
     the steps counted when it began, the steps its calls counted, whether it may be kept]."""
 
     def __init__(self, engine) -> None:
         self.engine = engine
-        self.names = lasting_functions(engine.sym)
+        self.reads = lasting_functions(engine.sym)  # name -> the game states it reads
+        self.names = frozenset(self.reads)
         self.values: dict = {}
         self.state = None  # the game state the values belong to
         self.recording: list[list] = []
+
+    def key_of(self, key):
+        """The key a call's value is kept under: its memo key, and the values of the game states its
+        function reads; None when one of them has no key (a list, a map)."""
+        states = self.reads[key[0]]
+        if not states:
+            return key
+        now = self.engine.state.globals
+        values = tuple(now[s] for s in states)
+        for v in values:
+            if v.__class__ not in _KEYED:
+                return None
+        return (*key, values)
 
     def owned(self) -> dict:
         """The values, emptied when the engine plays another game (its state is another object)."""
@@ -198,7 +229,8 @@ class LastingMemo:
         for k in inner:
             if k in memo:
                 continue  # known in this epoch: the evaluation would not have run it
-            found = self.values.get(k)
+            kept = self.key_of(k)
+            found = self.values.get(kept) if kept is not None else None
             if found is None:
                 raise _Unkept
             steps += self._replay(k, found, depth + 1, memo, added)
@@ -211,12 +243,12 @@ class LastingMemo:
         self.recording.append(frame)
         return frame
 
-    def end(self, key, value, frame: list) -> None:
+    def end(self, kept, value, frame: list) -> None:
         """An evaluation finished: its value kept with its own steps and calls, and its steps told to the
         evaluation that called it (the caller has taken its frame off the stack)."""
         total = self.engine.steps - frame[1]
-        if frame[3]:
-            self.values[key] = (value, total - frame[2], tuple(frame[0]))
+        if frame[3] and kept is not None:
+            self.values[kept] = (value, total - frame[2], tuple(frame[0]))
         if self.recording:
             self.recording[-1][2] += total
 
