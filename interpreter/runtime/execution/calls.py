@@ -64,6 +64,7 @@ def factory(engine, compile_body, name, cite, span, {params}):
     memo = engine._memo  # the engine's one cache: cleared at each epoch, never replaced
     lasting = engine.lasting
     recording = lasting.recording
+    states = lasting.reads[name]  # the game states it reads: their values are part of its kept key
     names = (None,) * {arity}
     prefix = (name, names)
     body = None
@@ -86,7 +87,7 @@ def factory(engine, compile_body, name, cite, span, {params}):
             found = memo.get(key, _MISS)
             if found is not _MISS:
                 return found
-            kept_key = lasting.key_of(key)
+            kept_key = lasting.key_of(key) if states else key
             if kept_key is not None:
                 kept = lasting.owned().get(kept_key)
                 if kept is not None and lasting.charge(key, kept):

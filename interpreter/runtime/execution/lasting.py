@@ -229,7 +229,7 @@ class LastingMemo:
         for k in inner:
             if k in memo:
                 continue  # known in this epoch: the evaluation would not have run it
-            kept = self.key_of(k)
+            kept = self.key_of(k) if self.reads[k[0]] else k
             found = self.values.get(kept) if kept is not None else None
             if found is None:
                 raise _Unkept
