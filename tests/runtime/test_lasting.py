@@ -141,3 +141,25 @@ def test_kept_values_leave_explain_as_it_was(tmp_path: Path, monkeypatch, explai
     assert kept[0] == 0 and "0101" in kept[1], kept
     monkeypatch.setattr(lasting, "lasting_functions", lambda sym: frozenset())
     assert cli(*args) == kept
+
+
+# A map or a record is changed in place (`set m[k] = v`, `set t.f = v`): each epoch gets its own from
+# the body, so a change made to one statement's value is not seen by the next statement's call.
+CHANGED_IN_PLACE = """map m [2.0] {
+  grid hex "CCRR" columns even_q [2.0]
+}
+function costs() [3.0] = {"n": 1, "s": 2}
+procedure main() [4.0] {
+  let c = costs()
+  let k = "n"
+  set c[k] = 9 [4.1]
+  say "changed {c[k]}" [4.2]
+  say "asked again {costs()[k]}" [4.3]
+}
+"""
+
+
+def test_a_map_a_function_gives_is_not_shared_with_later_statements(tmp_path: Path):
+    code, out = cli("run", str(scenario(tmp_path, CHANGED_IN_PLACE)))
+    assert code == 0, out
+    assert "changed 9" in out and "asked again 1" in out, out

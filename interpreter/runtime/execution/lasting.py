@@ -26,6 +26,7 @@ from typing import Any
 from ...ir import nodes as n
 from ...lang import FUNCTION_ARGUMENTS, UNIT_ATTRS
 from ...limits import MAX_FUNCTION_DEPTH
+from ..common.values import Place, Unit
 
 # Built-ins whose value depends on their arguments and the map alone (the places and their
 # adjacency, links, borders and coasts, fixed for a game), never on units, tracks, the clock or facts.
@@ -158,6 +159,18 @@ def _passed_ok(e: n.CallExpr, sym) -> bool:
 
 
 _KEYED = frozenset({int, str, bool, type(None)})  # a game state's values that may be part of a key
+_SHARED = frozenset({int, str, bool, type(None), Unit, Place})  # values no statement changes in place
+
+
+def _unchangeable(value) -> bool:
+    """Whether a value may be handed to every epoch: numbers, text, units and places, and lists of
+    them (a list is never changed in place). A map (`set m[k] = v`) or a record (`set t.f = v`) is
+    changed in place, so each epoch gets its own, made by the body: such a value is not kept."""
+    if value.__class__ in _SHARED:
+        return True
+    if value.__class__ is list or value.__class__ is tuple:
+        return all(_unchangeable(v) for v in value)
+    return False
 
 
 class _Unkept(Exception):
@@ -247,7 +260,7 @@ class LastingMemo:
         """An evaluation finished: its value kept with its own steps and calls, and its steps told to the
         evaluation that called it (the caller has taken its frame off the stack)."""
         total = self.engine.steps - frame[1]
-        if frame[3] and kept is not None:
+        if frame[3] and kept is not None and _unchangeable(value):
             self.values[kept] = (value, total - frame[2], tuple(frame[0]))
         if self.recording:
             self.recording[-1][2] += total
