@@ -3,8 +3,8 @@
 The memo of function values (`Engine._memo`) lives for one epoch, a stretch of unchanged state,
 because a function may read the state. A function whose body reads none of it (only its
 parameters, the map's fixed geometry and properties, constants, the built-ins of the map and of
-lists, and other such functions) gives the same value for the same arguments all game long:
-Sea of Glory's `sea_hexes()` goes through the 529 hexes of its map at every statement that asks
+lists, and other such functions) gives the same value for the same arguments all game long: a
+list of the map's sea hexes need not go through hundreds of places at every statement that asks
 for it. `lasting_functions` finds such functions once from their bodies; the memo here keeps
 their values until the game's state object is replaced (a new game on the engine).
 
