@@ -29,6 +29,7 @@ from .calls import bind_args, positional_caller
 from .compile import Compiler
 from .guards import function_too_deep, over_budget, python_too_deep, too_much_narration
 from .labels import brief as _brief
+from .lasting import LastingMemo
 from .memo_keys import EXACT_SCALARS, MISS, call_key
 from .odds_columns import odds_column
 from .operations import as_number, unit_attr
@@ -122,6 +123,7 @@ class Engine:
         self.memo = Engine.MEMO
         self._memo: dict = {}
         self._memo_epoch = -1
+        self.lasting = LastingMemo(self)  # the values of functions that read no state, kept all game (lasting.py)
         # Faces (5.6), by the counter or type they belong to; the stats they change are read through them.
         self.faces: dict[str, tuple[n.FaceDecl, ...]] = {}
         for face in sym.faces:
@@ -591,6 +593,15 @@ class Engine:
         positional = all(k is None for k in names)
         memo = self._memo  # the engine's one cache: cleared at each epoch, never replaced
         body = None
+        if name in self.lasting.names:
+            if positional:  # its values kept all game by the caller written out for their number
+                written = self.function_positional(decl, arity, span)
+                return lambda values: written(*values)
+            unkept = self.lasting.unkept  # named arguments: an evaluation calling it keeps no value past its epoch
+
+            def named(values: list):
+                unkept()
+                return call(values)
 
         def call(values: list):
             nonlocal body
@@ -628,7 +639,7 @@ class Engine:
                 memo[key] = value
             return value
 
-        return call
+        return named if name in self.lasting.names else call
 
     def function_positional(self, decl: n.FunctionDecl, arity: int, span: Span):
         """function_values for the usual call, its arguments all positional (`f(u)`, `f(p, s)`): the values

@@ -1,0 +1,271 @@
+"""The ruleset functions whose values last the whole game, and the memo that keeps them (design decision 22a).
+
+The memo of function values (`Engine._memo`) lives for one epoch, a stretch of unchanged state,
+because a function may read the state. A function whose body reads none of it (only its
+parameters, the map's fixed geometry and properties, constants, the built-ins of the map and of
+lists, and other such functions) gives the same value for the same arguments all game long: a
+list of the map's sea hexes need not go through hundreds of places at every statement that asks
+for it. `lasting_functions` finds such functions once from their bodies; the memo here keeps
+their values until the game's state object is replaced (a new game on the engine).
+
+A value kept from an earlier epoch must leave the run as it would have been: the step budget counts
+the items a body goes through, and the depth of calls is limited. So each kept value remembers the
+steps its body counted itself and the calls it made (in order, each by its memo key); using it in
+a new epoch replays that evaluation over the epoch's memo (`charge`): a call already known in
+the epoch costs nothing, as it would not have run, and any other adds its own steps and its calls',
+and enters the epoch's memo as the evaluation would have entered it. When the replay would pass
+the budget or come near the limit of depth, or a call it needs was never kept, the body runs
+instead, and stops where it always stopped. Explaining (which notes every call) keeps no value
+past its epoch.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...ir import nodes as n
+from ...lang import FUNCTION_ARGUMENTS, UNIT_ATTRS
+from ...limits import MAX_FUNCTION_DEPTH
+from ..common.values import Place, Unit
+
+# Built-ins whose value depends on their arguments and the map alone (the places and their
+# adjacency, links, borders and coasts, fixed for a game), never on units, tracks, the clock or facts.
+STATELESS_BUILTINS = frozenset({
+    "places", "adjacent", "linked", "sides", "enemy", "count", "sum", "min", "max", "any", "all", "distinct",
+    "rotated", "range", "keys", "values", "get", "neighbour", "direction", "diagonal", "flanking", "border",
+    "between", "within", "distance", "cheapest", "reach",
+})
+
+
+def lasting_functions(sym) -> dict[str, tuple[str, ...]]:
+    """The functions whose bodies read no state, directly or through the functions they call, but
+    game-wide states of one value: each with the names of those states it reads (in order of name;
+    none for a function of its arguments alone). Every function is taken as lasting, then those found
+    to read other state (or to call one that does) are dropped until none is left to drop (so
+    functions that call each other are judged together)."""
+    deps: dict[str, set[str]] = {}
+    reads: dict[str, set[str]] = {}
+    for name, decl in sym.functions.items():
+        calls: set[str] = set()
+        states: set[str] = set()
+        if _stateless(decl.body, {p.name for p in decl.params}, sym, calls, states):
+            deps[name], reads[name] = calls, states
+    changed = True
+    while changed:
+        changed = False
+        for name, calls in list(deps.items()):
+            if any(c not in deps for c in calls):
+                del deps[name]
+                changed = True
+            else:
+                more = set().union(*(reads[c] for c in calls)) - reads[name]
+                if more:
+                    reads[name] |= more
+                    changed = True
+    return {name: tuple(sorted(reads[name])) for name in deps}
+
+
+def _stateless(e: Any, local: set[str], sym, calls: set[str], states: set[str]) -> bool:
+    """Whether `e` reads no state, given the names bound locally; the functions it calls go into `calls`."""
+    k = e.kind
+    if k in ("int", "bool", "none", "x", "place"):
+        return True
+    if k == "str":
+        return all(p.expr is None or _stateless(p.expr, local, sym, calls, states) for p in e.parts)
+    if k == "var":
+        return _stateless_name(e.name, local, sym, calls, states)
+    if k == "attr":
+        if sym.enumeration_value(e) is not None and not (e.obj.kind == "var" and e.obj.name in local):
+            return True
+        return _fixed_attribute(e.name, sym) and _stateless(e.obj, local, sym, calls, states)
+    if k == "index":
+        return _stateless(e.obj, local, sym, calls, states) and _stateless(e.key, local, sym, calls, states)
+    if k == "call":
+        return _stateless_call(e, local, sym, calls, states)
+    if k in ("binop", "compare"):
+        return _stateless(e.left, local, sym, calls, states) and _stateless(e.right, local, sym, calls, states)
+    if k == "rounded":
+        return all(x is None or _stateless(x, local, sym, calls, states) for x in (e.left, e.right, e.least))
+    if k == "boolop":
+        return all(_stateless(x, local, sym, calls, states) for x in e.items)
+    if k in ("not", "neg"):
+        return _stateless(e.operand, local, sym, calls, states)
+    if k == "in":
+        return _stateless(e.item, local, sym, calls, states) and _stateless(e.collection, local, sym, calls, states)
+    if k == "cond":
+        return all(_stateless(x, local, sym, calls, states) for x in (e.test, e.then, e.orelse))
+    if k == "list":
+        return all(_stateless(x, local, sym, calls, states) for x in e.items)
+    if k == "map":
+        return all(_stateless(m.key, local, sym, calls, states) and _stateless(m.value, local, sym, calls, states) for m in e.entries)
+    if k == "comprehension":
+        inner = local | {e.var}
+        return (_stateless(e.iterable, local, sym, calls, states) and _stateless(e.expr, inner, sym, calls, states)
+                and (e.where is None or _stateless(e.where, inner, sym, calls, states)))
+    if k == "matching":
+        inner = local | {e.die_var, e.unit_var}
+        return (_stateless(e.dice, local, sym, calls, states) and _stateless(e.units, local, sym, calls, states)
+                and _stateless(e.where, inner, sym, calls, states))
+    return False  # `is`, `has` (a unit's class, flags and faces) and anything not listed: taken as state
+
+
+def _stateless_name(name: str, local: set[str], sym, calls: set[str], states: set[str]) -> bool:
+    """A name read as a value: a local; a function given by its name (as it is); or a game-wide name
+    whose value is fixed for the game (a side, an enumeration's value, a unit or box as itself).
+    Game states, tracks and cups are state; a counter not in play is an error, taken as state."""
+    if name in local:
+        return True
+    if name in sym.functions:
+        calls.add(name)
+        return True
+    if name in sym.game_states and sym.state_keys(name) is None:
+        states.add(name)  # its value becomes part of the key the function's values are kept under
+        return True
+    return not (name in sym.game_states or name in sym.tracks or name in sym.cups or name in sym.counters)
+
+
+def _fixed_attribute(name: str, sym) -> bool:
+    """An attribute that cannot change in a game: an id, or a place property the map gives and no
+    statement may set (never a unit's stat, flag or state, which faces and statements change)."""
+    if name == "id":
+        return True
+    prop = sym.place_props.get(name)
+    return (prop is not None and not prop.mutable and name not in sym.stats and name not in sym.flags
+            and name not in sym.unit_states and name not in UNIT_ATTRS)
+
+
+def _stateless_call(e: n.CallExpr, local: set[str], sym, calls: set[str], states: set[str]) -> bool:
+    if not all(_stateless(a.value, local, sym, calls, states) for a in e.args):
+        return False
+    if e.func in sym.functions:
+        calls.add(e.func)
+        return True
+    if e.func in sym.records:
+        return True
+    if e.func in sym.tables:  # a table read at its arguments alone; modifiers and column shifts may read the state
+        t = sym.tables[e.func]
+        return t.read_at is not None and not t.modifiers and t.columns is None and not t.shifts
+    return e.func in STATELESS_BUILTINS and (e.func not in FUNCTION_ARGUMENTS or _passed_ok(e, sym))
+
+
+def _passed_ok(e: n.CallExpr, sym) -> bool:
+    """The function a built-in is given by name must be lasting too (its calls were added above)."""
+    at = FUNCTION_ARGUMENTS[e.func]
+    if at >= len(e.args):
+        return True
+    passed = e.args[at].value
+    name = passed.name if passed.kind == "var" else passed.func if passed.kind == "call" else None
+    return name in sym.functions
+
+
+_KEYED = frozenset({int, str, bool, type(None)})  # a game state's values that may be part of a key
+_SHARED = frozenset({int, str, bool, type(None), Unit, Place})  # values no statement changes in place
+
+
+def _unchangeable(value) -> bool:
+    """Whether a value may be handed to every epoch: numbers, text, units and places, and lists of
+    them (a list is never changed in place). A map (`set m[k] = v`) or a record (`set t.f = v`) is
+    changed in place, so each epoch gets its own, made by the body: such a value is not kept."""
+    if value.__class__ in _SHARED:
+        return True
+    if value.__class__ is list or value.__class__ is tuple:
+        return all(_unchangeable(v) for v in value)
+    return False
+
+
+class _Unkept(Exception):
+    """A replay that cannot stand for the evaluation: the body runs instead."""
+
+
+class LastingMemo:
+    """The values of lasting functions for one game: kept key -> (value, its own steps, the memo keys of its calls).
+    A kept key is the memo key, then the values of the game states the function reads, if any.
+
+    `recording` is the stack of lasting evaluations under way: each a list [the keys of its calls,
+    the steps counted when it began, the steps its calls counted, whether it may be kept]."""
+
+    def __init__(self, engine) -> None:
+        self.engine = engine
+        self.reads = lasting_functions(engine.sym)  # name -> the game states it reads
+        self.names = frozenset(self.reads)
+        self.values: dict = {}
+        self.state = None  # the game state the values belong to
+        self.recording: list[list] = []
+
+    def key_of(self, key):
+        """The key a call's value is kept under: its memo key, and the values of the game states its
+        function reads; None when one of them has no key (a list, a map)."""
+        states = self.reads[key[0]]
+        if not states:
+            return key
+        now = self.engine.state.globals
+        values = tuple(now[s] for s in states)
+        for v in values:
+            if v.__class__ not in _KEYED:
+                return None
+        return (*key, values)
+
+    def owned(self) -> dict:
+        """The values, emptied when the engine plays another game (its state is another object)."""
+        if self.state is not self.engine.state:
+            self.values.clear()
+            self.state = self.engine.state
+        return self.values
+
+    def charge(self, key, entry) -> bool:
+        """Replay a kept value's evaluation over this epoch's memo: its steps counted, its calls entered;
+        False (nothing changed) when the body must run instead."""
+        engine = self.engine
+        if engine.explain:
+            return False  # explaining notes every call the body makes: it runs
+        memo = engine._memo
+        added: list = []
+        try:
+            steps = self._replay(key, entry, engine.calls, memo, added)
+        except _Unkept:
+            steps = None
+        if steps is None or engine.steps + steps > engine.max_steps:
+            for k in added:
+                del memo[k]
+            return False
+        engine.steps += steps
+        if self.recording:
+            self.recording[-1][2] += steps
+        return True
+
+    def _replay(self, key, entry, depth: int, memo: dict, added: list) -> int:
+        # A body counting steps or calling within two of the depth limit runs itself (its calls
+        # written in place check the depth one deeper): the limit stops it where it always did.
+        if depth >= MAX_FUNCTION_DEPTH - 2:
+            raise _Unkept
+        value, steps, inner = entry
+        for k in inner:
+            if k in memo:
+                continue  # known in this epoch: the evaluation would not have run it
+            kept = self.key_of(k) if self.reads[k[0]] else k
+            found = self.values.get(kept) if kept is not None else None
+            if found is None:
+                raise _Unkept
+            steps += self._replay(k, found, depth + 1, memo, added)
+        memo[key] = value
+        added.append(key)
+        return steps
+
+    def begin(self) -> list:
+        frame = [[], self.engine.steps, 0, True]
+        self.recording.append(frame)
+        return frame
+
+    def end(self, kept, value, frame: list) -> None:
+        """An evaluation finished: its value kept with its own steps and calls, and its steps told to the
+        evaluation that called it (the caller has taken its frame off the stack)."""
+        total = self.engine.steps - frame[1]
+        if frame[3] and kept is not None and _unchangeable(value):
+            self.values[kept] = (value, total - frame[2], tuple(frame[0]))
+        if self.recording:
+            self.recording[-1][2] += total
+
+    def unkept(self) -> None:
+        """A call whose value has no key (a map given to it): the evaluation under way runs it every time, so is not kept."""
+        if self.recording:
+            self.recording[-1][3] = False

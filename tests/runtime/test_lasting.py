@@ -1,0 +1,165 @@
+"""The values of ruleset functions that read no state, kept for the whole game (execution/lasting.py):
+which functions qualify, that a function reading state is asked again once the state changes, and that
+the step budget counts a kept value's steps as the evaluation it stands for would have."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+from interpreter.files import Sources
+from interpreter.load import load_rules
+from interpreter.runtime.execution import lasting
+from interpreter.runtime.execution.lasting import lasting_functions
+
+HEADER = """game g "G" [1.0] {
+  sides a "A", b "B" [1.1]
+  die d6 1..6 [1.2]
+  turns 3 [1.3]
+}
+"""
+
+FUNCTIONS = """state level: int [2.0]
+place state flooded: bool [2.0]
+map m [2.0] {
+  grid hex "CCRR" columns even_q [2.0]
+  property rough: int [2.0]
+}
+table loss(n: int) "Loss" [2.1] {
+  read at n
+  1..3 -> 1 [2.1]
+  4..9 -> 2 [2.1]
+}
+function constant() [3.0] = 7
+function roughness(p: place) [3.0] = p.rough + constant()
+function rough_places() [3.0] = [p for p in places() where roughness(p) > 1]
+function step(a: place, b: place) [3.0] = roughness(b)
+function far(a: place) [3.0] = reach(a, 9, places(), step)
+function hill() [3.0] = @0101
+function raised() [3.1] = level + 1
+function calls_state() [3.1] = raised() * 2
+function wet(p: place) [3.1] = p.flooded
+function read_table() [3.1] = loss(2)
+function unit_count(p: place) [3.1] = count(units_at(p))
+function loop_a(n: int) [3.2] = if n <= 0 then 0 else loop_b(n - 1)
+function loop_b(n: int) [3.2] = if n <= 0 then level else loop_a(n - 1)
+procedure main() [4.0] { say "{far(hill())} {rough_places()} {calls_state()} {wet(hill())} {read_table()} {unit_count(hill())}" }
+"""
+
+
+def cli(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        code = main(list(argv))
+    return code, out.getvalue()
+
+
+def test_only_functions_that_read_no_state_last_the_game(tmp_path: Path):
+    (tmp_path / "g.rules").write_text(HEADER + FUNCTIONS, encoding="utf-8")
+    loaded = load_rules(str(tmp_path / "g.rules"), Sources())
+    assert not loaded.errors, loaded.errors
+    # The map's fixed properties, constants, the map's built-ins, functions passed to them and tables read
+    # at their arguments last, each with the game states of one value it reads (whose values are part of
+    # its key); a place state, the units, and any function calling one of them do not.
+    assert lasting_functions(loaded.symbols) == {
+        "constant": (), "roughness": (), "rough_places": (), "step": (), "far": (), "hill": (), "read_table": (),
+        "raised": ("level",), "calls_state": ("level",), "loop_a": ("level",), "loop_b": ("level",)}
+
+
+def scenario(tmp_path: Path, body: str, cells: str = "hex 0101  hex 0102") -> Path:
+    (tmp_path / "g.rules").write_text(HEADER + body, encoding="utf-8")
+    path = tmp_path / "g.scenario"
+    path.write_text('scenario "s" uses "g.rules" [1.0] {\n  places {\n    ' + cells + '\n  }\n'
+                    '  run main()\n}\n', encoding="utf-8")
+    return path
+
+
+STATE_READ = """state level: int [2.0]
+map m [2.0] {
+  grid hex "CCRR" columns even_q [2.0]
+}
+function level_plus(n: int) [3.0] = level + count([i for i in range(1, n)])
+procedure main() [4.0] {
+  set level = 1 [4.1]
+  say "first {level_plus(10)}" [4.2]
+  set level = 5 [4.3]
+  say "then {level_plus(10)}" [4.4]
+}
+"""
+
+
+def test_a_function_reading_state_is_asked_again_after_the_state_changes(tmp_path: Path):
+    code, out = cli("run", str(scenario(tmp_path, STATE_READ)))
+    assert code == 0, out
+    assert "first 11" in out and "then 15" in out, out  # called, not written in place (a comprehension)
+
+
+# Each statement of the loop asks `evens()` again in a new epoch: 49 items gone through each time, whether
+# its value is kept for the game or found again, so the budget runs out at the same round either way.
+BUDGET = """map m [2.0] {
+  grid hex "CCRR" columns even_q [2.0]
+}
+function evens() [3.0] = [i for i in range(1, 99) where i % 2 == 0]
+procedure main() [4.0] {
+  for each r in range(1, 500) [4.1] {
+    say "round {r}: {count(evens())}" [4.2]
+  }
+}
+"""
+
+
+def played(tmp_path: Path, monkeypatch, kept: bool) -> str:
+    if not kept:
+        monkeypatch.setattr(lasting, "lasting_functions", lambda sym: frozenset())
+    monkeypatch.setenv("UMPIRE_MAX_STEPS", "5000")
+    code, out = cli("run", str(scenario(tmp_path, BUDGET)))
+    assert code == 1 and "Traceback" not in out, out[-2000:]
+    return out
+
+
+def test_the_step_budget_counts_a_kept_value_as_the_evaluation_it_stands_for(tmp_path: Path, monkeypatch):
+    kept = played(tmp_path, monkeypatch, kept=True)
+    assert "the run has taken 5,000 steps" in kept, kept[-2000:]
+    with monkeypatch.context() as m:
+        plain = played(tmp_path, m, kept=False)
+    assert kept == plain
+    assert kept.count("round ") < 100  # about 50 steps a round: the budget is met within the loop
+
+
+@pytest.mark.parametrize("explain", [False, True])
+def test_kept_values_leave_explain_as_it_was(tmp_path: Path, monkeypatch, explain):
+    # far() and rough_places() asked at two statements: the second finds the values kept at the first.
+    twice = 'procedure main() [4.0] {\n  say "{far(hill())} {rough_places()}" [4.1]\n  say "{far(hill())} {rough_places()}" [4.2]\n}\n'
+    body = FUNCTIONS[:FUNCTIONS.index("procedure main()")] + twice
+    rules = scenario(tmp_path, body, "hex 0101 { rough: 2 }  hex 0102 { rough: 1 }")
+    args = ["explain", str(rules)] if explain else ["run", str(rules)]
+    kept = cli(*args)
+    assert kept[0] == 0 and "0101" in kept[1], kept
+    monkeypatch.setattr(lasting, "lasting_functions", lambda sym: frozenset())
+    assert cli(*args) == kept
+
+
+# A map or a record is changed in place (`set m[k] = v`, `set t.f = v`): each epoch gets its own from
+# the body, so a change made to one statement's value is not seen by the next statement's call.
+CHANGED_IN_PLACE = """map m [2.0] {
+  grid hex "CCRR" columns even_q [2.0]
+}
+function costs() [3.0] = {"n": 1, "s": 2}
+procedure main() [4.0] {
+  let c = costs()
+  let k = "n"
+  set c[k] = 9 [4.1]
+  say "changed {c[k]}" [4.2]
+  say "asked again {costs()[k]}" [4.3]
+}
+"""
+
+
+def test_a_map_a_function_gives_is_not_shared_with_later_statements(tmp_path: Path):
+    code, out = cli("run", str(scenario(tmp_path, CHANGED_IN_PLACE)))
+    assert code == 0, out
+    assert "changed 9" in out and "asked again 1" in out, out
