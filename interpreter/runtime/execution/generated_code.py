@@ -17,6 +17,7 @@ explaining) is a call of the compiler's closure, whose own subexpressions come b
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -113,10 +114,14 @@ def show_source(where: str, name: str, written: str, span, constants: dict[str, 
 
 
 def _described(value: Any) -> str:
-    """A constant as a comment shows it: a function by its name, a value by its repr, cut short."""
+    """A constant as a comment shows it: a function by its name, a span by its place, the engine as such,
+    any other value by its repr, cut short."""
+    if isinstance(value, functools.partial):
+        return f"{_described(value.func)} given the engine"
+    if value.__class__.__name__ in ("Span", "Engine"):
+        return "the engine" if value.__class__.__name__ == "Engine" else str(value)
     named = getattr(value, "__qualname__", None)
-    text = named if isinstance(named, str) else repr(value)
-    text = text.replace("\n", " ")
+    text = (named if isinstance(named, str) else repr(value)).replace("\n", " ")
     return text if len(text) <= 80 else text[:77] + "..."
 
 

@@ -28,9 +28,15 @@ class _Bracket:
 
 
 def laid_out(text: str, indent: int) -> str:
-    """The one-line expression `text`, in brackets, laid out over lines; its first line continues one that
-    is `indent` columns deep, its inner lines go deeper by four, its closing bracket at `indent`."""
+    """The one-line expression `text` as it is if it fits, else in brackets laid out over lines: its first
+    line continues one that is `indent` columns deep, its inner lines go deeper by four, its closing
+    bracket at `indent`."""
+    if indent + len(text) <= WIDTH:
+        return text
     outer = _brackets("(" + text + ")")
+    only = outer.inner[0] if len(outer.inner) == 1 and not outer.breaks else None
+    if only is not None and only.start == 1 and only.end == len(text) + 1 and text[0] == "(":
+        return _bracket(text, _brackets(text), indent)  # in brackets already
     return _bracket("(" + text + ")", outer, indent)
 
 
@@ -56,9 +62,10 @@ def _brackets(text: str) -> _Bracket:
     return outer
 
 
-def _bracket(text: str, b: _Bracket, indent: int) -> str:
+def _bracket(text: str, b: _Bracket, indent: int, crowded: bool = False) -> str:
+    """The bracket `b` whole if it fits (and its line is not `crowded`), else one part a line."""
     whole = text[b.start:b.end]
-    if indent + len(whole) <= WIDTH or (not b.breaks and not b.inner):
+    if (indent + len(whole) <= WIDTH and not crowded) or (not b.breaks and not b.inner):
         return whole
     cuts = [b.start + 1, *b.breaks, b.end - 1]
     deeper = indent + 4
@@ -68,12 +75,14 @@ def _bracket(text: str, b: _Bracket, indent: int) -> str:
 
 
 def _part(text: str, inner: list[_Bracket], start: int, end: int, indent: int) -> str:
-    """The text from `start` to `end` on a line `indent` deep, the brackets inside it laid out in turn."""
+    """The text from `start` to `end` on a line `indent` deep, the brackets inside it laid out in turn: on
+    a line too long, each bracket of more than a third of the width is laid out, though it fits alone."""
+    crowded = indent + len(text[start:end].strip()) > WIDTH
     out, at = [], start
     for b in inner:
         if start <= b.start and b.end <= end:
             out.append(text[at:b.start])
-            out.append(_bracket(text, b, indent))
+            out.append(_bracket(text, b, indent, crowded and b.end - b.start > WIDTH // 3))
             at = b.end
     out.append(text[at:end])
     return "".join(out).strip()
