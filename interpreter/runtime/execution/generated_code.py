@@ -97,7 +97,14 @@ def function_name(rule: str | None, cite: str | None) -> str:
 
 
 def source(name: str, written: str) -> str:
-    """The function's text: one `return` of the expression, laid out over lines (layout.py)."""
+    """The function's text as it is compiled: one `return` of the expression, on one line."""
+    return f"def {name}(env):\n    return {written}\n"
+
+
+def readable(name: str, written: str) -> str:
+    """The function's text as it is shown: the same code, the expression laid out over lines (layout.py).
+    Laying out costs about as much as compiling, so a run compiles the one-line text and lays out only
+    what is shown (the two are the same syntax tree: tests/runtime/test_generated_text.py)."""
     return f"def {name}(env):\n    return {laid_out(written, 4)}\n"
 
 
@@ -105,7 +112,7 @@ def show_source(where: str, name: str, written: str, span, constants: dict[str, 
     """Appends the function's text to the file `where` (`-`: standard error), after a comment that says
     where in the rules it comes from and what each of its constants is."""
     lines = [f"# {span}"] + [f"# {k} = {_described(v)}" for k, v in constants.items()]
-    text = "\n".join(lines) + "\n" + source(name, written) + "\n"
+    text = "\n".join(lines) + "\n" + readable(name, written) + "\n"
     if where == "-":
         sys.stderr.write(text)
         return

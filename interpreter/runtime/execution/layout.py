@@ -5,7 +5,7 @@ a rule of a few conditions runs to well over a thousand characters. Here a brack
 fit in WIDTH puts each of its parts on a line of its own, one level deeper: a part ends after a comma,
 and before `if`, `else`, `and`, `or` and `for` (a conditional's branches, a test's terms, a
 comprehension's clauses). Only whitespace between tokens changes, inside brackets, so the code is the
-same code (tests/runtime/test_generated_layout.py compares the syntax trees).
+same code (tests/runtime/test_generated_text.py compares the syntax trees).
 """
 
 from __future__ import annotations
