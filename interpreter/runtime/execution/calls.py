@@ -69,11 +69,6 @@ def caller(engine, decl, names: tuple, span, compile_body: Callable) -> Callable
     return factory(engine, compile_body, decl.name, names, decl.cite, span, *keys)
 
 
-def positional_caller(engine, decl, arity: int, span, compile_body: Callable) -> Callable:
-    """The caller of `decl` with `arity` positional values: `call(v0, v1, …)` gives the function's value."""
-    return caller(engine, decl, (None,) * arity, span, compile_body)
-
-
 def frame_slots(params: list[str], names: tuple) -> tuple[list[str], tuple[int, ...]]:
     """The frame bind_args builds, as its keys and the index of the value each key takes, in the order
     bind_args sets them: positional values under the parameters in order (extra values, or parameters,
