@@ -1,12 +1,14 @@
-"""Calls of ruleset functions whose arguments are all positional (nearly all of them), written out per arity.
+"""Calls of ruleset functions: the one caller every call goes through, written out per shape of call.
 
 A call is made often (a long campaign makes some 600,000) and most of its cost was
 its bookkeeping: packing the values, testing how many there are, zipping the frame. Here the
 caller of `f(p, s)` is a Python function of exactly two values, its memo key and its frame
-written out for two: the same key memo_keys.py's `memo_key` makes, the same frame `bind_args`
-builds, the same limits and errors, in the same order. The text is this module's own (one per
-arity, compiled once per process); the function's name and its parameters' names are values
-the factory is given, never text.
+written out for two: the key memo_keys.py's `memo_key` makes, the frame `bind_args` builds
+(the positional values under the parameters' names in order, then the named ones), the limits
+and errors in their order. The closures, the generated code and the engine's own calls (a
+`worth`, a function passed to a built-in) all call through it. The text is this module's own
+(one per shape of call, compiled once per process); the function's name, its arguments' names
+and the frame's keys are values the factory is given, never text.
 """
 
 from __future__ import annotations
@@ -19,9 +21,8 @@ from .guards import function_too_deep, python_too_deep
 from .memo_keys import EXACT_SCALARS, MISS, call_key
 
 _TEMPLATE = '''
-def factory(engine, compile_body, name, cite, span, {params}):
+def factory(engine, compile_body, name, names, cite, span, {keys}):
     memo = engine._memo  # the engine's one cache: cleared at each epoch, never replaced
-    names = (None,) * {arity}
     prefix = (name, names)
     body = None
 
@@ -55,17 +56,15 @@ def factory(engine, compile_body, name, cite, span, {params}):
     return call
 '''
 
-
 # The caller of a lasting function (lasting.py): the same, but a value not known in this epoch is looked
 # for among the game's kept values (replayed over the epoch: its steps counted), and an evaluation is
 # recorded (the calls it makes, the steps it counts) and its value kept for the game.
 _LASTING_TEMPLATE = '''
-def factory(engine, compile_body, name, cite, span, {params}):
+def factory(engine, compile_body, name, names, cite, span, {keys}):
     memo = engine._memo  # the engine's one cache: cleared at each epoch, never replaced
     lasting = engine.lasting
     recording = lasting.recording
     states = lasting.reads[name]  # the game states it reads: their values are part of its kept key
-    names = (None,) * {arity}
     prefix = (name, names)
     body = None
 
@@ -112,28 +111,54 @@ def factory(engine, compile_body, name, cite, span, {params}):
     return call
 '''
 
-_FACTORIES: dict[tuple[int, int, bool], Callable] = {}
+_FACTORIES: dict[tuple[int, tuple[int, ...], bool], Callable] = {}
 
 
-def positional_caller(engine, decl, arity: int, span, compile_body: Callable) -> Callable:
-    """The caller of `decl` with `arity` positional values: `call(v0, v1, …)` gives the function's value."""
-    params = [p.name for p in decl.params]
-    bound = min(arity, len(params))  # the frame zip(params, values) makes: extra values, or parameters, left out
+def caller(engine, decl, names: tuple, span, compile_body: Callable) -> Callable:
+    """The caller of `decl` given values under `names` (None for a positional one, in order):
+    `call(v0, v1, …)` gives the function's value. A lasting function (lasting.py) called with its
+    values all positional keeps them for the game; called with a name, its value is kept for the
+    epoch only, and an evaluation calling it keeps none past the epoch."""
+    keys, slots = frame_slots([p.name for p in decl.params], names)
     lasting = decl.name in engine.lasting.names
-    factory = _FACTORIES.get((arity, bound, lasting))
+    positional = all(k is None for k in names)
+    shape = (len(names), slots, lasting and positional)
+    factory = _FACTORIES.get(shape)
     if factory is None:
-        factory = _FACTORIES[(arity, bound, lasting)] = _factory(arity, bound, lasting)
-    return factory(engine, compile_body, decl.name, decl.cite, span, *params[:bound])
+        factory = _FACTORIES[shape] = _factory(*shape)
+    call = factory(engine, compile_body, decl.name, names, decl.cite, span, *keys)
+    if not lasting or positional:
+        return call
+    unkept = engine.lasting.unkept
+
+    def named(*values):
+        unkept()
+        return call(*values)
+
+    return named
 
 
-def _factory(arity: int, bound: int, lasting: bool) -> Callable:
+def frame_slots(params: list[str], names: tuple) -> tuple[list[str], tuple[int, ...]]:
+    """The frame bind_args builds, as its keys and the index of the value each key takes, in the order
+    bind_args sets them: positional values under the parameters in order (extra values, or parameters,
+    left out), then the named ones (a name given twice, or given a parameter's value too, takes the last)."""
+    positional = [i for i, k in enumerate(names) if k is None]
+    keys = params[:len(positional)]
+    slots = positional[:len(keys)]
+    for i, k in enumerate(names):
+        if k is not None:
+            keys.append(k)
+            slots.append(i)
+    return keys, tuple(slots)
+
+
+def _factory(arity: int, slots: tuple[int, ...], lasting: bool) -> Callable:
     values = [f"v{i}" for i in range(arity)]
     text = (_LASTING_TEMPLATE if lasting else _TEMPLATE).format(
-        arity=arity,
-        params=", ".join(["*_"] + [f"p{i}" for i in range(bound)]) if bound == 0 else ", ".join(f"p{i}" for i in range(bound)),
+        keys=", ".join(f"k{j}" for j in range(len(slots))) or "*_",
         values=", ".join(values) + ("," if arity == 1 else ""),
         exact=" and ".join(f"{v}.__class__ in _EXACT_SCALARS" for v in values) or "True",
-        frame=", ".join(f"p{i}: v{i}" for i in range(bound)),
+        frame=", ".join(f"k{j}: v{i}" for j, i in enumerate(slots)),
     )
     namespace = {"_EXACT_SCALARS": EXACT_SCALARS, "_MISS": MISS, "_call_key": call_key,
                  "MAX_FUNCTION_DEPTH": MAX_FUNCTION_DEPTH, "function_too_deep": function_too_deep,

@@ -9,7 +9,6 @@ lowered to instructions by the machine (vm.py), which takes their halves from he
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -46,8 +45,10 @@ from .operations import (
     negative,
     ordered,
     place_of,
+    place_reading,
+    reader,
     rounded_division,
-    unit_attr,
+    unit_reading,
 )
 from .removal import Removal
 
@@ -70,6 +71,7 @@ class Compiler:
         self.sym = engine.sym
         self._lets: dict[str, Any] = {}  # the latest `let` of each name compiled, to explain options
         self.cite: str | None = None  # the rule of the statement (or function) being compiled, for limit errors
+        self.rule: str | None = None  # the declaration whose body is being compiled: names its generated code
         self._themselves: frozenset[str] | None = None
 
     def names_themselves(self) -> frozenset[str]:
@@ -180,32 +182,15 @@ class Compiler:
         return lambda env: general(env[local], value, span) if local in env else value
 
     def unit_reader(self, name: str) -> Callable[[Unit], Any] | None:
-        """What Engine.attribute reads of a unit for `name`, decided once here; None when it may fail
+        """What Engine.attribute reads of a unit for `name` (operations.unit_reading); None when it may fail
         (a stat that may be missing, a name a unit lacks): the general path then explains."""
-        sym = self.sym
-        if name in sym.stats:
-            return None
-        if name in sym.flags:
-            return lambda u: name in u.flags
-        if name in sym.unit_states:
-            default = False if sym.unit_states[name].type.name == "bool" else None
-            return lambda u: u.state.get(name, default)
-        if name in ("id", "side", "type", "location", "carrier"):
-            return operator.attrgetter(name)
-        if name in ("cargo", "on_map"):
-            return lambda u: unit_attr(u, name)
-        return None
+        reading = unit_reading(self.sym, name)
+        return reader(reading) if reading is not None else None
 
     def place_reader(self, name: str) -> Callable[[Place], Any] | None:
-        """What Engine.attribute reads of a place for `name` (None: the general path, which may fail)."""
-        if name == "id":
-            return operator.attrgetter("id")
-        prop = self.sym.place_props.get(name)
-        if prop is None:
-            return None
-        if prop.mutable:
-            return lambda p: p.state.get(name)  # its state, or none (the state is all there is)
-        return lambda p: p.state[name] if name in p.state else p.props.get(name)
+        """What Engine.attribute reads of a place for `name` (operations.place_reading; None: the general path)."""
+        reading = place_reading(self.sym, name)
+        return reader(reading) if reading is not None else None
 
     def x_index(self, e: n.Index) -> ExprFn:
         if self.keyed_state(e) is not None:

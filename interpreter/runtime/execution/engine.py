@@ -16,7 +16,7 @@ from ... import limits
 from ...ir import citations
 from ...ir import nodes as n
 from ...ir.symbols import Symbols
-from ...limits import MAX_FUNCTION_DEPTH, max_steps
+from ...limits import max_steps
 from ...style import printable
 from ...syntax.diagnostics import Span
 from ..common.requests import GameEnded, RuleError, Unprinted
@@ -25,14 +25,13 @@ from ..world.fog import moved
 from . import cups, records
 from .builtins import implementations
 from .calendar import turn_label
-from .calls import bind_args, positional_caller
+from .calls import bind_args, caller
 from .compile import Compiler
-from .guards import function_too_deep, over_budget, python_too_deep, too_much_narration
+from .guards import over_budget, too_much_narration
 from .labels import brief as _brief
 from .lasting import LastingMemo
-from .memo_keys import EXACT_SCALARS, MISS, call_key
 from .odds_columns import odds_column
-from .operations import as_number, unit_attr
+from .operations import as_number, place_reading, reader, unit_reading
 from .state import GameState, Track
 from .vm import Lowering, Process
 
@@ -303,22 +302,16 @@ class Engine:
                         hint="a scenario must give it a fixture value",
                     )
                 return v
-            if name in self.sym.flags:
-                return name in obj.flags
-            if name in self.sym.unit_states:
-                return obj.state.get(name, False if self.sym.unit_states[name].type.name == "bool" else None)
-            try:
-                return unit_attr(obj, name)
-            except KeyError:
-                raise RuleError(f"a unit has no attribute '{name}'", span) from None
+            reading = unit_reading(self.sym, name)
+            if reading is None:
+                raise RuleError(f"a unit has no attribute '{name}'", span)
+            return reader(reading)(obj)
         if isinstance(obj, Place):
-            if name == "id":
-                return obj.id
-            if name in obj.state:
+            reading = place_reading(self.sym, name)
+            if reading is not None:
+                return reader(reading)(obj)
+            if name in obj.state:  # a place's own state that no property declares
                 return obj.state[name]
-            prop = self.sym.place_props.get(name)
-            if prop is not None:
-                return obj.props.get(name) if not prop.mutable else obj.state.get(name)
             raise RuleError(f"a place has no attribute '{name}'", span)
         if obj.__class__ is Record:
             return records.read(obj, name, lambda message: _stop(message, span))
@@ -549,11 +542,15 @@ class Engine:
 
     def function_caller(self, decl: n.FunctionDecl, args: list, names: list, span: Span):
         """A call of a ruleset function as a closure of the caller's locals (its arguments are closures)."""
-        call_values = self.function_values(decl, names, span)
-        single = args[0] if len(args) == 1 else None  # the usual call, f(u): no list comprehension
+        call_values = self.function_called(decl, names, span)
+        if len(args) == 1:  # the usual call, f(u): no list
+            single = args[0]
 
-        def call(env):
-            return call_values([single(env)] if single is not None else [a(env) for a in args])
+            def call(env):
+                return call_values(single(env))
+        else:
+            def call(env):
+                return call_values(*[a(env) for a in args])
 
         if not self.explain:
             return call
@@ -583,68 +580,19 @@ class Engine:
         return consulted
 
     def function_values(self, decl: n.FunctionDecl, names: list, span: Span):
-        """A call of a ruleset function given its arguments' values: cached for the epoch (see `memo`)."""
-        params = [p.name for p in decl.params]
-        name, cite = decl.name, decl.cite
-        prefix = (name, tuple(names))  # the start of every memo key of this call (see memo_keys.memo_key)
-        arity = len(names)  # calls of one or two arguments (nearly all) have a quick key
-        # All positional (the usual call): the frame bind_args would build, without its passes.
-        one = params[0] if arity == 1 and names[0] is None and params else None
-        positional = all(k is None for k in names)
-        memo = self._memo  # the engine's one cache: cleared at each epoch, never replaced
-        body = None
-        if name in self.lasting.names:
-            if positional:  # its values kept all game by the caller written out for their number
-                written = self.function_positional(decl, arity, span)
-                return lambda values: written(*values)
-            unkept = self.lasting.unkept  # named arguments: an evaluation calling it keeps no value past its epoch
+        """A call of a ruleset function given its arguments' values in a list (named as `names` gives,
+        None for a positional one): the one caller (calls.py), cached for the epoch (see `memo`)."""
+        call = self.function_called(decl, names, span)
+        return lambda values: call(*values)
 
-            def named(values: list):
-                unkept()
-                return call(values)
-
-        def call(values: list):
-            nonlocal body
-            if body is None:
-                body = self._function_body(decl)  # compiled on first use: functions may recurse
-            if not self.memo:
-                key = None
-            elif arity == 1 and values[0].__class__ in EXACT_SCALARS:
-                key = (*prefix, values[0])
-            elif arity == 2 and values[0].__class__ in EXACT_SCALARS and values[1].__class__ in EXACT_SCALARS:
-                key = (*prefix, values[0], values[1])
-            else:
-                key = call_key(prefix, values)
-            if key is not None:
-                if self._memo_epoch != self.epoch:
-                    memo.clear()
-                    self._memo_epoch = self.epoch
-                found = memo.get(key, MISS)
-                if found is not MISS:
-                    return found
-            if self.calls >= MAX_FUNCTION_DEPTH:
-                raise function_too_deep(name, cite, span)
-            if one is not None:
-                frame = {one: values[0]}
-            else:
-                frame = dict(zip(params, values)) if positional else bind_args(params, list(zip(names, values)))
-            self.calls += 1
-            try:
-                value = body(frame)
-            except RecursionError:  # Python's stack, before the limit: deep expressions in every call
-                raise python_too_deep(name, cite, span) from None
-            finally:
-                self.calls -= 1
-            if key is not None:
-                memo[key] = value
-            return value
-
-        return named if name in self.lasting.names else call
+    def function_called(self, decl: n.FunctionDecl, names: list, span: Span):
+        """A call of a ruleset function given its arguments' values as they are (`call(v0, v1, …)`), named as
+        `names` gives: the one caller every call goes through (calls.py)."""
+        return caller(self, decl, tuple(names), span, lambda: self._function_body(decl))
 
     def function_positional(self, decl: n.FunctionDecl, arity: int, span: Span):
-        """function_values for the usual call, its arguments all positional (`f(u)`, `f(p, s)`): the values
-        given as they are, to a caller written out for their number (calls.py)."""
-        return positional_caller(self, decl, arity, span, lambda: self._function_body(decl))
+        """function_called for the usual call, its arguments all positional (`f(u)`, `f(p, s)`)."""
+        return self.function_called(decl, [None] * arity, span)
 
     def _function_body(self, decl: n.FunctionDecl):
         """The body of a ruleset function, lowered once for every call of it (it depends on nothing else)."""
@@ -656,11 +604,13 @@ class Engine:
             body = _needs_stop(f"function '{decl.name}'", decl, unmet)
             self._bodies[decl.name] = (decl, body)
             return body
-        outer, self.compiler.cite = self.compiler.cite, decl.cite
+        comp = self.compiler
+        outer = comp.cite, comp.rule
+        comp.cite, comp.rule = decl.cite, decl.name
         try:
-            body = self.compiler.expr(decl.body)
+            body = comp.expr(decl.body)
         finally:
-            self.compiler.cite = outer
+            comp.cite, comp.rule = outer
         self._bodies[decl.name] = (decl, body)
         return body
 
@@ -752,6 +702,14 @@ class Table:
         self.decl = decl = citations.table(decl)  # every row, modifier and policy with the citation it is traced under
         self.params = [p.name for p in decl.params]
         comp = engine.compiler
+        outer, comp.rule = comp.rule, f"table_{decl.name}"  # names the generated code of its expressions
+        try:
+            self._lower(engine, decl, comp)
+        finally:
+            comp.rule = outer
+
+    def _lower(self, engine: Engine, decl: n.TableDecl, comp) -> None:
+        """The table's expressions lowered, its rows' key ranges and bounds read, its index begun."""
         self.die = engine.sym.dice[decl.die] if decl.read_at is None else None  # 'read at': no die
         self.modifiers = [(m, comp.expr(m.value), comp.expr(m.when) if m.when is not None else None) for m in decl.modifiers]
         # Every row's key ranges, read once: a table is read many times (a path's cost per hex, per wind).

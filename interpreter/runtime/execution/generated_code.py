@@ -17,6 +17,10 @@ explaining) is a call of the compiler's closure, whose own subexpressions come b
 
 from __future__ import annotations
 
+import functools
+import os
+import re
+import sys
 from types import CodeType
 from typing import Any
 
@@ -26,6 +30,7 @@ from ...limits import MAX_FUNCTION_DEPTH, MAX_INT, MAX_LIST
 from ..common.values import MISSING, Die, Place, Pool, Unit, X, show
 from . import operations as ops
 from .guards import check_string, function_too_deep
+from .layout import laid_out
 
 # Subtrees deeper than this are called as functions of their own: Python's parser refuses
 # more than 200 nested brackets, and every level written here opens a few.
@@ -33,8 +38,12 @@ MAX_INLINE_DEPTH = 24
 
 # Statements are evaluated many times but lowered once per engine: the same text is compiled
 # once per process (a new engine, as every test and exact-odds worker makes, reuses the code).
-_CODE: dict[str, CodeType] = {}
+_CODE: dict[tuple[str, str], CodeType] = {}  # by function name and expression text
 _MAX_CODE = 20_000  # texts kept; past it the cache starts again (a process that checks many rulesets)
+
+# Set to a file's path (or `-`, standard error), every generated function's text is appended to it as it is
+# made, with where in the rules it comes from and what its constants are.
+SHOW_VARIABLE = "UMPIRE_SHOW_GENERATED"
 
 # What every generated function reads besides its own constants.
 _BASE = {"_Unit": Unit, "_Place": Place, "_Pool": Pool, "_MISSING": MISSING, "_X": X,
@@ -42,7 +51,6 @@ _BASE = {"_Unit": Unit, "_Place": Place, "_Pool": Pool, "_MISSING": MISSING, "_X
 
 _PY_ARITH = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}  # the language's / is whole-number division
 _PY_ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
-_UNIT_FIELDS = {"id": "id", "side": "side", "type": "type", "location": "_location", "carrier": "carrier"}
 
 # A function whose body has at most this many nodes may be written in place of its calls (Writer.inline).
 MAX_INLINE_NODES = 40
@@ -62,19 +70,66 @@ def generate(comp, e) -> ops.ExprFn:
     written = getattr(writer, "w_" + e.kind)(e, 1)
     if written is None:
         return comp.closure(e)
-    text = f"def expression(env):\n    return {written}\n"
-    code = _CODE.get(text)
+    name = function_name(comp.rule, comp.cite)
+    code = _CODE.get((name, written))
     if code is None:
         if len(_CODE) >= _MAX_CODE:
             _CODE.clear()
-        code = _CODE[text] = compile(text, "<umpire expression>", "exec")
+        code = _CODE[(name, written)] = compile(source(name, written), "<umpire expression>", "exec")
     namespace = {**_BASE, **writer.constants}
-    exec(code, namespace)  # defines `expression` (the text holds only this module's templates and reprs)
-    fn = namespace["expression"]
+    exec(code, namespace)  # defines the function (the text holds only this module's templates and reprs)
+    fn = namespace[name]
     # Its place in tracebacks, profiles and Position.key (which names a function by its qualified name).
     fn.__code__ = fn.__code__.replace(co_filename=f"<expression at {e.span}>")
     fn.__qualname__ = f"expression at {e.span}"
+    shown = os.environ.get(SHOW_VARIABLE)
+    if shown:
+        show_source(shown, name, written, e.span, writer.constants)
     return fn
+
+
+def function_name(rule: str | None, cite: str | None) -> str:
+    """The generated function's name: the rule it comes from and its citation (`green__9_1` for
+    procedure green's statement cited 9.1), letters, digits and underscores only. The two are joined by
+    `__`, which no other name of its namespace holds (`_c0`, `_t1`, `_Unit` …)."""
+    name = re.sub(r"\W+", "_", f"{rule or 'expression'}__{cite or ''}", flags=re.ASCII)
+    return "r" + name if name[0] in "_0123456789" else name
+
+
+def source(name: str, written: str) -> str:
+    """The function's text as it is compiled: one `return` of the expression, on one line."""
+    return f"def {name}(env):\n    return {written}\n"
+
+
+def readable(name: str, written: str) -> str:
+    """The function's text as it is shown: the same code, the expression laid out over lines (layout.py).
+    Laying out costs about as much as compiling, so a run compiles the one-line text and lays out only
+    what is shown (the two are the same syntax tree: tests/runtime/test_generated_text.py)."""
+    return f"def {name}(env):\n    return {laid_out(written, 4)}\n"
+
+
+def show_source(where: str, name: str, written: str, span, constants: dict[str, Any]) -> None:
+    """Appends the function's text to the file `where` (`-`: standard error), after a comment that says
+    where in the rules it comes from and what each of its constants is."""
+    lines = [f"# {span}"] + [f"# {k} = {_described(v)}" for k, v in constants.items()]
+    text = "\n".join(lines) + "\n" + readable(name, written) + "\n"
+    if where == "-":
+        sys.stderr.write(text)
+        return
+    with open(where, "a", encoding="utf-8") as out:
+        out.write(text)
+
+
+def _described(value: Any) -> str:
+    """A constant as a comment shows it: a function by its name, a span by its place, the engine as such,
+    any other value by its repr, cut short."""
+    if isinstance(value, functools.partial):
+        return f"{_described(value.func)} given the engine"
+    if value.__class__.__name__ in ("Span", "Engine"):
+        return "the engine" if value.__class__.__name__ == "Engine" else str(value)
+    named = getattr(value, "__qualname__", None)
+    text = (named if isinstance(named, str) else repr(value)).replace("\n", " ")
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 class _Writer:
@@ -170,33 +225,14 @@ class _Writer:
         return f"({on_unit} if {obj}.__class__ is _Unit else {on_place} if {t}.__class__ is _Place else {general})"
 
     def unit_field(self, name: str, t: str) -> str | None:
-        """What Engine.attribute reads of a unit, written out (None: the general path, which explains)."""
-        sym = self.sym
-        if name in sym.stats:
-            return None
-        if name in sym.flags:
-            return f"({name!r} in {t}.flags)"
-        if name in sym.unit_states:
-            default = False if sym.unit_states[name].type.name == "bool" else None
-            return f"{t}.state.get({name!r}, {default!r})"
-        if name in _UNIT_FIELDS:
-            return f"{t}.{_UNIT_FIELDS[name]}"
-        if name == "cargo":
-            return f"list({t}.cargo)"
-        if name == "on_map":
-            return f"({t}._location is not None and not {t}._location.is_box)"
-        return None
+        """What Engine.attribute reads of a unit, written out (operations.unit_reading; None: the general path)."""
+        reading = ops.unit_reading(self.sym, name)
+        return ops.written(reading, t) if reading is not None else None
 
     def place_field(self, name: str, t: str) -> str | None:
-        """What Engine.attribute reads of a place, written out (None: the general path)."""
-        if name == "id":
-            return f"{t}.id"
-        prop = self.sym.place_props.get(name)
-        if prop is None:
-            return None
-        if prop.mutable:
-            return f"{t}.state.get({name!r})"
-        return f"({t}.state[{name!r}] if {name!r} in {t}.state else {t}.props.get({name!r}))"
+        """What Engine.attribute reads of a place, written out (operations.place_reading; None: the general path)."""
+        reading = ops.place_reading(self.sym, name)
+        return ops.written(reading, t) if reading is not None else None
 
     def w_index(self, e, d):
         if self.comp.keyed_state(e) is not None:
@@ -229,8 +265,8 @@ class _Writer:
             return f"{self.const(self.engine.function_positional(decl, len(e.args), e.span))}({args})"
         if self.inlining:
             return None
-        caller = self.engine.function_values(decl, [a.name for a in e.args], e.span)
-        return f"{self.const(caller)}([{args}])"
+        caller = self.engine.function_called(decl, [a.name for a in e.args], e.span)
+        return f"{self.const(caller)}({args})"
 
     def inline(self, decl, e, d) -> str | None:
         """A call of a small function that counts no steps written in place: its arguments in temporaries, then

@@ -219,19 +219,60 @@ def max_matching(edges: list[list[int]], n_right: int) -> int:
     return matched
 
 
-def unit_attr(u: Unit, name: str) -> Any:
+# ── what `.name` reads of a unit or a place ──
+# Each reading is written once, as Python text over the object read (`{o}`): the generated code writes
+# it in place, the closures and Engine.attribute call it compiled (`reader`). A unit's printed value
+# (a stat) is no reading: it may be missing, which Engine.attribute explains.
+UNIT_FIELDS = {"id": "{o}.id", "side": "{o}.side", "type": "{o}.type", "location": "{o}._location",
+               "carrier": "{o}.carrier", "cargo": "list({o}.cargo)",
+               "on_map": "({o}._location is not None and not {o}._location.is_box)"}
+
+
+def unit_reading(sym, name: str) -> str | None:
+    """What a unit's `.name` reads, as text over `{o}`; None for a stat or a name a unit lacks (the general
+    path, which explains)."""
+    if name in sym.stats:
+        return None
+    if name in sym.flags:
+        return f"({name!r} in {{o}}.flags)"
+    if name in sym.unit_states:
+        default = False if sym.unit_states[name].type.name == "bool" else None
+        return f"{{o}}.state.get({name!r}, {default!r})"
+    return UNIT_FIELDS.get(name)
+
+
+def place_reading(sym, name: str) -> str | None:
+    """What a place's `.name` reads, as text over `{o}`; None for a name no property declares (the general
+    path: the place's own state, or an error)."""
     if name == "id":
-        return u.id
-    if name == "side":
-        return u.side
-    if name == "type":
-        return u.type
-    if name == "location":
-        return u.location
-    if name == "carrier":
-        return u.carrier
-    if name == "cargo":
-        return list(u.cargo)
-    if name == "on_map":
-        return u.location is not None and not u.location.is_box
-    raise KeyError(name)
+        return "{o}.id"
+    prop = sym.place_props.get(name)
+    if prop is None:
+        return None
+    if prop.mutable:
+        return f"{{o}}.state.get({name!r})"  # its state, or none (the state is all there is)
+    return f"({{o}}.state[{name!r}] if {name!r} in {{o}}.state else {{o}}.props.get({name!r}))"
+
+
+def written(reading: str, obj: str) -> str:
+    """A reading written over the Python text `obj` (a made name of the generated code)."""
+    return reading.replace("{o}", obj)
+
+
+_READERS: dict[str, Callable[[Any], Any]] = {}  # per text, so per process (the text holds only reprs)
+
+
+def reader(reading: str) -> Callable[[Any], Any]:
+    """A reading as a function of the object read, compiled once per process."""
+    fn = _READERS.get(reading)
+    if fn is None:
+        fn = _READERS[reading] = eval(compile(f"lambda o: {written(reading, 'o')}", "<reading>", "eval"), {})
+    return fn
+
+
+_FIELD_READERS = {name: reader(text) for name, text in UNIT_FIELDS.items()}
+
+
+def unit_attr(u: Unit, name: str) -> Any:
+    """A unit's own field (`id`, `side`, `location` …); KeyError for a name that is none."""
+    return _FIELD_READERS[name](u)

@@ -909,6 +909,13 @@ class Code:
         return self._live[pc - 1] if 0 < pc <= len(self.ops) else self._live[0] if pc == 0 and self.ops else frozenset()
 
 
+def rule_name(key: tuple) -> str:
+    """What a body's generated code is named after: a procedure's name, else the kind of body and what
+    names it (`step_movement_march`, `hook_battle_0`, `row_crt_3_4`)."""
+    words = key[1:] if key[0] == "procedure" else key
+    return "_".join(str(w) for w in words)
+
+
 class Lowering:
     """Bodies to instructions, one method per statement kind that waits or steers (`l_` + kind);
     every other statement runs as the compiler's closure."""
@@ -954,7 +961,11 @@ class Lowering:
         code = self.codes.get(key)
         if code is None:
             ops: list[Op] = []
-            self.emit(citations.effective(stmts, cite) if cite is not None else stmts, ops)
+            outer, self.comp.rule = self.comp.rule, rule_name(key)
+            try:
+                self.emit(citations.effective(stmts, cite) if cite is not None else stmts, ops)
+            finally:
+                self.comp.rule = outer
             code = self.codes[key] = Code(key, ops)
         return code
 
