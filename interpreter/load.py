@@ -45,7 +45,10 @@ def unswept():
     """Python's collector of reference cycles paused while a load runs. A load makes some hundred
     thousand IR nodes that all stay alive, and each few hundred allocations made the collector walk
     the ever larger heap again: about a fifth of a cold check. The IR is plain data in a tree (no
-    cycles), so nothing is lost: what garbage does form in cycles is swept when the collector runs next."""
+    cycles), so nothing is lost: what garbage does form in cycles is swept when the collector runs next.
+    That sweep also walks what the load made, once. Not moved into the oldest generation unswept
+    (gc.freeze, gc.unfreeze) to save it: garbage in cycles would then wait for full collections, which
+    a growing heap makes rare, and a process reading ruleset after ruleset grew to gigabytes."""
     paused = gc.isenabled()
     gc.disable()
     _unswept_at_exit()
@@ -53,10 +56,6 @@ def unswept():
         yield
     finally:
         if paused:
-            # What was made meanwhile joins the oldest generation unswept (freeze, then unfreeze: two
-            # moves of a list): left in the youngest, the first allocation after would sweep it all.
-            gc.freeze()
-            gc.unfreeze()
             gc.enable()
 
 

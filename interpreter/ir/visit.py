@@ -86,8 +86,10 @@ class Walked:
         return found, by_class
 
 
-# The roots the process keeps walked: a ruleset has a few thousand declarations and bodies.
-WALKED = Walked(keep=50_000)
+# The roots the process keeps walked: a ruleset has a few thousand declarations and bodies. Each root
+# keeps its whole tree alive, so a process that reads many rulesets (the tests, the language server)
+# holds a few rulesets' worth at most.
+WALKED = Walked(keep=10_000)
 
 
 @functools.cache
