@@ -32,6 +32,7 @@ from ..lang import (
 )
 from ..syntax.diagnostics import Diagnostic, Span, did_you_mean
 from .keyed import KeyedStateChecks
+from .looks import LookChecks
 from .maps import MapChecks
 from .records import RecordChecks
 from .symbols import collect
@@ -39,7 +40,7 @@ from .symbols import collect
 _GAME_TIME = ("turn", "game")  # the engine's own time units: their hooks are turn_start, game_start, game_end
 
 
-class Checker(MapChecks, RecordChecks, KeyedStateChecks):
+class Checker(MapChecks, RecordChecks, KeyedStateChecks, LookChecks):
     """Checks one ruleset; ``extra_values`` adds names such as a scenario's unit ids."""
 
     def __init__(self, sym: Symbols, extra_values: Iterable[str] = ()):
@@ -96,6 +97,7 @@ class Checker(MapChecks, RecordChecks, KeyedStateChecks):
             self.check_table(table)
         self.check_view()
         self.check_hidden()
+        self.check_looks()
         self.check_known_to()
         self.check_cups()
         self.check_functions()

@@ -113,6 +113,9 @@ class Collector:
             self.duplicate("hidden", decl.name, decl, first.span)
         self.sym.hidden[decl.name] = decl
 
+    def decl_look(self, decl: n.LookDecl) -> None:
+        self.sym.looks.append(decl)  # checked once every name is known (resolve.check_looks)
+
     def decl_sequence(self, decl: n.SequenceDecl) -> None:
         if self.sym.sequence is not None:
             return self.error("a ruleset declares one sequence of play", decl)

@@ -708,6 +708,22 @@ class Builder(Transformer_NonRecursive):
         return n.HiddenDecl(span=self.sp(meta), name=str(c[0]), name_span=self.ts(c[0]), seen_as=unquoted(c[1]),
                             cite=citation_of(c))
 
+    def look_decl(self, meta, c):
+        names = _tokens(c, "NAME")
+        extra = {}
+        if len(names) > 1:
+            extra.update(name=str(names[1]), name_span=self.ts(names[1]))
+        if len(names) > 2:
+            extra.update(value=str(names[2]), value_span=self.ts(names[2]))
+        settings = tuple(x for x in c if isinstance(x, n.LookSetting))
+        return n.LookDecl(span=self.sp(meta), subject=str(names[0]), subject_span=self.ts(names[0]), settings=settings,
+                          cite=citation_of(c), **extra)
+
+    def look_setting(self, meta, c):
+        quoted = len(c) == 2 and c[1].type == "STRING"
+        words = (unquoted(c[1]),) if quoted else tuple(str(x) for x in c[1:])
+        return n.LookSetting(span=self.sp(meta), name=str(c[0]), words=words, quoted=quoted)
+
     def place_state_decl(self, meta, c):
         return n.PlaceStateDecl(span=self.sp(meta), name=str(c[0]), type=c[1], known_to=_known_to(c), cite=citation_of(c))
 

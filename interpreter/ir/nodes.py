@@ -708,6 +708,34 @@ class HiddenDecl(Cited):
     seen_as: str
 
 
+class LookSetting(Node):
+    """``fill: "#a9c8e4"`` or ``factors: gun cannonade`` in a ``look`` block: a setting's name and its
+    words (a quoted text is one word, ``quoted``)."""
+
+    name: str
+    words: tuple[str, ...]
+    quoted: bool = False
+
+
+class LookDecl(Cited):
+    """``look SUBJECT [NAME [VALUE]] { setting: value, … }``: how a picture draws what the ruleset
+    declares (language 6.3c). The subject says what NAME is: ``side`` (a side), ``place`` (a place
+    property, with one of its values or alone for a place where it is set), ``edge`` (an edge kind, or a
+    border property with one of its values), ``counter`` (a class or a type), ``unit`` (every unit)."""
+
+    kind: Literal["look"] = "look"
+    subject: str
+    subject_span: Span
+    name: str | None = None
+    name_span: Span | None = None
+    value: str | None = None
+    value_span: Span | None = None
+    settings: tuple[LookSetting, ...] = ()
+
+    def setting(self, name: str) -> LookSetting | None:
+        return next((s for s in self.settings if s.name == name), None)
+
+
 class ChitCount(Node):
     """``red x3`` in a cup's ``chits`` line (a name alone is one chit)."""
 
@@ -1160,7 +1188,7 @@ class SequenceDecl(Cited):
 
 
 Decl = Annotated[
-    Game | IncludeDecl | UseDecl | SettingDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | HiddenDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | SecondaryMap | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
+    Game | IncludeDecl | UseDecl | SettingDecl | StatDecl | FlagDecl | UnitStateDecl | FaceDecl | GameStateDecl | PlaceStateDecl | ViewDecl | HiddenDecl | LookDecl | ClassDecl | TypeDecl | CounterDecl | MapDecl | SecondaryMap | BoxDecl | TrackDecl | MissingDecl | Unencoded | TableDecl | FunctionDecl | ProcedureDecl | HookDecl | InvariantDecl | SequenceDecl
     | Restriction | CupDecl | RecordDecl | EnumerationDecl,
     Field(discriminator="kind"),
 ]

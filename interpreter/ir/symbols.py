@@ -55,6 +55,7 @@ class Symbols:
     restrictions: dict[str, list[n.Restriction]] = field(default_factory=dict)  # decision name -> its overlays' restrictions
     view: n.ViewDecl | None = None
     hidden: dict[str, n.HiddenDecl] = field(default_factory=dict)  # a class or type -> how a side it is hidden from sees it
+    looks: list[n.LookDecl] = field(default_factory=list)  # how pictures draw sides, places, edges, counters (language 6.3c)
     cups: dict[str, n.CupDecl] = field(default_factory=dict)
     chits: dict[str, str] = field(default_factory=dict)  # chit name -> the first cup that holds it
     overlays: list = field(default_factory=list)  # the overlays applied to the ruleset (interpreter/overlay/apply.py), in order

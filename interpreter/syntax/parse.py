@@ -49,7 +49,7 @@ _TOKEN_WORDS = {
 # Families of tokens that are described as one thing when most of them are expected.
 _DECLARATIONS = ("game", "stat", "type", "counter", "table", "function", "procedure", "flag", "class", "unit", "state",
                  "map", "secondary", "box", "track", "missing", "on", "invariant", "sequence", "include", "place", "view",
-                 "hidden", "face", "ENCODING", "cup", "record", "enumeration", "use", "setting")  # ENCODING: 'not encoded', 'partly encoded', one token
+                 "hidden", "look", "face", "ENCODING", "cup", "record", "enumeration", "use", "setting")  # ENCODING: 'not encoded', 'partly encoded', one token
 _SCENARIO_ITEMS = ("note", "fixture", "demo", "places", "units", "at", "until", "track", "state", "run", "dice",
                    "decisions", "expect", "stops", "with")
 _CHANGES = ("replace", "remove", "add", "set", "disable", "change", "note")
