@@ -351,6 +351,7 @@ class Analysis:
                 calls.update(_passed_function(node))
         if sym.view is not None:
             calls.add(sym.view.function)
+        calls.update(s.words[0] for look in sym.looks for s in look.settings if s.name == "owner" and s.words)
         if sym.game is not None and sym.game.worth is not None:
             calls.add(sym.game.worth.name)  # the search agents call it
         if sym.game is not None and sym.game.outcome is not None:

@@ -15,6 +15,18 @@ def side_colours(sides: list[str]) -> dict[str, str]:
 
 def tint(colour: str, share: float = 0.75) -> str:
     """The colour mixed with white (``share`` of white): the light fill of a side's mark or cargo tag."""
+    if len(colour) == 4:
+        colour = "#" + "".join(ch * 2 for ch in colour[1:])
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
     mixed = (round(c + (255 - c) * share) for c in (r, g, b))
     return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def readable_on(colour: str) -> str:
+    """Black or white, whichever reads on the colour (a yellow side's counters take black text)."""
+    if not colour.startswith("#") or len(colour) not in (4, 7):
+        return "white"
+    if len(colour) == 4:
+        colour = "#" + "".join(ch * 2 for ch in colour[1:])
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "white"

@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 
 from ..grids.geometry import DEFAULT_HEX_ID, hex_id, parse_hex_id
 from ..grids.squares import square_grid
+from .look import Look, PlaceLook, look_of
 
 SQRT3 = math.sqrt(3)
-LABEL = 18  # room for a place's id above its stack and its marks below
 MARGIN = 24
+WIDE = 1400  # what a map is drawn across, about: legible once the picture is shown 1600 px wide
+GAP = 14  # between areas laid out by their `at` positions
 
 
 @dataclass
@@ -52,45 +54,45 @@ class Layout:
     unplaced: list[str] = field(default_factory=list)  # places with no position, laid out in a grid
     width: float = 0
     height: float = 0
+    counter: float = 36  # a counter's side on this map
 
 
-def lay_out(map_decl, places: list[tuple[str, str]], at: dict[str, tuple[int, int]],
-            sizes: dict[str, tuple[float, float]]) -> Layout:
-    """The layout of ``places`` (id, shape), in order, each needing room for a block of ``sizes[id]``."""
+def lay_out(map_decl, places: list[tuple[str, str]], at: dict[str, tuple[int, int]]) -> Layout:
+    """The layout of ``places`` (id, shape), in order: hexes and squares sized so the map in use spans
+    about WIDE, areas and points a fixed size; the counter's size follows the place's."""
     grid = map_decl.grid if map_decl is not None else None
     shape = grid.shape if grid is not None else "area"
-    biggest = (max((w for w, _ in sizes.values()), default=0), max((h for _, h in sizes.values()), default=0))
     if shape == "hex":
-        layout = _hexes(grid, [p for p, _ in places], _hex_radius(*biggest))
+        layout = _hexes(grid, [p for p, _ in places])
     elif shape == "square":
-        layout = _squares(map_decl, [p for p, _ in places], max(90.0, max(biggest[0], biggest[1] + 2 * LABEL) + 16))
+        layout = _squares(map_decl, [p for p, _ in places])
     else:
-        layout = Layout({})
-    w, h = max(120.0, biggest[0] + 20), max(64.0, biggest[1] + 2 * LABEL + 8)
+        layout = Layout({}, counter=34)
+    w, h = 104.0, 66.0
     for pid, pshape in places:
         if pid not in layout.cells and pid in at:
             x, y = at[pid]
-            layout.cells[pid] = Cell(pid, pshape, x * (w + 24), y * (h + 24), w, h)
+            layout.cells[pid] = Cell(pid, pshape, x * (w + GAP), y * (h + GAP), w, h)
     _place_the_rest(layout, places, w, h)
     _to_margin(layout)
     return layout
 
 
-def _hex_radius(w: float, h: float) -> float:
-    """The smallest circumradius whose hex holds a w x h block between its id above and marks below."""
-    h += 2 * LABEL
-    return max(48.0, h / SQRT3 + 4, w / 2 + h / (2 * SQRT3) + 4)
+def _span(values) -> int:
+    values = list(values)
+    return max(values) - min(values) + 1 if values else 1
 
 
-def _hexes(grid, ids: list[str], r: float) -> Layout:
+def _hexes(grid, ids: list[str]) -> Layout:
     form = grid.id_format or DEFAULT_HEX_ID
     down = 0 if grid.columns == "even_q" or grid.columns is None else 1  # the columns shifted half a hex down
-    layout = Layout({})
     cells = {}
     for pid in ids:
         cr = parse_hex_id(pid, form)
         if cr is not None:
             cells[pid] = cr
+    r = min(46.0, max(24.0, WIDE / (1.5 * _span(c for c, _ in cells.values()) + 0.5)))
+    layout = Layout({}, counter=round(r * 1.05))
     for pid, (c, row) in cells.items():
         layout.cells[pid] = _hex_cell(pid, c, row, r, down)
     if cells:
@@ -108,13 +110,13 @@ def _hex_cell(pid: str, c: int, row: int, r: float, down: int, filler: bool = Fa
     return Cell(pid, "hex", c * 1.5 * r, y, r, r, filler)
 
 
-def _squares(map_decl, ids: list[str], side: float) -> Layout:
-    layout = Layout({})
+def _squares(map_decl, ids: list[str]) -> Layout:
     grid = square_grid(map_decl)
-    for pid in ids:
-        cr = grid.form.read(pid) if grid is not None else None
-        if cr is not None:
-            layout.cells[pid] = Cell(pid, "square", cr[0] * side, cr[1] * side, side, side)
+    read = {pid: cr for pid in ids if grid is not None and (cr := grid.form.read(pid)) is not None}
+    side = min(96.0, max(48.0, WIDE / _span(c for c, _ in read.values())))
+    layout = Layout({}, counter=round(side * 0.56))
+    for pid, (c, r) in read.items():
+        layout.cells[pid] = Cell(pid, "square", c * side, r * side, side, side)
     return layout
 
 
@@ -150,20 +152,30 @@ def _to_margin(layout: Layout) -> None:
 @dataclass
 class Board:
     """What of the map never changes in a game: its declaration, the places (id, shape) in the
-    scenario's order, their `at` positions, and the links between them (a, b, edge kind or None)."""
+    scenario's order, their `at` positions, the links between them (a, b, edge kind or None), how the
+    ruleset draws it (its `look`s), each place's look by its properties, the sides between places a
+    border look draws (a, b, colour, pattern), and the demo data it stands on (None: the published map)."""
 
     map: object
     places: list[tuple[str, str]]
     at: dict[str, tuple[int, int]]
     links: list[tuple[str, str, str | None]]
+    look: Look = field(default_factory=lambda: Look({}))
+    terrain: dict[str, PlaceLook] = field(default_factory=dict)
+    borders: list[tuple[str, str, str, str]] = field(default_factory=list)
+    demo: str | None = None
 
 
 def board_of(engine, scenario) -> Board:
     """The board of an engine set up from ``scenario`` (None: a game with no set-up has no places)."""
+    from ..runtime.games.stands_in import stands_in_brief
+
     st = engine.state
     at = {p.id: p.at for p in scenario.places if p.at is not None} if scenario is not None else {}
     links: list[tuple[str, str, str | None]] = []
     seen: set[tuple[str, str, str | None]] = set()
+    look = look_of(engine.sym)
+    borders = []
     for place in st.places.values():
         pairs = [(b, None) for b in place.neighbours] + [(b, kind) for kind, bs in place.links.items() for b in bs]
         for b, kind in pairs:
@@ -171,4 +183,10 @@ def board_of(engine, scenario) -> Board:
             if key not in seen:
                 seen.add(key)
                 links.append(key)
-    return Board(engine.sym.map, [(p.id, p.shape) for p in st.places.values()], at, links)
+        for other, values in place.borders.items():
+            style = next((look.edges[(name, value)] for name, value in values.items() if (name, value) in look.edges), None)
+            if style is not None and place.id < other:
+                borders.append((place.id, other, *style))
+    terrain = {p.id: look.place(p.props) for p in st.places.values()}
+    return Board(engine.sym.map, [(p.id, p.shape) for p in st.places.values()], at, links, look, terrain, borders,
+                 stands_in_brief(scenario))

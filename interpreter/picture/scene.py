@@ -19,6 +19,7 @@ from ..runtime.common.values import MISSING, Place, Unit, X, show
 from ..runtime.execution import cups
 from ..runtime.execution.calendar import turn_label
 from ..runtime.world.fog import seen_faces, unknown_to
+from .look import look_of
 
 
 @dataclass
@@ -34,6 +35,11 @@ class Counter:
     marks: list[str]
     cargo: list[Counter] = field(default_factory=list)
     face_down: int = 0  # face down: how many units show the label
+    owner: str | None = None  # the side whose colour it shows (the ruleset's `look unit { owner: … }`), None: no side's
+    colour: str | None = None  # its class or type's own colour, declared with `look counter`
+    symbol: str | None = None  # what the middle of the counter shows: the declared symbol, else a short label
+    factors: list[str] = field(default_factory=list)  # the printed values along its bottom edge, as its face shows them
+    reduced: bool = False  # it shows its reduced face (the `reduced:` unit state of its `look counter`)
 
     @property
     def face_text(self) -> str:
@@ -94,6 +100,8 @@ def take(engine, title: str, moment: str, viewer: str | None = None) -> Scene:
 class _Reader:
     def __init__(self, engine, viewer: str | None):
         self.engine, self.viewer, self.sides = engine, viewer, set(engine.sym.sides)
+        self.look = look_of(engine.sym)
+        self.owner_of = _owner_function(engine, self.look.owner)
 
     def sees(self, u: Unit) -> bool:
         return self.viewer is None or self.engine.sees(self.viewer, u)
@@ -119,7 +127,10 @@ class _Reader:
         cargo = self.shown(u.cargo)
         type_decl = self.engine.sym.types.get(u.type)
         label = type_decl.label if type_decl is not None and type_decl.label else u.type
-        return Counter(u.id, u.side, u.type, label, values, marks, cargo)
+        look = self.look.counter(u.type, u.cls)
+        factors = [_factor(self.engine.face_value(u, name)) for name in look.factors]
+        return Counter(u.id, u.side, u.type, label, values, marks, cargo, owner=self.owner_of(u), colour=look.colour,
+                       symbol=look.symbol, factors=factors, reduced=_reduced(u, look.reduced))
 
     def marks(self, place: Place) -> list[Mark]:
         out = []
@@ -128,6 +139,37 @@ class _Reader:
             if text:
                 out.append(Mark(name, text, value if isinstance(value, str) and value in self.sides else None))
         return out
+
+
+def _owner_function(engine, name: str | None):
+    """The side whose colour a unit shows: the ruleset's owner function's answer (a side, or none for no
+    side's), else the unit's side."""
+    decl = engine.sym.functions.get(name) if name else None
+    if decl is None:
+        return lambda u: u.side
+    param, body = decl.params[0].name, engine.compiler.expr(decl.body)
+
+    def owner(u: Unit) -> str | None:
+        side = body({param: u})
+        return side if isinstance(side, str) and side in engine.sym.sides else None
+    return owner
+
+
+def _factor(value: Any) -> str:
+    """A printed factor as the counter shows it: a number, X, or '?' for a value the rulebook does not print."""
+    if value is None or value is MISSING:
+        return "?"
+    return "X" if value is X else show(value)
+
+
+def _reduced(u: Unit, reduced: tuple[str, ...]) -> bool:
+    """Whether the unit shows its reduced face: its state has the value named, or is set (true, more than 0)."""
+    if not reduced:
+        return False
+    value = u.state.get(reduced[0])
+    if len(reduced) > 1:
+        return show(value) == reduced[1] if value is not None else False
+    return value not in (None, False, 0, "none")
 
 
 def _value_text(name: str, value: Any) -> str:
