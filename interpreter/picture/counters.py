@@ -70,8 +70,8 @@ def draw_counter(c: Counter, x: float, y: float, size: float, colours: dict[str,
     colour = counter_colour(c, colours)
     face = tint(colour, 0.55) if c.reduced else colour
     ink = readable_on(face)
-    group = dw.Group(class_="counter reduced" if c.reduced else "counter", data_unit=c.id, data_side=c.side,
-                     data_type=c.type, data_owner=c.owner or "none")
+    group = dw.Group(class_="counter", data_unit=c.id, data_side=c.side, data_type=c.type, data_owner=c.owner or "none",
+                     data_reduced="true" if c.reduced else None)
     group.append(dw.Title(_whole(c)))
     group.append(dw.Rectangle(x, y, size, size, rx=size * 0.08, fill=face, stroke="#1a1a1a", stroke_width=1))
     if c.reduced:  # the reduced face: pale, crossed by a band of the full colour
@@ -98,8 +98,8 @@ def _face_down(c: Counter, x: float, y: float, size: float) -> dw.Group:
     group.append(dw.Title(_whole(c)))
     group.append(dw.Rectangle(x, y, size, size, rx=size * 0.08, fill=BLANK, stroke=NEUTRAL, stroke_width=1,
                               stroke_dasharray="3,2"))
-    font = max(6.0, size * 0.18)
-    group.append(dw.Text(_fit(c.label, size - 4, font), font, x + size / 2, y + size / 2, fill="#333",
+    font = max(3.5, min(size * 0.18, (size - 4) / max(text_width(c.label, 1), 0.1)))
+    group.append(dw.Text(_fit(c.label, size - 2, font), font, x + size / 2, y + size / 2, fill="#333",
                          text_anchor="middle", font_style="italic", font_family=FONT))
     if c.face_down > 1:
         group.append(dw.Text(f"x{c.face_down}", font * 1.2, x + size / 2, y + size / 2 + font * 1.4, fill="#333",

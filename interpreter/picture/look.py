@@ -59,7 +59,8 @@ class Look:
 
 
 def _set(value) -> bool:
-    return value not in (None, False, 0, "none", "no") and value != ()
+    """A property a place has: any number (a seaport of value 0 is a seaport), a true flag, a value but none."""
+    return value is not None and value is not False and value != "none" and value != ()
 
 
 def look_of(sym) -> Look:

@@ -258,19 +258,25 @@ def _contents(cell: Cell, spot: Spot, look: PlaceLook, colours: dict[str, str], 
     group.append(dw.Title(f"{spot.id} {spot.name}" if spot.name else spot.id))
     half_w, half_h = cell.extent()
     grid = cell.shape in ("hex", "square")
-    label = spot.id if grid or not spot.name else spot.name
-    if look.mark and not grid:  # an area's mark stands before its name
-        label = f"{look.mark} {label}"
-    id_font = max(7.0, min(10.0, cell.w * 0.2)) if grid else _font_to_fit(label, half_w * 1.9, 10.5, 8)
-    group.append(dw.Text(_fit_line(label, half_w * (1.3 if grid else 1.9), id_font), id_font, cell.x,
-                         cell.y - half_h + id_font + 1, text_anchor="middle", fill="#555" if grid else "#111",
-                         font_weight=None if grid else "bold", class_="place-id"))
-    if spot.name and not grid and label != spot.id:
-        group.append(dw.Text(spot.name, 0.1, cell.x, cell.y, fill="none", class_="place-name", opacity=0))
+    if grid:
+        font = max(7.0, min(10.0, cell.w * 0.2))
+        group.append(dw.Text(spot.id, font, cell.x, cell.y - half_h + font + 1, text_anchor="middle", fill="#555",
+                             class_="place-id"))
+        top = font
+    else:  # an area or a point: its name (its id without one) in as many as two lines, its mark before it
+        label, kind = (spot.name, "place-name") if spot.name else (spot.id, "place-id")
+        font = _font_to_fit(label, cell.w - 22, 10.5, 8)
+        lines = wrap(label, cell.w - 22, font)[:2]
+        for i, line in enumerate(lines):
+            group.append(dw.Text(line, font, cell.x, cell.y - half_h + font + 2 + i * font * 1.1, text_anchor="middle",
+                                 fill="#111", font_weight="bold", class_=kind))
+        if look.mark:
+            group.append(dw.Text(look.mark, 10, cell.x - half_w + 3, cell.y - half_h + 12, class_="place-symbol"))
+        top = font * 1.1 * len(lines)
     if grid and (look.mark or (spot.name and cell.shape == "square")):
         _name_label(group, cell, spot, look.mark)
     w, h = pile_size(spot.stack, size)
-    room = cell.y - h / 2 + (id_font * 0.4 if spot.stack else 0)
+    room = cell.y - h / 2 + (top * 0.45 if spot.stack else 0)
     if spot.stack:
         group.append(draw_pile(spot.stack, cell.x - w / 2, room, size, colours, spot.id))
     y = room + h + 2 if spot.stack else cell.y - 6

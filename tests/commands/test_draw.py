@@ -72,8 +72,9 @@ def face_down(root: ET.Element) -> dict[str, list[tuple[str, str, list[str]]]]:
     out = {}
     for stack in root.iter(NS + "g"):
         if "stack" in classes(stack):
-            found = [(g.get("data-face"), g.get("data-count"), texts(g)) for g in stack.iter(NS + "g")
-                     if "face-down" in classes(g)]
+            found = [(g.get("data-face"), g.get("data-count"),
+                      [g.find(NS + "title").text] if "aboard" in classes(g) else texts(g))  # a chip: its tooltip
+                     for g in stack.iter(NS + "g") if "face-down" in classes(g)]
             if found:
                 out[stack.get("data-place")] = found
     return out
@@ -100,7 +101,8 @@ def test_each_stack_holds_its_counters_by_side_and_type(tmp_path):
     assert at["3119"]["BOYNE"].get("data-type") == "named_ship" and at["3119"]["SFR1"].get("data-type") == "frigate"
     assert aboard(at["3119"]["BOYNE"]) == ["ESUP", "EDEC1", "EDEC2"]  # units aboard a ship are drawn with it
     assert aboard(at["3018"]["EMERCH"]) == ["ES1", "ECAN"]
-    assert "gun 8" in " ".join(texts(at["3119"]["BOYNE"]))  # its printed values
+    assert texts(at["3119"]["BOYNE"], "factors") == ["8-2"]  # its gun and cannonade, as its look prints them
+    assert "gun 8" in at["3119"]["BOYNE"].find(NS + "title").text  # every printed value, on hover
     assert "3119" in {m[0] for m in marks(draw(tmp_path, EOP, name="q.svg")) if m[2] == "interceptor"}
 
 
@@ -141,7 +143,7 @@ def test_a_side_sees_only_what_the_view_shows_it(tmp_path):
     # English see each stack's height, not what it holds.
     assert face_down(root) == {"2010": [("a counter", "1", ["a counter"])],
                                "2012": [("a counter", "1", ["a counter"])],
-                               "2014": [("a counter", "1", ["› a counter"])]}
+                               "2014": [("a counter", "1", ["a counter: face down, not seen"])]}
     assert not [m for m in marks(root) if m[2] == "hidden"]
     svg = (tmp_path / "p.svg").read_text(encoding="utf-8")
     assert "SSOL2" not in svg and "SSOL4" not in svg  # not even in a counter's title
@@ -157,8 +159,8 @@ def test_a_sea_of_glory_fleet_is_a_blank_block_to_the_enemy_its_ships_neither_dr
     assert face_down(root) == {"1712": [("a block", "1", ["a block"])]}
     svg = (tmp_path / "p.svg").read_text(encoding="utf-8")
     assert not any(u in svg for u in ("B1", "COLLINGWOOD", "HMS1")) and "hidden" not in svg
-    assert texts(root, "note") == ["units allied does not see are drawn face down as the rules say they are seen, "
-                                   "or not at all"]  # no count of what is left out
+    assert " ".join(texts(root, "note")) == ("units allied does not see are drawn face down as the rules say they are "
+                                             "seen, or not at all")  # no count of what is left out
 
 
 def test_the_units_in_a_guerra_a_muerte_ejercito_box_are_not_drawn_nor_counted_for_the_enemy(tmp_path):
@@ -177,7 +179,7 @@ def test_units_not_seen_are_blank_counters_labelled_as_they_are_seen_what_they_c
     root = draw(tmp_path, cargo, "--side", "red")
     assert set(stacks(root)["reach"]) == {"RED1", "BLUE3"}  # BLUE3 turned face up by a search
     assert aboard(stacks(root)["reach"]["BLUE3"]) == [None]  # its two convoys, as one face-down tag
-    assert face_down(root) == {"reach": [("a block", "2", ["› a block x2"])],  # the squadron aboard: not there
+    assert face_down(root) == {"reach": [("a block", "2", ["a block x2: face down, not seen"])],  # the squadron aboard: not there
                                "home": [("a block", "1", ["a block"])]}  # nor the squadron aboard the convoy
     svg = (tmp_path / "p.svg").read_text(encoding="utf-8")
     assert not any(u in svg for u in ("BLUE1", "BLUE2", "BLUE4", "BLUE5", "BLUE6"))
@@ -191,7 +193,8 @@ def test_a_sides_picture_names_the_moment_as_that_side_reads_the_trace(tmp_path)
     # Line 2 of fog_cargo's run is '[6.1] BLUE5 sails to reach'; Red reads 'a block sails to reach' (6.1).
     root = draw(tmp_path, "tests/lang/fog_cargo.scenario", "--side", "red", "--at", "2")
     assert texts(root, "moment") == ["after line 2: [6.1] a block sails to reach"]
-    assert face_down(root)["reach"] == [("a block", "2", ["› a block x2"]), ("a block", "1", ["a block"])]
+    # the pile drawn from its bottom: the face-down block, then BLUE3 on top with its convoys aboard
+    assert face_down(root)["reach"] == [("a block", "1", ["a block"]), ("a block", "2", ["a block x2: face down, not seen"])]
     assert "home" not in face_down(root) and "BLUE" not in (tmp_path / "p.svg").read_text(encoding="utf-8").replace(
         "BLUE3", "")
 
@@ -336,13 +339,30 @@ def test_a_run_that_stops_on_an_error_is_drawn_up_to_it(tmp_path, capsys):
     assert not (tmp_path / "q.svg").exists()
 
 
-def test_a_named_place_shows_its_name_under_its_id_and_a_named_hex_as_its_tooltip(tmp_path):
-    root = draw(tmp_path, "rulesets/yellow_jack.rules")
-    assert {"Port Royal (Jamaica)", "Space #9", "Harbour of Savannah"} <= set(texts(root, "place-name"))
+def spot_names(root: ET.Element) -> dict[str, str]:
+    """Place id -> the name drawn on it (its lines joined)."""
+    spots = {g.get("data-place"): g for g in root.iter(NS + "g") if "spot" in classes(g)}
+    return {pid: " ".join(texts(g, "place-name")) for pid, g in spots.items() if texts(g, "place-name")}
+
+
+def test_an_area_shows_its_name_and_a_marked_hex_its_mark_and_name(tmp_path):
+    names = spot_names(draw(tmp_path, "rulesets/yellow_jack.rules"))
+    assert names["port_royal_jamaica"] == "Port Royal (Jamaica)" and names["space_9"] == "Space #9"
+    assert names["savannah_harbour"] == "Harbour of Savannah"
     hexes = draw(tmp_path, "rulesets/jenkins_ear.rules", name="je.svg")
-    assert not texts(hexes, "place-name")  # a hex has no room for it
+    # A seaport (`look place seaport { mark: "⚓" }`) is named at its foot; another named hex in its tooltip.
+    assert spot_names(hexes)["3018"] == "⚓ Leogane" and spot_names(hexes)["2719"] == "⚓ Port Royal"
     spots = {g.get("data-place"): g for g in hexes.iter(NS + "g") if "spot" in classes(g)}
     assert spots["3018"].find(NS + "title").text == "3018 Leogane"
+    assert set(spot_names(hexes)) == {pid for pid, look in _seaports().items() if look}
+
+
+def _seaports() -> dict[str, bool]:
+    from interpreter.load import game_to_play
+    from interpreter.syntax.diagnostics import Sources
+
+    _, _, set_up = game_to_play("rulesets/jenkins_ear.rules", Sources(), [], True, None)
+    return {p.id: "seaport" in p.props for p in set_up.engine.state.places.values()}
 
 
 @pytest.mark.parametrize("agents, viewer", [("human,random", "english"), ("random,human", "spanish"),
