@@ -394,3 +394,84 @@ def test_when_lions_sailed_shows_land_counters_and_not_a_fleets_ships(tmp_path):
     root = draw(tmp_path, "rulesets/when_lions_sailed.rules", "--side", "england")
     assert face_down(root)["C13"] == [("a counter", "1", ["a counter"])]
     assert not stacks(root).get("C13")
+
+
+# ── how a game looks: the ruleset's `look` declarations (language 6.3c) ──
+
+GAMES = ("jenkins_ear", "guerra_a_muerte", "sea_of_glory_1805", "when_lions_sailed", "yellow_jack")
+
+
+def fills(root: ET.Element) -> dict[str, str]:
+    return {el.get("data-place"): el.get("data-fill") for el in root.iter() if "place" in classes(el) and el.get("data-fill")}
+
+
+def test_terrain_is_filled_as_the_ruleset_declares_it(tmp_path):
+    from interpreter.load import game_to_play
+    from interpreter.syntax.diagnostics import Sources
+
+    drawn = fills(draw(tmp_path, "rulesets/jenkins_ear.rules"))
+    _, _, set_up = game_to_play("rulesets/jenkins_ear.rules", Sources(), [], True, None)
+    declared = {"sea": "#b7d3ea", "coastal": "#d6e6c2", "land": "#e3d3a8"}  # jenkins_ear.rules: look place terrain …
+    terrain = {p.id: p.props.get("terrain") for p in set_up.engine.state.places.values()}
+    assert drawn and all(drawn[pid] == declared[t] for pid, t in terrain.items() if t)
+    assert {drawn[pid] for pid in drawn} == set(declared.values())  # every terrain on the demo map is told apart
+    patterns = {el.get("data-pattern") for el in draw(tmp_path, "rulesets/jenkins_ear.rules", name="q.svg").iter()
+                if el.get("data-pattern")}
+    assert patterns == {"waves", "dots"}
+
+
+def test_an_undeclared_map_is_one_land_colour(tmp_path):
+    from interpreter.picture.look import LAND
+
+    assert set(fills(draw(tmp_path, "tests/lang/fog_cargo.scenario")).values()) == {LAND}
+
+
+def test_sides_show_their_declared_colours_and_a_unit_its_owners(tmp_path):
+    root = draw(tmp_path, "rulesets/when_lions_sailed.rules")
+    legend = {g.get("data-side"): g.find(NS + "rect").get("fill") for g in root.iter(NS + "g") if "legend" in classes(g)}
+    assert legend == {"england": "#b3261e", "netherlands": "#e07b1a", "spain": "#e3b53b", "france": "#2f5da8"}
+    at = stacks(root)
+    # The set-up places the pirates and treasure fleets 'of england': off the map they are nobody's, and show
+    # their own printed colours (`look unit { owner: drawn_owner }`, `look counter pirate_ship { colour: … }`).
+    pirates = at["pirate_supply"]
+    assert pirates and all(c.get("data-side") == "england" and c.get("data-owner") == "none" for c in pirates.values())
+    face = {c.get("data-type"): c.find(NS + "rect").get("fill") for c in pirates.values()}
+    assert face["pirate_ship"] == "#3a3a3a"
+    assert {c.find(NS + "rect").get("fill") for c in at["treasure_supply"].values()} == {"#c9a227"}
+    assert at["C12"]["EN_SOVEREIGN"].find(NS + "rect").get("fill") == legend["england"]
+
+
+def test_a_reduced_counter_shows_a_face_unlike_a_full_one(tmp_path):
+    at = stacks(draw(tmp_path, "scenarios/guerra_a_muerte/case_militia_upgrade.scenario"))
+    reduced, full = at["santa_fe"]["GR"], at["santa_fe"]["GM"]
+    assert reduced.get("data-reduced") == "true" and full.get("data-reduced") is None
+    assert reduced.find(NS + "rect").get("fill") != full.find(NS + "rect").get("fill")  # the pale face
+    assert [r for r in reduced.iter(NS + "rect") if "reduced-band" in classes(r)]
+    assert texts(full, "factors") and texts(full, "counter-symbol") == ["⚔"]  # combat-op, under its symbol
+
+
+def _extent(el: ET.Element, dy: float) -> tuple[float, float, float]:
+    """A text's left and right ends and its baseline, about (counters.text_width's estimate)."""
+    from interpreter.picture.counters import text_width
+
+    x, size = float(el.get("x")), float(el.get("font-size"))
+    width = text_width(el.text or "", size)
+    anchor = el.get("text-anchor", "start")
+    left = x - width / 2 if anchor == "middle" else x - width if anchor == "end" else x
+    return left, left + width, float(el.get("y")) + dy
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_fits_a_picture_read_1600_wide_and_no_text_runs_off_it(tmp_path, game):
+    root = draw(tmp_path, f"rulesets/{game}.rules")
+    width, height = float(root.get("width")), float(root.get("height"))
+    assert width <= 2200 and height <= 2000  # shown 1600 wide, a counter keeps most of its size
+    for parent in root.iter():
+        dy = float(parent.get("transform", "translate(0,0)").split(",")[1].rstrip(")")) if "translate" in parent.get(
+            "transform", "") else 0.0
+        for el in parent.findall(NS + "text"):
+            left, right, base = _extent(el, dy)
+            assert left >= 0 and right <= width + 1 and 0 <= base <= height, (el.text, left, right, base)
+    places_drawn = [el for el in root.iter() if "place" in classes(el) and el.get("data-place")]
+    assert places_drawn
+    assert [g for g in root.iter(NS + "g") if "demo" in classes(g)], "a demo map carries its label"
