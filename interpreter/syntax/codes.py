@@ -43,7 +43,7 @@ _KINDS: tuple[tuple[str, str], ...] = (
                      r"|step|sequence)\b|is not a (chit|point|coast|count)|is not declared missing|names no scenario"
                      r"|is neither a game state|^no turn is named|is one of .*, not|is not an agent|no such parameter"
                      r"|^no path from|has no step '|declares no 'missing |is not a key of|which is no enumeration"
-                     r"|^there is no library mechanic|has no setting '|has no paragraph \["),
+                     r"|^there is no library mechanic|has no setting '|has no paragraph \[|is not a value of '"),
     ("type", r"is of type|cannot hold|not in an expression|, but this argument is|needs the bare name|is a procedure:"
              r"|its face is shown|^the setting .\w+. gives"
              r"|needs a function giving a move's cost"
@@ -51,7 +51,9 @@ _KINDS: tuple[tuple[str, str], ...] = (
              r"|read it with '|^a cup is drawn|changes a track or a local number|has the name of the|event names"
              r"|must take one side|moves a column, but|so it is not rounded|picks two paths|^only decisions are made secretly"
              r"|whose answer is not revealed|is said to mean a win|ends a \w+; it stands outside|ends a seat"
-             r"|the seat to start from|is not on coast|square .* id format|has a value for each \w+: |not one per key"),
+             r"|the seat to start from|is not on coast|square .* id format|has a value for each \w+: |not one per key"
+             r"|is a colour written|takes a quoted text|^'\w+' is one of |names stats: |names a unit state, and"
+             r"|names a function of a unit that|^'look \w+': a look is of|does not name what it draws"),
     ("turn-names", r"turn name|turns' names|names \d+ turn|this game's turns"),
     ("sequence", r"runs a step of the phase|^the scenario has no 'run' line|holds places alone"),
     # The standard library's mechanics, as a ruleset uses them.
