@@ -23,7 +23,7 @@ def tint(colour: str, share: float = 0.75) -> str:
 
 
 def readable_on(colour: str) -> str:
-    """Black or white, whichever reads on the colour (a yellow side's counters take black text)."""
+    """Black or white, whichever reads on the colour (a pale side's counters take black text)."""
     if not colour.startswith("#") or len(colour) not in (4, 7):
         return "white"
     if len(colour) == 4:
