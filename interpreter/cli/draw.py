@@ -197,7 +197,7 @@ class Camera:
         if number == 0:
             return what or "the set-up"
         line = engine.events[number - 1].line()
-        return (what + ", " if what else "") + f"after line {number}: {line if len(line) <= 90 else line[:89] + '…'}"
+        return (what + ", " if what else "") + f"after line {number}: {line}"  # the picture wraps it whole
 
     def _take(self, engine, moment: str):
         from ..picture import scene

@@ -77,7 +77,8 @@ def draw_counter(c: Counter, x: float, y: float, size: float, colours: dict[str,
     if c.reduced:  # the reduced face: pale, crossed by a band of the full colour
         group.append(dw.Rectangle(x + 1, y + size * 0.40, size - 2, size * 0.13, fill=colour, class_="reduced-band"))
     small = max(6.0, size * 0.2)
-    group.append(dw.Text(_fit(c.id, size - 3, small * 0.9), small * 0.9, x + size / 2, y + small, fill=ink,
+    id_font = max(4.5, min(small * 0.9, (size - 3) / max(text_width(c.id, 1), 0.1)))  # a long id in smaller type
+    group.append(dw.Text(_fit(c.id, size - 2, id_font), id_font, x + size / 2, y + small, fill=ink,
                          text_anchor="middle", font_family=FONT, class_="counter-id"))
     middle = c.symbol or _short(c.label)
     big = size * (0.34 if c.symbol else 0.24)

@@ -92,7 +92,7 @@ def _hexes(grid, ids: list[str]) -> Layout:
         if cr is not None:
             cells[pid] = cr
     r = min(46.0, max(24.0, WIDE / (1.5 * _span(c for c, _ in cells.values()) + 0.5)))
-    layout = Layout({}, counter=round(r * 1.05))
+    layout = Layout({}, counter=round(r * 0.92))
     for pid, (c, row) in cells.items():
         layout.cells[pid] = _hex_cell(pid, c, row, r, down)
     if cells:

@@ -32,6 +32,15 @@ class Polygon(dw.DrawingBasicElement):
         super().__init__(points=" ".join(f"{x:.1f},{y:.1f}" for x, y in points), **kwargs)
 
 
+class Segment(dw.DrawingBasicElement):
+    """An SVG line (drawsvg draws a path): a border along the side two places share, read back by its ends."""
+
+    TAG_NAME = "line"
+
+    def __init__(self, x1: float, y1: float, x2: float, y2: float, **kwargs):
+        super().__init__(x1=round(x1, 2), y1=round(y1, 2), x2=round(x2, 2), y2=round(y2, 2), **kwargs)
+
+
 def draw(scene: Scene, board: Board) -> dw.Drawing:
     """The picture of a scene on its board."""
     colours = board.look.sides
@@ -169,7 +178,7 @@ def _map(scene: Scene, board: Board, layout: Layout, colours: dict[str, str], to
             side = _shared_side(layout.cells[a], layout.cells[b])
             if side is not None:
                 (x1, y1), (x2, y2) = side
-                group.append(dw.Line(x1, y1, x2, y2, stroke=colour, stroke_width=3.5, stroke_linecap="round",
+                group.append(Segment(x1, y1, x2, y2, stroke=colour, stroke_width=3.5, stroke_linecap="round",
                                      stroke_dasharray=DASHES.get(pattern), class_="border"))
     if grid:
         group.append(_links(board, layout))
@@ -264,7 +273,7 @@ def _contents(cell: Cell, spot: Spot, look: PlaceLook, colours: dict[str, str], 
                              class_="place-id"))
         top = font
     else:  # an area or a point: its name (its id without one) in as many as two lines, its mark before it
-        label, kind = (spot.name, "place-name") if spot.name else (spot.id, "place-id")
+        label, kind = (spot.name, "place-name") if spot.name else (spot.id.replace("_", " "), "place-id")
         font = _font_to_fit(label, cell.w - 22, 10.5, 8)
         lines = wrap(label, cell.w - 22, font)[:2]
         for i, line in enumerate(lines):

@@ -475,3 +475,19 @@ def test_each_game_fits_a_picture_read_1600_wide_and_no_text_runs_off_it(tmp_pat
     places_drawn = [el for el in root.iter() if "place" in classes(el) and el.get("data-place")]
     assert places_drawn
     assert [g for g in root.iter(NS + "g") if "demo" in classes(g)], "a demo map carries its label"
+
+
+def test_a_river_is_drawn_along_the_hexsides_the_scenario_gives_it(tmp_path):
+    # tests/lang/movement.rules: `look edge crossing river`; movement_terrain.scenario: five river hexsides.
+    root = draw(tmp_path, "tests/lang/movement_terrain.scenario")
+    rivers = [el for el in root.iter(NS + "line") if "border" in classes(el)]
+    assert len(rivers) == 5 and {el.get("stroke") for el in rivers} == {"#2f6db5"}
+    hexes = places(root, "polygon")
+    corners = {pid: [tuple(map(float, p.split(","))) for p in h.get("points").split()] for pid, h in hexes.items()}
+
+    def on(pid, x, y):
+        return any(abs(x - cx) < 0.2 and abs(y - cy) < 0.2 for cx, cy in corners[pid])
+    ends = [((float(el.get("x1")), float(el.get("y1"))), (float(el.get("x2")), float(el.get("y2")))) for el in rivers]
+    # the side 0301-0401 is drawn: both its ends are corners of both hexes
+    assert any(all(on(pid, *end) for pid in ("0301", "0401") for end in pair) for pair in ends)
+    assert {fills(root)[pid] for pid in hexes} >= {"#9cc68a"}  # the woods, as the toy game declares them
