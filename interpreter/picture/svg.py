@@ -21,6 +21,7 @@ COLUMN = 300  # a column of the panel beside the map
 FONT = "sans-serif"
 BOX_COUNTER = 34  # a counter in a box beside the map
 DASHES = {"solid": None, "dashed": "7,4", "dotted": "2,3"}
+BOLD = 1.1  # bold type is this much wider
 
 
 class Polygon(dw.DrawingBasicElement):
@@ -93,8 +94,8 @@ class _Heading:
 
     def wrap(self, width: float) -> None:
         self.lines = [(line, size, kind, weight) for text, size, kind, weight in self.parts
-                      for line in wrap(text, width - 32, size)]
-        self.demo_lines = wrap(f"DEMO — {self.demo}", width - 48, 11) if self.demo else []
+                      for line in wrap(text, width - 32, size * (BOLD if weight else 1))]
+        self.demo_lines = wrap(f"DEMO — {self.demo}", width - 48, 11 * BOLD) if self.demo else []
         self.height = 14 + sum(size * 1.35 for _, size, _, _ in self.lines) + (len(self.demo_lines) * 15 + 14
                                                                                if self.demo_lines else 0) + 8
 
@@ -106,7 +107,7 @@ class _Heading:
         if self.demo_lines:
             y += 6
             group = dw.Group(class_="demo")
-            group.append(dw.Rectangle(12, y, max(text_width(line, 11) for line in self.demo_lines) + 20,
+            group.append(dw.Rectangle(12, y, max(text_width(line, 11 * BOLD) for line in self.demo_lines) + 20,
                                       len(self.demo_lines) * 15 + 6, rx=4, fill="#fff3cd", stroke="#b7791f"))
             for i, line in enumerate(self.demo_lines):
                 group.append(dw.Text(line, 11, 22, y + 15 + i * 15, fill="#7a4b00", font_weight="bold", class_="demo-text"))
@@ -198,7 +199,7 @@ def _links(board: Board, layout: Layout) -> dw.Group:
             continue
         ca, cb = layout.cells[a], layout.cells[b]
         if kind is None and ca.shape in ("hex", "square"):
-            if _wraps_round(ca, cb):
+            if _wraps_round(ca, cb) and (abs(ca.y - cb.y) < 0.5 or abs(ca.x - cb.x) < 0.5):  # a diagonal follows from these
                 group.append(_wrap_note(ca, cb))
                 group.append(_wrap_note(cb, ca))
             continue
