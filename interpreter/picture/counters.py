@@ -88,8 +88,10 @@ def draw_counter(c: Counter, x: float, y: float, size: float, colours: dict[str,
         factors = "-".join(c.factors)
         group.append(dw.Text(_fit(factors, size - 4, small * 1.1), small * 1.1, x + size / 2, y + size - small * 0.45,
                              fill=ink, text_anchor="middle", font_family=FONT, font_weight="bold", class_="factors"))
-    for i, (cargo, _depth) in enumerate(_aboard(c)[:4]):
-        group.append(_chip(cargo, x + 2 + i * (size * 0.36), y + size - size * 0.14, size * 0.32, colours))
+    aboard = _aboard(c)[:4]  # the chips along the counter's foot, as many as fit across it
+    chip = min(size * 0.32, (size - 4) / max(len(aboard), 1) - 1)
+    for i, (cargo, _depth) in enumerate(aboard):
+        group.append(_chip(cargo, x + 2 + i * (chip + 1), y + size - chip * 0.45, chip, colours))
     return group
 
 

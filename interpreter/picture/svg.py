@@ -283,7 +283,7 @@ def _contents(cell: Cell, spot: Spot, look: PlaceLook, colours: dict[str, str], 
         if look.mark:
             group.append(dw.Text(look.mark, 10, cell.x - half_w + 3, cell.y - half_h + 12, class_="place-symbol"))
         top = font * 1.1 * len(lines)
-    if grid and (look.mark or (spot.name and cell.shape == "square")):
+    if grid and (look.mark or spot.name and cell.shape == "square"):
         _name_label(group, cell, spot, look.mark)
     w, h = pile_size(spot.stack, size)
     room = cell.y - h / 2 + (top * 0.45 if spot.stack else 0)
@@ -304,7 +304,7 @@ def _font_to_fit(text: str, width: float, size: float, least: float) -> float:
 
 def _name_label(group: dw.Group, cell: Cell, spot: Spot, mark: str | None) -> None:
     """A marked place (a port, a city) shows its symbol and its name at its foot, on a white halo."""
-    text = " ".join(x for x in (mark, spot.name or spot.id) if x)
+    text = " ".join(x for x in (mark, spot.name) if x)  # an unnamed place's id is drawn already
     y = cell.y + cell.extent()[1] - 3
     group.append(dw.Text(text, 8.5, cell.x, y, text_anchor="middle", fill="#111", font_weight="bold",
                          stroke="white", stroke_width=2.5, paint_order="stroke", class_="place-name"))
