@@ -68,7 +68,7 @@ def lay_out(map_decl, places: list[tuple[str, str]], at: dict[str, tuple[int, in
         layout = _squares(map_decl, [p for p, _ in places])
     else:
         layout = Layout({}, counter=34)
-    w, h = 104.0, 66.0
+    w, h = 104.0, 72.0
     for pid, pshape in places:
         if pid not in layout.cells and pid in at:
             x, y = at[pid]

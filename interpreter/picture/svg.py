@@ -273,20 +273,22 @@ def _contents(cell: Cell, spot: Spot, look: PlaceLook, colours: dict[str, str], 
         group.append(dw.Text(spot.id, font, cell.x, cell.y - half_h + font + 1, text_anchor="middle", fill="#555",
                              class_="place-id"))
         top = font
-    else:  # an area or a point: its name (its id without one) in as many as two lines, its mark before it
+    else:  # an area or a point: its name (its id without one) in as many as three lines, its mark before it
         label, kind = (spot.name, "place-name") if spot.name else (spot.id.replace("_", " "), "place-id")
-        font = _font_to_fit(label, cell.w - 22, 10.5, 8)
-        lines = wrap(label, cell.w - 22, font)[:2]
+        font = _font_to_fit(label, cell.w - 30, 10.5, 8)
+        lines = wrap(label, cell.w - 30, font)[:3]
         for i, line in enumerate(lines):
             group.append(dw.Text(line, font, cell.x, cell.y - half_h + font + 2 + i * font * 1.1, text_anchor="middle",
                                  fill="#111", font_weight="bold", class_=kind))
         if look.mark:
-            group.append(dw.Text(look.mark, 10, cell.x - half_w + 3, cell.y - half_h + 12, class_="place-symbol"))
+            group.append(dw.Text(look.mark, 9, cell.x - half_w + 3, cell.y - half_h + 11, class_="place-symbol"))
         top = font * 1.1 * len(lines)
     if grid and (look.mark or spot.name and cell.shape == "square"):
         _name_label(group, cell, spot, look.mark)
     w, h = pile_size(spot.stack, size)
     room = cell.y - h / 2 + (top * 0.45 if spot.stack else 0)
+    if not grid:  # an area's pile stands under its name
+        room = max(room, cell.y - half_h + top + 5)
     if spot.stack:
         group.append(draw_pile(spot.stack, cell.x - w / 2, room, size, colours, spot.id))
     y = room + h + 2 if spot.stack else cell.y - 6
