@@ -46,7 +46,7 @@ def draw(scene: Scene, board: Board) -> dw.Drawing:
     """The picture of a scene on its board."""
     colours = board.look.sides
     layout = lay_out(board.map, board.places, board.at)
-    below = layout.width > 1.8 * layout.height  # a long, low map: the panel goes under it
+    below = layout.width > 1.4 * layout.height  # a long, low map: the panel goes under it
     panel = _Panel(colours)
     panel.legend(scene, board)
     panel.texts("Tracks", scene.tracks, "track")
@@ -59,7 +59,7 @@ def draw(scene: Scene, board: Board) -> dw.Drawing:
         width = max(layout.width, 900.0)
         heading.wrap(width)
         top = heading.height
-        panel_w, panel_h = panel.flow(16, top + layout.height + 10, width - 16, max_height=560)
+        panel_w, panel_h = panel.flow(16, top + layout.height + 10, width - 16, max_height=panel.balanced(width - 16))
         width, height = max(width, panel_w + 16), top + layout.height + 10 + panel_h + 16
     else:
         limit = max(layout.height, 700.0)
@@ -340,15 +340,19 @@ class _Panel:
         (within ``width`` when given, else as many as needed). The room taken: (width, height)."""
         x, y, tallest = x0, y0, 0.0
         for height, paint in self.blocks:
-            if y > y0 and y + height > y0 + max_height:
+            room = width is None or x + 2 * COLUMN + 14 <= x0 + width  # a column more still fits across
+            if y > y0 and y + height > y0 + max_height and room:
                 x, y = x + COLUMN + 14, y0
             paint(self.group, x, y)
             y += height + 10
             tallest = max(tallest, y - y0)
         return x + COLUMN - x0, tallest
 
-    def heading(self, lines: list, title: str) -> None:
-        lines.append(lambda g, x, y: g.append(dw.Text(title, 12, x, y + 12, font_weight="bold")))
+    def balanced(self, width: float) -> float:
+        """The column height that shares the blocks out over the columns ``width`` holds."""
+        columns = max(1, int((width + 14) // (COLUMN + 14)))
+        total = sum(height + 10 for height, _ in self.blocks)
+        return max(max((height for height, _ in self.blocks), default=0), total / columns * 1.1, 300)
 
     def legend(self, scene: Scene, board: Board) -> None:
         rows = [("side", name, f"{label} ({name})" if label != name else name) for name, label in scene.sides]
