@@ -8,8 +8,12 @@ The stages, one module each, data flowing one way:
   (a trace line, a turn's start) and kept, since the engine goes on changing.
 - `layout.py` gives each place a centre and an outline: computed from the id on hex and square
   grids, from the scenario's `at X, Y` on areas and points, else laid out in a grid (and said so).
-- `counters.py` draws a stack: each counter in its side's colour (`colours.py`) with its type
-  and printed values, the units aboard it beside it.
-- `svg.py` draws the whole picture with drawsvg: the map, the stacks, the boxes and tracks
-  beside it, the legend.
+- `look.py` reads the ruleset's `look` declarations (language 6.3c): side colours, each place's
+  fill, pattern, outline and mark by its properties, edge and border lines, each class or type's
+  counter (symbol, printed factors, reduced face, own colour), whose colour a unit shows.
+- `counters.py` draws a pile of counters: each in its owner's colour (`colours.py`) with its id,
+  symbol and factors, its reduced face pale and banded, the units aboard as chips at its foot.
+- `svg.py` draws the whole picture with drawsvg: the heading and demo banner, the map with its
+  terrain, borders, edges, marked names and piles, and the panel (legend and map key, tracks,
+  boxes) beside or below it.
 """
