@@ -127,9 +127,6 @@ def _rules_summary(bench: Workbench, path: str) -> dict:
     """A rules file opened: what the page offers for it (a game to play from one of its set-ups)."""
     from ..syntax.diagnostics import Sources, UmpireError
 
-    if path.endswith(".toml"):
-        raise WorkbenchError.saying("a saved game is resumed with 'umpire play --load FILE'; the workbench opens "
-                                    "rulesets and scenarios")
     sources = Sources()
     with bench.library.reading(path):
         try:

@@ -47,7 +47,7 @@ def sections_of(cite: str) -> list[str]:
 
 # ─────────────────────────────── the files ───────────────────────────────
 
-OPENED = (files.RULES, files.SCENARIO, files.Kind("a saved game", (".toml",)))
+OPENED = (files.RULES, files.SCENARIO)
 
 
 class Library:
