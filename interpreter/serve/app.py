@@ -59,6 +59,8 @@ def create_app(start: str | None = None, allowed: list[str] = ()) -> Starlette:
         side = _optional(data, "side")
         if path.endswith(".scenario"):
             return JSONResponse((await _run_sync(bench.runs.open, path, side)).summary())
+        if path.endswith(".toml"):  # a saved game, resumed
+            return JSONResponse((await _run_sync(bench.tables.resume, path)).state())
         return JSONResponse(await _run_sync(_rules_summary, bench, path))
 
     def run_picture(request: Request):

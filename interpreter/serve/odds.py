@@ -112,7 +112,7 @@ class Odds:
         policy = default_policy(scenario)
         head = [f"odds: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else "")]
         guess = estimate(scenario, sym, sources, facts, policy)
-        head.append(f"estimate: about {guess.outcomes:.0f} outcomes to send on, {guess.paths:.0f} dice paths")
+        head.append(f"estimate: about {guess.outcomes:.3g} outcomes to send on, {guess.paths:.3g} dice paths")
         if guess.outcomes <= SERVE_ODDS_PATHS:
             try:
                 return head + report(exact_odds(scenario, sym, sources, facts, policy, SERVE_ODDS_PATHS,

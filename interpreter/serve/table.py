@@ -17,6 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from ..limits import SERVE_ANSWER_SECONDS, SERVE_KEPT_GAMES
+from ..runtime.games.play import agent_of_each_side
 from ..syntax.diagnostics import Sources, UmpireError, render
 from .workbench import Library, WorkbenchError, known_side, sections_of
 
@@ -163,10 +164,36 @@ class Tables:
                 raise WorkbenchError(err.diagnostics, sources) from None
         sym = loaded.symbols
         known_side(side, sym.sides)
-        title = setup.title if setup is not None else (sym.game.title or sym.game.name) if sym.game else path
-        table = Table(f"g{next(self.ids)}", title, side, list(sym.sides), _ruleset(path, setup))
         kinds = ["human" if s == side else agent for s in sym.sides]
-        thread = threading.Thread(target=self._play, args=(table, path, sym, sources, setup, set_up, seed, kinds),
+        return self._launch(path, sym, sources, setup, set_up, seed, kinds, None)
+
+    def resume(self, path: str) -> Table:
+        """A saved game (`play --save`), resumed where it was saved: its person's sides are the
+        browser's, its agents play the others (a save with no person plays on to its end)."""
+        from .. import files
+        from ..cli.play import read_save, resumed
+        from ..load import game_to_play
+        from ..runtime.games.play import AGENT_KINDS
+        from ..saves import SaveError
+
+        sources = Sources()
+        try:
+            with self.library.reading(path):
+                save = read_save(path, AGENT_KINDS)
+                with files.sandbox(files.current().with_files([save.file, *save.overlays], [save.root] if save.root else [])):
+                    setup, loaded, set_up = game_to_play(save.file, sources, save.overlays, save.errata, save.scenario or None)
+        except SaveError as err:
+            raise WorkbenchError.saying(f"{path}: {err.message}") from None
+        except UmpireError as err:
+            raise WorkbenchError(err.diagnostics, sources) from None
+        return self._launch(save.file, loaded.symbols, sources, setup, set_up, save.seed, list(save.agents), resumed(save))
+
+    def _launch(self, path: str, sym, sources, setup, set_up, seed: int, kinds: list[str], resume) -> Table:
+        """The game's table, its thread started; back once it waits for the person or is over."""
+        people = [s for s, kind in zip(sym.sides, agent_of_each_side(sym, kinds)) if kind == "human"]
+        title = setup.title if setup is not None else (sym.game.title or sym.game.name) if sym.game else path
+        table = Table(f"g{next(self.ids)}", title, people[0] if people else None, list(sym.sides), _ruleset(path, setup))
+        thread = threading.Thread(target=self._play, args=(table, path, sym, sources, setup, set_up, seed, kinds, resume),
                                   daemon=True, name=f"umpire-serve-{table.id}")
         self._keep(table)
         with table.changed:
@@ -181,7 +208,7 @@ class Tables:
                 _, oldest = self.kept.popitem(last=False)
                 oldest.answers.put(_ENDED)
 
-    def _play(self, table: Table, path, sym, sources, setup, set_up, seed: int, kinds: list[str]) -> None:
+    def _play(self, table: Table, path, sym, sources, setup, set_up, seed: int, kinds: list[str], resume) -> None:
         from ..picture import layout, scene
         from ..runtime.games.play import Terminal, play
 
@@ -205,7 +232,7 @@ class Tables:
         terminal = Terminal(read=table.read, write=table.write, narrate=table.narrate, asked=asked)
         try:
             with self.library.reading(path):
-                game = play(sym, sources, setup, seed, kinds, terminal=terminal, watch=watch, set_up=set_up)
+                game = play(sym, sources, setup, seed, kinds, terminal=terminal, watch=watch, set_up=set_up, resume=resume)
             ending = render(game.error, sources) if game.error is not None else game.quit
         except Exception as err:  # noqa: BLE001 - a bug in Umpire ends this game, never the workbench
             ending = f"internal error ({type(err).__name__}: {err}); this is a bug in Umpire, please report it"

@@ -47,7 +47,8 @@ def sections_of(cite: str) -> list[str]:
 
 # ─────────────────────────────── the files ───────────────────────────────
 
-OPENED = (files.RULES, files.SCENARIO)
+SAVE = files.Kind("a saved game", (".toml",))
+OPENED = (files.RULES, files.SCENARIO, SAVE)
 
 
 class Library:
@@ -59,7 +60,8 @@ class Library:
         self.box = files.Sandbox.for_run([start] if start else [], allowed)
 
     def listing(self) -> dict:
-        """The rulesets and scenarios under the working folder (rulesets/*.rules, scenarios/*/…)."""
+        """The rulesets and scenarios under the working folder (rulesets/*.rules, scenarios/*/…); a save is
+        opened by its path."""
         found: dict[str, list[str]] = {"rulesets": [], "scenarios": []}
         for folder, pattern in (("rulesets", "*.rules"), ("scenarios", "**/*.scenario")):
             import glob

@@ -97,7 +97,8 @@ def test_a_bad_file_shows_the_command_line_s_diagnostics(client, capsys):
 
 
 @pytest.mark.parametrize("path,said", [
-    ("pyproject.toml", "pyproject.toml: error: the workbench opens a rules file (.rules) or a scenario (.scenario); 'pyproject.toml' is not one"),
+    ("README.md", "README.md: error: the workbench opens a rules file (.rules), a scenario (.scenario) or a saved game (.toml); 'README.md' is not one"),
+    ("pyproject.toml", "pyproject.toml: field 'umpire_save'"),
     ("/etc/hostname.rules", "outside the folders the workbench may read"),
     ("scenarios/none.scenario", "scenarios/none.scenario: no such file"),
 ])
@@ -155,6 +156,20 @@ def test_an_answer_out_of_the_rules_is_refused_with_the_rule_that_asks(client):
     assert refused["said"] == [f"  not understood [{decision['cite']}]: '999' is not an option number from 1 to "
                                f"{len(decision['options'])}; {decision['expected']}"]
     assert client.post(f"/api/games/{state['id']}/answer", json={"answer": ""}).status_code == 400
+
+
+def test_a_saved_game_is_resumed_where_it_was_saved(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    save = tmp_path / "game.toml"
+    assert main(["play", "rulesets/jenkins_ear.rules", "--seed", "3", "--stop-after", "40", "--save", str(save)]) == 0
+    assert main(["play", "--load", str(save)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    refused = TestClient(create_app()).post("/api/open", json={"path": str(save)})
+    assert "outside the folders the workbench may read" in refused.json()["error"]  # unless allowed:
+    state = TestClient(create_app(None, [str(tmp_path)])).post("/api/open", json={"path": str(save)}).json()
+    assert state["kind"] == "game" and state["over"] and state["side"] is None and state["ending"] is None
+    told = [f"[{line['cite']}] {line['text']}" if line["cite"] else line["text"] for line in state["narration"]]
+    assert told == printed[printed.index("saved to " + str(save)) + 1:]
 
 
 def test_the_agents_play_a_whole_game_when_no_side_is_the_person_s(client):

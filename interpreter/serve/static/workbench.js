@@ -51,6 +51,8 @@ async function openFile(path) {
   try { opened = await api("POST", "/api/open", { path, side }); } catch (problem) { refused(problem); return; }
   Object.assign(view, { kind: opened.kind, id: opened.id, ruleset: opened.ruleset, path, game: null, lines: [] });
   history.replaceState(null, "", "?open=" + encodeURIComponent(path));
+  if (opened.kind === "game") { $("play-form").hidden = true; $("odds").hidden = true; $("narration").replaceChildren();
+    $("result").textContent = ""; showGame(opened, true); return; }
   $("title").textContent = opened.title;
   $("rests-on").textContent = (opened.rests_on || []).map((r) => "rests on: " + r).join("; ");
   setSides(opened.sides, side);
@@ -234,6 +236,7 @@ $("previous").addEventListener("click", () => setMoment(Number($("moment").value
 $("next").addEventListener("click", () => setMoment(Number($("moment").value) + 1));
 $("last").addEventListener("click", () => setMoment(Number($("moment").max)));
 $("moment").addEventListener("input", () => setMoment(Number($("moment").value)));
+$("zoom").addEventListener("click", () => $("map").classList.toggle("actual"));
 $("close-rule").addEventListener("click", () => { $("rule").hidden = true; });
 $("start").addEventListener("click", startGame);
 $("typed").addEventListener("submit", (e) => { e.preventDefault(); const a = $("answer").value.trim(); if (a) { $("answer").value = ""; answer(a); } });
