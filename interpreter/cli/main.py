@@ -391,8 +391,8 @@ def _add_lsp(sub) -> None:
 def _add_serve(sub) -> None:
     p = sub.add_parser("serve", help="the workbench in a browser: a scenario's map beside its narration, a timeline, "
                                      "citations, games against the agents, odds (docs/workbench.md)")
-    p.add_argument("file", nargs="?", metavar="PATH", help="a ruleset or scenario the page opens (default: the "
-                                                           "file picker over rulesets/ and scenarios/)")
+    p.add_argument("file", nargs="?", metavar="PATH", help="a ruleset, scenario or saved game the page opens (default: "
+                                                           "the file picker over rulesets/ and scenarios/)")
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1, this machine alone; another is warned about)")
     p.add_argument("--port", type=whole_number, default=8036, help="the port to listen on (default 8036)")
@@ -420,8 +420,10 @@ def _check_named_files(args: argparse.Namespace) -> None:
     for option in _COMMAND_KINDS.get(args.command, ()):
         kind = files.SCENARIO if option == "scenario" else files.RULES
         files.command_line_file(getattr(args, option), f"umpire {args.command} reads", (kind,))
-    if args.command in ("play", "study", "draw", "serve") and args.file:
+    if args.command in ("play", "study", "draw") and args.file:
         files.command_line_file(args.file, f"umpire {args.command} reads", (files.RULES, files.SCENARIO))
+    if args.command == "serve" and args.file:
+        files.command_line_file(args.file, "umpire serve opens", (files.RULES, files.SCENARIO, files.SAVE))
     if getattr(args, "compare", None):
         files.command_line_file(args.compare, "--compare names", (files.OVERLAY,))
     if getattr(args, "sections", None):

@@ -2,7 +2,7 @@
 
 It listens on 127.0.0.1 unless told otherwise: the workbench reads the files of its folders and runs
 their rules for whoever reaches it, so another address is a choice the person makes, and is warned
-about. The page opens PATH (a ruleset or a scenario) when one is given.
+about. The page opens PATH (a ruleset, a scenario or a saved game) when one is given.
 """
 
 from __future__ import annotations

@@ -47,8 +47,7 @@ def sections_of(cite: str) -> list[str]:
 
 # ─────────────────────────────── the files ───────────────────────────────
 
-SAVE = files.Kind("a saved game", (".toml",))
-OPENED = (files.RULES, files.SCENARIO, SAVE)
+OPENED = (files.RULES, files.SCENARIO, files.SAVE)
 
 
 class Library:
