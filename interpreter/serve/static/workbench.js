@@ -170,6 +170,15 @@ function showGame(state, fresh) {
   if (state.over) { $("ending").hidden = false; $("ending").textContent = state.ending || "the game is over"; }
   if (state.moments.length) timeline(state.moments.length - 1, state.moments.length - 1);
   list.lastElementChild && list.lastElementChild.scrollIntoView({ block: "nearest" });
+  if (!state.over && !state.decision) setTimeout(() => followGame(state.id), 1000);  // the agents are still at it
+}
+
+async function followGame(id) {
+  if (!view.game || view.game.id !== id) return;
+  try {
+    const state = await api("GET", `/api/games/${id}?since=${view.game.told}`);
+    showGame(state, false);
+  } catch (problem) { refused(problem); }
 }
 
 function showDecision(state) {
