@@ -84,16 +84,19 @@ def test_a_side_sees_the_scenario_through_its_fog_of_war(client):
     assert refused.status_code == 400 and "did you mean 'british'" in refused.json()["diagnostics"][0]["hint"]
 
 
-def test_a_bad_file_shows_the_command_line_s_diagnostics(client, capsys):
-    path = "tests/bad/at_unknown_phase.scenario"
+@pytest.mark.parametrize("path,command,where", [
+    ("tests/bad/at_unknown_phase.scenario", "run", (6, 3)),
+    ("tests/bad/adjust_not_track.rules", "check", (11, 10)),
+])
+def test_a_bad_file_shows_the_command_line_s_diagnostics(client, capsys, path, command, where):
     refused = client.post("/api/open", json={"path": path})
-    assert main(["run", path]) == 1
+    assert main([command, path]) == 1
     printed = capsys.readouterr().err.strip()
     assert refused.status_code == 400
     diagnostic = refused.json()["diagnostics"][0]
     assert diagnostic["text"] == printed
-    assert (diagnostic["file"], diagnostic["line"], diagnostic["col"]) == (path, 6, 3)
-    assert printed.splitlines()[2].strip().startswith("|   ^^^")  # the caret under the span
+    assert (diagnostic["file"], diagnostic["line"], diagnostic["col"]) == (path, *where)
+    assert printed.splitlines()[2].strip().startswith("|") and "^^^" in printed.splitlines()[2]  # the caret
 
 
 @pytest.mark.parametrize("path,said", [

@@ -2,7 +2,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const view = { kind: null, id: null, ruleset: null, path: null, moments: 0, game: null, lines: [] };
+const view = { kind: null, id: null, ruleset: null, path: null, moments: 0, game: null, lines: [], asked: 0 };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -44,7 +44,7 @@ async function listFiles() {
   if (asked) { $("path").value = asked; openFile(asked); }
 }
 
-async function openFile(path) {
+async function openFile(path, at) {
   $("diagnostics").hidden = true;
   const side = $("side").value || null;
   let opened;
@@ -59,7 +59,7 @@ async function openFile(path) {
   $("decision").hidden = true; $("ending").hidden = true; $("odds-answer").textContent = "";
   $("odds").hidden = opened.kind !== "scenario";
   showPlayForm(opened);
-  if (opened.kind === "scenario") showRun(opened); else { $("narration").replaceChildren(); $("result").textContent = "";
+  if (opened.kind === "scenario") showRun(opened, at); else { $("narration").replaceChildren(); $("result").textContent = "";
     $("timeline").hidden = true; $("map").replaceChildren(); }
 }
 
@@ -85,13 +85,13 @@ function citeLink(cite, sections) {
     onclick: (e) => { e.preventDefault(); e.stopPropagation(); showRule(sections); } }, "[" + cite + "]");
 }
 
-function showRun(run) {
+function showRun(run, at) {
   view.lines = run.lines;
   view.moments = run.moments;
   $("narration").replaceChildren(...run.lines.filter((l) => !l.detail).map((l) =>
     el("li", { value: l.n, "data-n": l.n, onclick: () => { setMoment(l.n); explain(l); } }, citeLink(l.cite, l.sections), " ", l.text)));
   $("result").textContent = [...run.result, run.error || ""].join("\n");
-  timeline(run.moments, run.moments);
+  timeline(run.moments, at === undefined ? run.moments : at);
 }
 
 function explain(line) {
@@ -125,7 +125,8 @@ async function setMoment(at) {
   }
   const current = document.querySelector("#narration li.current");
   if (current) current.scrollIntoView({ block: "nearest" });
-  try { $("map").innerHTML = await api("GET", url); } catch (problem) { refused(problem); }
+  const asked = ++view.asked;  // a later moment asked before this picture came is the one shown
+  try { const picture = await api("GET", url); if (asked === view.asked) $("map").innerHTML = picture; } catch (problem) { refused(problem); }
 }
 
 // ── a citation: the rules that encode it ──
@@ -239,7 +240,7 @@ async function askOdds() {
 
 $("opener").addEventListener("submit", (e) => { e.preventDefault(); const p = $("path").value.trim(); if (p) openFile(p); });
 $("picker").addEventListener("change", () => { if ($("picker").value) { $("path").value = $("picker").value; openFile($("picker").value); } });
-$("side").addEventListener("change", () => { if (view.path && view.kind === "scenario") openFile(view.path); });
+$("side").addEventListener("change", () => { if (view.path && view.kind === "scenario") openFile(view.path, Number($("moment").value)); });
 $("first").addEventListener("click", () => setMoment(0));
 $("previous").addEventListener("click", () => setMoment(Number($("moment").value) - 1));
 $("next").addEventListener("click", () => setMoment(Number($("moment").value) + 1));
