@@ -75,8 +75,9 @@ def create_app(start: str | None = None, allowed: list[str] = ()) -> Starlette:
         data = await body(request)
         path = bench.library.admitted(_text(data, "path"))
         seed = _number(str(data.get("seed", 1)), "seed")
+        overlays = [bench.library.overlay(o) for o in _texts(data, "overlays")]
         table = await _run_sync(bench.tables.start, path, _optional(data, "scenario"), seed, _optional(data, "side"),
-                                _optional(data, "agent") or "random")
+                                _optional(data, "agent") or "random", overlays)
         return JSONResponse(table.state())
 
     def game_state(request: Request):
@@ -149,6 +150,13 @@ def _text(data: dict, name: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise WorkbenchError.saying(f"'{name}' is missing: a text is expected")
     return value.strip()
+
+
+def _texts(data: dict, name: str) -> list[str]:
+    value = data.get(name) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise WorkbenchError.saying(f"'{name}' is a list of texts")
+    return [v.strip() for v in value]
 
 
 def _optional(data: dict, name: str) -> str | None:

@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from .. import files
 from ..limits import SERVE_ANSWER_SECONDS, SERVE_KEPT_GAMES
 from ..runtime.games.play import agent_of_each_side
 from ..syntax.diagnostics import Sources, UmpireError, render
@@ -128,7 +129,17 @@ def decision_of(req, agent) -> dict:
     return {"chooser": req.chooser, "name": req.name, "cite": str(req.cite), "sections": sections_of(str(req.cite)),
             "prompt": req.prompt, "mode": req.mode, "amount": req.amount, "optional": req.optional,
             "expected": agent.expected(req),
-            "options": [{"answer": a, "text": t} for a, t in zip(agent.answers(req), texts)]}
+            "options": [{"answer": a, "text": t} for a, t in zip(agent.answers(req), texts)],
+            "ruled_out": ruled_out(req, agent)}
+
+
+def ruled_out(req, agent) -> list[dict]:
+    """The options a restriction removed (an errata's or a house rule's `restrict decision`), each with
+    the name that answers it (refused, with the restriction) and why it is not legal."""
+    from ..runtime.common.values import show
+
+    return [{"answer": show(o), "text": agent.readout.option(o), "why": req.explain(o) if req.explain else None}
+            for o in req.ruled_out]
 
 
 class Tables:
@@ -146,20 +157,22 @@ class Tables:
             raise WorkbenchError.saying(f"no game '{game_id}' is in play (start it again)", 404)
         return table
 
-    def start(self, path: str, choice: str | None, seed: int, side: str | None, agent: str) -> Table:
-        """A game of the rules or scenario at ``path`` (``choice``: a set-up its header names), the
-        person playing ``side`` (none: the agents play every side), ``agent`` the other sides."""
+    def start(self, path: str, choice: str | None, seed: int, side: str | None, agent: str,
+              overlays: list[str] = ()) -> Table:
+        """A game of the rules or scenario at ``path`` (``choice``: a set-up its header names) with the
+        ``overlays`` (`--with`), the person playing ``side`` (none: the agents play every side), ``agent``
+        the other sides."""
         from ..lang import agent_known
         from ..runtime.games.play import AGENT_KINDS
 
         if not agent_known(agent, AGENT_KINDS) or agent == "human":
             raise WorkbenchError.saying(f"unknown agent '{agent}'", hint=f"use one of {', '.join(AGENT_KINDS[:-1])}")
         sources = Sources()
-        with self.library.reading(path):
+        with self.library.reading(path), files.sandbox(files.current().with_files(overlays)):
             try:
                 from ..load import game_to_play
 
-                setup, loaded, set_up = game_to_play(path, sources, [], True, choice)
+                setup, loaded, set_up = game_to_play(path, sources, list(overlays), True, choice)
             except UmpireError as err:
                 raise WorkbenchError(err.diagnostics, sources) from None
         sym = loaded.symbols
@@ -170,7 +183,6 @@ class Tables:
     def resume(self, path: str) -> Table:
         """A saved game (`play --save`), resumed where it was saved: its person's sides are the
         browser's, its agents play the others (a save with no person plays on to its end)."""
-        from .. import files
         from ..cli.play import read_save, resumed
         from ..load import game_to_play
         from ..runtime.games.play import AGENT_KINDS

@@ -59,14 +59,13 @@ class Library:
         self.box = files.Sandbox.for_run([start] if start else [], allowed)
 
     def listing(self) -> dict:
-        """The rulesets and scenarios under the working folder (rulesets/*.rules, scenarios/*/…); a save is
-        opened by its path."""
-        found: dict[str, list[str]] = {"rulesets": [], "scenarios": []}
-        for folder, pattern in (("rulesets", "*.rules"), ("scenarios", "**/*.scenario")):
-            import glob
+        """The rulesets and scenarios under the working folder (rulesets/*.rules, scenarios/*/…), and the
+        house rules a game may be played with; a save is opened by its path."""
+        import glob
 
-            found[folder] = sorted(p for p in glob.glob(os.path.join(folder, pattern), recursive=True)
-                                   if "/traces/" not in p)
+        found = {name: sorted(p for pattern in patterns for p in glob.glob(pattern, recursive=True) if "/traces/" not in p)
+                 for name, patterns in (("rulesets", ["rulesets/*.rules"]), ("scenarios", ["scenarios/**/*.scenario"]),
+                                        ("overlays", ["rulesets/**/*.house", "rulesets/**/*.overlay"]))}
         return found | {"start": self.start}
 
     def admitted(self, path: str) -> str:
@@ -81,6 +80,16 @@ class Library:
                                         hint="start it with --allow-path FOLDER to open files there")
         if not os.path.isfile(path):
             raise WorkbenchError.saying(f"{path}: no such file", 404)
+        return path
+
+    def overlay(self, path: str) -> str:
+        """An overlay a game is played with (`--with`): an errata or house-rule file inside the folders."""
+        try:
+            files.command_line_file(path, "--with names", (files.OVERLAY,))
+        except UmpireError as err:
+            raise WorkbenchError(err.diagnostics) from None
+        if not self.box.admits(os.path.realpath(path)):
+            raise WorkbenchError.saying(f"'{path}' is outside the folders the workbench may read ({self.box.shown()})")
         return path
 
     def reading(self, path: str):

@@ -161,6 +161,27 @@ def test_an_answer_out_of_the_rules_is_refused_with_the_rule_that_asks(client):
     assert client.post(f"/api/games/{state['id']}/answer", json={"answer": ""}).status_code == 400
 
 
+def test_an_option_a_house_rule_removed_is_shown_and_refused_with_its_rule(client):
+    house = "rulesets/jenkins_ear/house/harbour_bound.house"
+    assert house in client.get("/api/files").json()["overlays"]
+    state = client.post("/api/games", json={"path": "rulesets/jenkins_ear.rules", "side": "english",
+                                            "overlays": [house]}).json()
+    while not state["decision"]["ruled_out"]:  # no purchase; every counter moved as soon as it may be
+        decision = state["decision"]
+        answer = "0" if decision["name"] == "buy" else decision["options"][0]["answer"]
+        state = client.post(f"/api/games/{state['id']}/answer", json={"answer": answer}).json()
+    decision = state["decision"]
+    removed = decision["ruled_out"][0]
+    assert decision["name"] == "movers" and removed["answer"] not in [o["text"].split(" — ")[0] for o in decision["options"]]
+    assert removed["why"] == f"{removed['answer']} is ruled out by HB-1 [7.0 house rule]: no naval counter may move in turn 1"
+    refused = client.post(f"/api/games/{state['id']}/answer", json={"answer": removed["answer"]}).json()
+    assert refused["said"] == [f"  not legal: {removed['answer']} is not one of the legal options "
+                               f"({', '.join(o['text'].split(' — ')[0] for o in decision['options'])}): {removed['why']} [7.0]"]
+    assert refused["decision"]["name"] == "movers"
+    wrong = client.post("/api/games", json={"path": "rulesets/jenkins_ear.rules", "overlays": ["README.md"]})
+    assert wrong.status_code == 400 and "--with names an overlay" in wrong.json()["error"]
+
+
 def test_a_saved_game_is_resumed_where_it_was_saved(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     save = tmp_path / "game.toml"

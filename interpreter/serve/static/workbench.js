@@ -40,6 +40,7 @@ async function listFiles() {
     for (const p of paths) group.append(el("option", { value: p }, p));
     picker.append(group);
   }
+  $("with").append(...found.overlays.map((p) => el("option", { value: p }, p)));
   const asked = new URLSearchParams(location.search).get("open") || found.start;
   if (asked) { $("path").value = asked; openFile(asked); }
 }
@@ -150,7 +151,7 @@ async function showRule(sections) {
 
 async function startGame() {
   const body = { path: view.path, scenario: $("setup").value || null, side: $("human").value || null,
-    agent: $("agent").value, seed: $("seed").value || "1" };
+    agent: $("agent").value, seed: $("seed").value || "1", overlays: $("with").value ? [$("with").value] : [] };
   $("diagnostics").hidden = true;
   $("ending").hidden = true;
   $("narration").replaceChildren();
@@ -198,6 +199,9 @@ function showDecision(state) {
       el("input", { type: d.mode === "split" ? "number" : "checkbox", min: "0", "data-answer": o.answer, class: "pick" }), ` ${o.answer}. ${o.text}`)));
     options.append(el("button", { class: "submit-picks", onclick: () => answer(picked(d)) }, "Answer"));
   }
+  // The options a house rule or an erratum removed: shown struck out; choosing one is refused with its rule.
+  d.ruled_out.forEach((o) => options.append(el("button", { class: "option ruled-out", title: o.why || "not legal",
+    "data-answer": o.answer, onclick: () => answer(o.answer) }, o.text)));
   options.append(el("p", { class: "expected" }, d.expected));
 }
 
