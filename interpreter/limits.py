@@ -53,7 +53,7 @@ DEFAULT_ODDS_PATHS = 2_000_000  # dice paths `umpire odds` enumerates before it 
 MAX_AGENT_BUDGET = 10_000  # the N of an agent written search:N, mcts:N or greedy:N
 
 # ── the workbench (umpire serve) ──
-SERVE_KEPT_RUNS = 16  # scenario runs the workbench keeps (their pictures at every line); the oldest is let go
+SERVE_KEPT_RUNS = 16  # scenario runs (their pictures at every line), and odds answers, the workbench keeps; the oldest is let go
 SERVE_KEPT_GAMES = 4  # games in play the workbench keeps; the oldest is ended
 SERVE_ODDS_RUNS = 1000  # seeded runs of the odds panel when the exact enumeration passes its limit
 SERVE_ODDS_PATHS = 200_000  # outcomes the odds panel enumerates exactly before it samples instead

@@ -13,7 +13,7 @@ import itertools
 import threading
 from dataclasses import dataclass, field
 
-from ..limits import SERVE_ODDS_PATHS, SERVE_ODDS_RUNS
+from ..limits import SERVE_KEPT_RUNS, SERVE_ODDS_PATHS, SERVE_ODDS_RUNS
 from ..syntax.diagnostics import Diagnostic, Sources, UmpireError
 from .workbench import Library, WorkbenchError
 
@@ -81,7 +81,10 @@ class Odds:
         if not path.endswith(".scenario"):
             raise WorkbenchError.saying("the odds are those of a scenario's run: open a scenario")
         job = Job(f"o{next(self.ids)}", path)
-        self.jobs = {k: v for k, v in self.jobs.items() if not v.over} | {job.id: job}
+        answered = [k for k, v in self.jobs.items() if v.over]
+        for k in answered[:max(0, len(answered) - SERVE_KEPT_RUNS)]:  # the oldest answers are let go
+            del self.jobs[k]
+        self.jobs[job.id] = job
         threading.Thread(target=self._answer, args=(job,), daemon=True, name=f"umpire-serve-{job.id}").start()
         return job
 
@@ -97,6 +100,10 @@ class Odds:
             lines = []
         except OddsError as err:
             job.error = WorkbenchError([Diagnostic("error", err.message, err.span or _nowhere(), err.hint)], sources).as_json()
+            lines = []
+        except Exception as err:  # noqa: BLE001 - a bug in Umpire ends this question, never the workbench
+            job.error = WorkbenchError.saying(f"internal error ({type(err).__name__}: {err}); this is a bug in Umpire, "
+                                              "please report it", 500).as_json()
             lines = []
         with job.lock:
             job.lines, job.over = lines, True

@@ -233,7 +233,7 @@ async function askOdds() {
     $("odds-how").textContent = job.how + (job.total ? ` ${job.done} of ${job.total}` : "");
     if (job.total) { bar.max = job.total; bar.value = job.done; } else bar.removeAttribute("value");
     await new Promise((r) => setTimeout(r, 300));
-    job = await api("GET", `/api/odds/${job.id}`);
+    try { job = await api("GET", `/api/odds/${job.id}`); } catch (problem) { bar.hidden = true; refused(problem); return; }
   }
   bar.hidden = true;
   $("odds-how").textContent = "";
