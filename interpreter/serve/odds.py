@@ -101,7 +101,7 @@ class Odds:
         except OddsError as err:
             job.error = WorkbenchError([Diagnostic("error", err.message, err.span or _nowhere(), err.hint)], sources).as_json()
             lines = []
-        except Exception as err:  # noqa: BLE001 - a bug in Umpire ends this question, never the workbench
+        except Exception as err:  # a bug in Umpire ends this question, never the workbench
             job.error = WorkbenchError.saying(f"internal error ({type(err).__name__}: {err}); this is a bug in Umpire, "
                                               "please report it", 500).as_json()
             lines = []

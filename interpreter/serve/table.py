@@ -246,7 +246,7 @@ class Tables:
             with self.library.reading(path):
                 game = play(sym, sources, setup, seed, kinds, terminal=terminal, watch=watch, set_up=set_up, resume=resume)
             ending = render(game.error, sources) if game.error is not None else game.quit
-        except Exception as err:  # noqa: BLE001 - a bug in Umpire ends this game, never the workbench
+        except Exception as err:  # a bug in Umpire ends this game, never the workbench
             ending = f"internal error ({type(err).__name__}: {err}); this is a bug in Umpire, please report it"
         table.finish(ending)
 
