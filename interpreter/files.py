@@ -56,6 +56,7 @@ RULES = Kind("a rules file", (".rules",))
 SCENARIO = Kind("a scenario", (".scenario",))
 OVERLAY = Kind("an overlay", (".errata", ".house", ".overlay"))
 SECTIONS = Kind("a list of sections", (".sections",))
+SAVE = Kind("a saved game", (".toml",))  # read by saves.py, which checks every field; named here for the workbench
 
 
 def whole_file(path: str) -> Span:

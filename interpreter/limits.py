@@ -52,6 +52,13 @@ STEPS_VARIABLE = "UMPIRE_MAX_STEPS"
 DEFAULT_ODDS_PATHS = 2_000_000  # dice paths `umpire odds` enumerates before it declines (--limit changes it)
 MAX_AGENT_BUDGET = 10_000  # the N of an agent written search:N, mcts:N or greedy:N
 
+# ── the workbench (umpire serve) ──
+SERVE_KEPT_RUNS = 16  # scenario runs (their pictures at every line), and odds answers, the workbench keeps; the oldest is let go
+SERVE_KEPT_GAMES = 4  # games in play the workbench keeps; the oldest is ended
+SERVE_ODDS_RUNS = 1000  # seeded runs of the odds panel when the exact enumeration passes its limit
+SERVE_ODDS_PATHS = 200_000  # outcomes the odds panel enumerates exactly before it samples instead
+SERVE_ANSWER_SECONDS = 120  # how long an answer's request waits for the game to reach its next decision
+
 # ── formatting ──
 DEFAULT_FORMAT_WIDTH = 120  # characters of a line `umpire format` leaves as written (--width changes it)
 

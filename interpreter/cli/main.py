@@ -1,4 +1,5 @@
-"""The ``umpire`` command line: check, run, play, explain, draw, odds, study, schema, coverage, find, rule, format, lsp.
+"""The ``umpire`` command line: check, run, play, explain, draw, odds, study, schema, coverage, find, rule, format, lsp,
+serve.
 
 Every failure reaches the user as a diagnostic (file:line:col, the source line, a
 caret, a hint) and an exit code, never as a Python traceback.
@@ -104,6 +105,10 @@ def _dispatch_more(args: argparse.Namespace) -> int:
         return cmd_study(StudyArgs(args.file, args.games, args.seed, args.agents, args.outcome, args.fact, args.overlays,
                                    args.compare, not args.no_errata, args.scenario, args.workers, args.cluster, outputs,
                                    args.force, args.allow_path))
+    if args.command == "serve":
+        from .serve import cmd_serve
+
+        return cmd_serve(args.file, args.host, args.port, args.allow_path)
     if args.command == "lsp":
         from .. import files
         from .lsp import cmd_lsp
@@ -166,7 +171,7 @@ def parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 help="what to do (umpire COMMAND --help tells more)")
     for add in (_add_check, _add_run, _add_play, _add_explain, _add_draw, _add_odds, _add_study, _add_schema,
-                _add_coverage, _add_find, _add_rule, _add_format, _add_lsp):
+                _add_coverage, _add_find, _add_rule, _add_format, _add_lsp, _add_serve):
         add(sub)
     for name, command in sub.choices.items():
         _output_options(command, json=name in _JSON_COMMANDS)
@@ -383,6 +388,17 @@ def _add_lsp(sub) -> None:
     _allow_option(p)
 
 
+def _add_serve(sub) -> None:
+    p = sub.add_parser("serve", help="the workbench in a browser: a scenario's map beside its narration, a timeline, "
+                                     "citations, games against the agents, odds (docs/workbench.md)")
+    p.add_argument("file", nargs="?", metavar="PATH", help="a ruleset, scenario or saved game the page opens (default: "
+                                                           "the file picker over rulesets/ and scenarios/)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1, this machine alone; another is warned about)")
+    p.add_argument("--port", type=whole_number, default=8036, help="the port to listen on (default 8036)")
+    _allow_option(p)
+
+
 def _named_files(args: argparse.Namespace) -> list[str]:
     """The files named on the command line: their folders are roots of the run's sandbox (files.py)."""
     named = [*getattr(args, "files", []), *getattr(args, "overlays", [])]
@@ -406,6 +422,8 @@ def _check_named_files(args: argparse.Namespace) -> None:
         files.command_line_file(getattr(args, option), f"umpire {args.command} reads", (kind,))
     if args.command in ("play", "study", "draw") and args.file:
         files.command_line_file(args.file, f"umpire {args.command} reads", (files.RULES, files.SCENARIO))
+    if args.command == "serve" and args.file:
+        files.command_line_file(args.file, "umpire serve opens", (files.RULES, files.SCENARIO, files.SAVE))
     if getattr(args, "compare", None):
         files.command_line_file(args.compare, "--compare names", (files.OVERLAY,))
     if getattr(args, "sections", None):

@@ -42,7 +42,7 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
     from ..runtime.games.play import AGENT_KINDS
 
     try:
-        resume = _read_save(load, AGENT_KINDS) if load else None
+        resume = read_save(load, AGENT_KINDS) if load else None
         if resume is not None and verify and resume.position is not None:
             # replayed from the seed, as format 2 saves are, and the saved position compared with the replay's
             resume.compare = {"position": resume.position, "goes_on": resume.goes_on}
@@ -71,7 +71,7 @@ def cmd_play(path: str | None, seed: int, agents: str, save: str | None = None, 
         return _play(args)
 
 
-def _read_save(load: str, agent_kinds: tuple[str, ...]):
+def read_save(load: str, agent_kinds: tuple[str, ...]):
     """The saved game to resume, its game files checked as command-line files."""
     from .. import saves
 
@@ -134,7 +134,7 @@ def _play_game(args: _PlayArgs) -> int:
     with turns as update:
         terminal = _terminal(update and (lambda turn, last: update(turn - 1, total=last)))
         game = play(loaded.symbols, sources, scenario, args.seed, args.kinds, terminal=terminal,
-                    stop_after=args.stop_after, resume=resume and _resumed(resume), detail=args.detail,
+                    stop_after=args.stop_after, resume=resume and resumed(resume), detail=args.detail,
                     watch=pictures.watch if pictures else None, set_up=set_up)
     _tell_the_rest(game, args.detail)
     if pictures is not None and pictures.written:
@@ -163,7 +163,7 @@ def _turn_pictures(folder: str, setup, sym, kinds: list[str], force: bool):
     return TurnPictures(folder, setup, title, people[0] if len(people) == 1 else None, force)
 
 
-def _resumed(resume) -> dict:
+def resumed(resume) -> dict:
     """A loaded save as play() reads it: the header, and the position when it goes on from there."""
     out = {**resume.head, "state": resume.state}
     if resume.position is not None:

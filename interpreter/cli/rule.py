@@ -48,26 +48,44 @@ def cmd_rule(rules_path: str, section: str, overlays: list[str] = ()) -> int:
     except UmpireError as err:
         print(render_all(err.diagnostics, sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
-    written = citations.by_line(loaded.ruleset.decls)
-    places = [p for p in _places(written, section, loaded.ruleset.decls, sources.names())
+    found = encoding(rules_path, section, loaded.ruleset.decls, sources)
+    if isinstance(found, str):
+        print(f"umpire rule: error: {found}", file=sys.stderr)
+        return 1
+    print(found.heading)
+    for place in found.places:
+        print()
+        print("\n".join(place))
+    return 0
+
+
+@dataclass
+class Encoding:
+    """What `umpire rule` prints of a section: its heading line, then each place's lines."""
+
+    heading: str
+    places: list[list[str]]
+
+
+def encoding(rules_path: str, section: str, decls, sources: Sources) -> Encoding | str:
+    """The lines of a loaded ruleset (its declarations, the sources it was read from) that encode
+    ``section``, in the rulebook's order; or why there are none (the closest numbers cited)."""
+    written = citations.by_line(decls)
+    places = [p for p in _places(written, section, decls, sources.names())
               if any(is_code(sources.line(p.file, line) or "") for line in range(p.first, p.last + 1))]
     if not places:
         cited = sorted({num for cites in written.values() for cite in cites for num in citations.names(cite.text)[0]},
                        key=_natural)
         hint = did_you_mean(section, cited)
-        print(f"umpire rule: error: no line of {rules_path} cites {section}" + (f"; {hint}" if hint else ""), file=sys.stderr)
-        return 1
+        return f"no line of {rules_path} cites {section}" + (f"; {hint}" if hint else "")
     titles = _titles(rules_path, sources)
     order = {number: i for i, number in enumerate(titles)}
     files = {name: i for i, name in enumerate(sources.names())}
     places.sort(key=lambda p: (order.get(p.number, len(order)), _natural(p.number), files.get(p.file, 0), p.first))
     count = sum(p.last - p.first + 1 for p in places)
     title = f" {titles[section]}" if section in titles else ""
-    print(f"rule {section}{title}: {count} line(s) of {rules_path} in {len(places)} place(s), in the rulebook's order")
-    for place in places:
-        print()
-        print("\n".join(_shown(place, sources)))
-    return 0
+    heading = f"rule {section}{title}: {count} line(s) of {rules_path} in {len(places)} place(s), in the rulebook's order"
+    return Encoding(heading, [_shown(place, sources) for place in places])
 
 
 def under(number: str, section: str) -> bool:

@@ -32,6 +32,9 @@ class HumanAgent(Agent):
         self.readout = readout  # the options and the position as this side reads them
         self.before_asking = before_asking  # shows the narration so far
         self.typed: list[str] = []  # every accepted answer, as typed
+        # A screen that shows a decision's options itself (`umpire serve`) is told each decision as it is
+        # asked, with this agent (its options read as `answers` and `readout.options`); the terminal's text follows.
+        self.on_ask: Callable[[ChoiceRequest, HumanAgent], None] | None = None
 
     def choose(self, req: ChoiceRequest):
         # The game waits at this decision from the moment it is asked: a stop while the narration
@@ -43,6 +46,8 @@ class HumanAgent(Agent):
 
     def _answer(self, req: ChoiceRequest):
         self.before_asking()
+        if self.on_ask is not None:
+            self.on_ask(req, self)
         self.write(self.describe(req))
         while True:
             line = self.read()
@@ -85,6 +90,13 @@ class HumanAgent(Agent):
             "split": f"NUMBER:POINTS pairs adding up to {req.amount}, numbers {numbers}" + (" (0 for none)" if req.optional else ""),
         }[req.mode]
         return f"answer: {how}; ? shows the position"
+
+    def answers(self, req: ChoiceRequest) -> list[str]:
+        """What is typed to choose each option alone: its number in the list, or the number itself
+        when the options are different whole numbers (a bid)."""
+        if _by_value(req):
+            return [str(o) for o in req.options]
+        return [str(i) for i in range(1, len(req.options) + 1)]
 
     def describe(self, req: ChoiceRequest) -> str:
         lines = [f"[{req.cite}] {req.chooser}, decide '{req.name}': {req.prompt}"]

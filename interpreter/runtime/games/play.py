@@ -61,6 +61,7 @@ class Terminal:
     write: Callable[[str], None]
     narrate: Callable[[list[str]], None] | None = None
     turn_begins: Callable[[int, int], None] | None = None  # (turn, last turn): a progress bar's tick
+    asked: Callable | None = None  # told each decision a person is asked, before its text (HumanAgent.on_ask)
 
 
 def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, terminal: Terminal | None,
@@ -100,6 +101,7 @@ def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, termi
 
             human = HumanAgent(read, write, Readout(engine, side), before_asking)
             human.typed = log
+            human.on_ask = terminal.asked if terminal is not None else None
             agents[side] = human
     return agents
 

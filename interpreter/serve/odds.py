@@ -1,0 +1,139 @@
+"""The odds panel: `umpire odds` on the scenario in front of the person, worked out in a thread of its
+own while the browser reads its progress.
+
+The question is the command's default one (the facts the scenario's expectations name, decisions as
+its script takes them). It is answered exactly when the estimate of the enumeration is within
+limits.SERVE_ODDS_PATHS outcomes, else by limits.SERVE_ODDS_RUNS seeded runs with their 95%
+intervals; the answer is the command's own report, line for line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass, field
+
+from ..limits import SERVE_KEPT_RUNS, SERVE_ODDS_PATHS, SERVE_ODDS_RUNS
+from ..syntax.diagnostics import Diagnostic, Sources, UmpireError
+from .workbench import Library, WorkbenchError
+
+
+@dataclass
+class Job:
+    """One odds question: how far it has got, and its answer or the error that stopped it."""
+
+    id: str
+    path: str
+    how: str = "estimating the size of the enumeration"
+    done: int = 0
+    total: int | None = None
+    lines: list[str] = field(default_factory=list)
+    error: dict | None = None
+    over: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def state(self) -> dict:
+        with self.lock:
+            return {"id": self.id, "path": self.path, "how": self.how, "done": self.done, "total": self.total,
+                    "lines": list(self.lines), "error": self.error, "over": self.over}
+
+    def progress(self, how: str, done: int, total: int | None) -> None:
+        with self.lock:
+            self.how, self.done, self.total = how, done, total
+
+
+class _Bar:
+    """What the enumeration draws its progress on (progress.bar's shape), told to the job instead."""
+
+    def __init__(self, job: Job, roll: int, total: int):
+        self.job, self.roll, self.n, self.total = job, roll, 0, total
+        job.progress(f"exact: roll {roll}", 0, total)
+
+    def update(self, steps: int = 1) -> None:
+        self.n += steps
+        self.job.progress(f"exact: roll {self.roll}", self.n, self.total)
+
+    def set_postfix(self, *args, **kwargs) -> None:
+        pass
+
+    def refresh(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class Odds:
+    """The odds questions asked (each answered once)."""
+
+    def __init__(self, library: Library):
+        self.library = library
+        self.jobs: dict[str, Job] = {}
+        self.ids = itertools.count(1)
+
+    def get(self, job_id: str) -> Job:
+        job = self.jobs.get(job_id)
+        if job is None:
+            raise WorkbenchError.saying(f"no odds question '{job_id}'", 404)
+        return job
+
+    def ask(self, path: str) -> Job:
+        if not path.endswith(".scenario"):
+            raise WorkbenchError.saying("the odds are those of a scenario's run: open a scenario")
+        job = Job(f"o{next(self.ids)}", path)
+        answered = [k for k, v in self.jobs.items() if v.over]
+        for k in answered[:max(0, len(answered) - SERVE_KEPT_RUNS)]:  # the oldest answers are let go
+            del self.jobs[k]
+        self.jobs[job.id] = job
+        threading.Thread(target=self._answer, args=(job,), daemon=True, name=f"umpire-serve-{job.id}").start()
+        return job
+
+    def _answer(self, job: Job) -> None:
+        from ..runtime.odds.odds import OddsError
+
+        sources = Sources()
+        try:
+            with self.library.reading(job.path):
+                lines = self._worked_out(job, sources)
+        except UmpireError as err:
+            job.error = WorkbenchError(err.diagnostics, sources).as_json()
+            lines = []
+        except OddsError as err:
+            job.error = WorkbenchError([Diagnostic("error", err.message, err.span or _nowhere(), err.hint)], sources).as_json()
+            lines = []
+        except Exception as err:  # a bug in Umpire ends this question, never the workbench
+            job.error = WorkbenchError.saying(f"internal error ({type(err).__name__}: {err}); this is a bug in Umpire, "
+                                              "please report it", 500).as_json()
+            lines = []
+        with job.lock:
+            job.lines, job.over = lines, True
+
+    def _worked_out(self, job: Job, sources: Sources) -> list[str]:
+        from ..load import prepared_scenario
+        from ..runtime.odds.odds import TooLargeError, default_policy, estimate, exact_odds, expected_facts, sample
+        from ..runtime.odds.odds_report import report, report_sampled
+
+        scenario, loaded, _ = prepared_scenario(job.path, sources, [])
+        sym = loaded.symbols
+        facts = expected_facts(scenario) or None
+        policy = default_policy(scenario)
+        head = [f"odds: {scenario.title}" + (f" [{scenario.cite}]" if scenario.cite else "")]
+        guess = estimate(scenario, sym, sources, facts, policy)
+        head.append(f"estimate: about {guess.outcomes:.3g} outcomes to send on, {guess.paths:.3g} dice paths")
+        if guess.outcomes <= SERVE_ODDS_PATHS:
+            try:
+                return head + report(exact_odds(scenario, sym, sources, facts, policy, SERVE_ODDS_PATHS,
+                                                lambda roll, total: _Bar(job, roll, total)))
+            except TooLargeError as err:  # positions merged less than the estimate hoped
+                head.append(f"exact: {err.message}")
+        head.append(f"more than {SERVE_ODDS_PATHS} outcomes to enumerate: {SERVE_ODDS_RUNS} seeded runs answer instead")
+        job.progress("monte carlo", 0, SERVE_ODDS_RUNS)
+        sampled = sample(scenario, sym, sources, facts, SERVE_ODDS_RUNS, 1, policy,
+                         tick=lambda done: job.progress("monte carlo", done, SERVE_ODDS_RUNS))
+        return head + report_sampled(sampled, policy)
+
+
+def _nowhere():
+    from ..syntax.diagnostics import NO_SPAN
+
+    return NO_SPAN
