@@ -15,7 +15,7 @@ from test_odds import load  # the scenario, its checked rules, their sources
 
 from interpreter.cli import main
 from interpreter.runtime.odds.odds import OddsError, TooLargeError, estimate, exact_odds, replay_odds, sample
-from interpreter.runtime.odds.odds_report import wilson
+from interpreter.runtime.odds.odds_report import shown_value, wilson
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -245,3 +245,13 @@ def test_a_roll_read_die_by_die_is_enumerated_in_every_order(tmp_path, capsys, m
         yes = [line for line in out.splitlines() if line.strip().startswith("yes")]
         assert sum(Fraction(line.split()[-2]) for line in yes) == Fraction(5, 12)
         assert "except g, whose dice the rules read one by one" in out and "except g, h" not in out
+
+
+def test_a_place_recorded_by_many_runs_is_counted_as_one_value():
+    # Each seeded run plays on its own copy of the position, so the place it records is another
+    # object each time: the tally keys it by its id, not by the object.
+    sc, sym, sources = load("scenarios/yellow_jack/ex_e1_hurricane_ida.scenario")[:3]
+    sampled = sample(sc, sym, sources, ["hurricane over, MPI 1"], 60)
+    shown = [shown_value(key[0]) for key in sampled.counts]
+    assert len(shown) == len(set(shown)) and "yucatan_sz" in shown
+    assert sum(sampled.counts.values()) == 60

@@ -40,7 +40,7 @@ from ...limits import DEFAULT_ODDS_PATHS
 from ...syntax.diagnostics import Sources
 from ..common.requests import DrawRequest, RollRequest, RuleError, ScriptError, Unprinted
 from ..common.spread import SPLITS, Splits, Spread, Unread
-from ..common.values import ORDER_WATCH, OrderedRead, show
+from ..common.values import ORDER_WATCH, OrderedRead, Place, Unit, show
 from ..execution import cups
 from ..execution.dice import DiceProvider, SeededDice
 from ..execution.engine import Engine
@@ -219,6 +219,10 @@ def outcome(facts: dict, names: list[str]) -> tuple:
 
 
 def _keyable(value: Any) -> Any:
+    # A place or a unit hashes by identity, and each run's position has its own copies: keyed as it
+    # stands, one place would count once per run that ended on it.
+    if isinstance(value, (Place, Unit)):
+        return Recorded(value)
     try:
         hash(value)
     except TypeError:
