@@ -165,7 +165,7 @@ _SHARED = frozenset({int, str, bool, type(None), Unit, Place})  # values no stat
 def _unchangeable(value) -> bool:
     """Whether a value may be handed to every epoch: numbers, text, units and places, and lists of
     them (a list is never changed in place). A map (`set m[k] = v`) or a record (`set t.f = v`) is
-    changed in place, so each epoch gets its own, made by the body: such a value is not kept."""
+    changed in place, so each epoch gets its own (`_copied`)."""
     if value.__class__ in _SHARED:
         return True
     if value.__class__ is list or value.__class__ is tuple:
@@ -173,13 +173,21 @@ def _unchangeable(value) -> bool:
     return False
 
 
+def _copied(value) -> bool:
+    """Whether a value is a map of values no statement changes in place (a table of numbers by name):
+    kept as made, and each epoch that asks for it given a copy of its own, as the body would have
+    made it, so a statement's change to one reaches no other epoch. A record is not kept."""
+    return value.__class__ is dict and all(_unchangeable(v) for v in value.values())
+
+
 class _Unkept(Exception):
     """A replay that cannot stand for the evaluation: the body runs instead."""
 
 
 class LastingMemo:
-    """The values of lasting functions for one game: kept key -> (value, its own steps, the memo keys of its calls).
-    A kept key is the memo key, then the values of the game states the function reads, if any.
+    """The values of lasting functions for one game: kept key -> (value, its own steps, the memo keys of its calls);
+    a map's entry also holds the map as made, copied for each epoch (`_copied`). A kept key is the memo
+    key, then the values of the game states the function reads, if any.
 
     `recording` is the stack of lasting evaluations under way: each a list [the keys of its calls,
     the steps counted when it began, the steps its calls counted, whether it may be kept]."""
@@ -238,7 +246,7 @@ class LastingMemo:
         # written in place check the depth one deeper): the limit stops it where it always did.
         if depth >= MAX_FUNCTION_DEPTH - 2:
             raise _Unkept
-        value, steps, inner = entry
+        value, steps, inner = entry[0], entry[1], entry[2]
         for k in inner:
             if k in memo:
                 continue  # known in this epoch: the evaluation would not have run it
@@ -247,6 +255,8 @@ class LastingMemo:
             if found is None:
                 raise _Unkept
             steps += self._replay(k, found, depth + 1, memo, added)
+        if len(entry) == 4:  # a map: this epoch's own copy of the one kept (`_copied`), which the caller hands out
+            value = entry[0] = dict(entry[3])
         memo[key] = value
         added.append(key)
         return steps
@@ -260,8 +270,11 @@ class LastingMemo:
         """An evaluation finished: its value kept with its own steps and calls, and its steps told to the
         evaluation that called it (the caller has taken its frame off the stack)."""
         total = self.engine.steps - frame[1]
-        if frame[3] and kept is not None and _unchangeable(value):
-            self.values[kept] = (value, total - frame[2], tuple(frame[0]))
+        if frame[3] and kept is not None:
+            if _unchangeable(value):
+                self.values[kept] = (value, total - frame[2], tuple(frame[0]))
+            elif _copied(value):  # [the copy last handed out, steps, calls, the map as made]
+                self.values[kept] = [value, total - frame[2], tuple(frame[0]), dict(value)]
         if self.recording:
             self.recording[-1][2] += total
 
