@@ -114,7 +114,7 @@ procedure main() [4.0] {
 
 def played(tmp_path: Path, monkeypatch, kept: bool) -> str:
     if not kept:
-        monkeypatch.setattr(lasting, "lasting_functions", lambda sym: frozenset())
+        monkeypatch.setattr(lasting, "lasting_functions", lambda sym: {})
     monkeypatch.setenv("UMPIRE_MAX_STEPS", "5000")
     code, out = cli("run", str(scenario(tmp_path, BUDGET)))
     assert code == 1 and "Traceback" not in out, out[-2000:]
@@ -139,7 +139,7 @@ def test_kept_values_leave_explain_as_it_was(tmp_path: Path, monkeypatch, explai
     args = ["explain", str(rules)] if explain else ["run", str(rules)]
     kept = cli(*args)
     assert kept[0] == 0 and "0101" in kept[1], kept
-    monkeypatch.setattr(lasting, "lasting_functions", lambda sym: frozenset())
+    monkeypatch.setattr(lasting, "lasting_functions", lambda sym: {})
     assert cli(*args) == kept
 
 
