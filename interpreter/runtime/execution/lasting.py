@@ -16,7 +16,8 @@ the epoch costs nothing, as it would not have run, and any other adds its own st
 and enters the epoch's memo as the evaluation would have entered it. When the replay would pass
 the budget or come near the limit of depth, or a call it needs was never kept, the body runs
 instead, and stops where it always stopped. Explaining (which notes every call) keeps no value
-past its epoch.
+past its epoch. A path's STEP function, called at every move, replays its kept values from trees
+of their calls (`frequent`, design decision 22b).
 """
 
 from __future__ import annotations

@@ -165,7 +165,7 @@ FULL_SWEEP_AFTER = 100
 def _fewer_full_sweeps():
     """A game with fewer full sweeps of the collector. A full sweep walks every object alive, most of them
     the rules' (their IR, their lowered code), which a game never lets go of; by default one came every
-    ten sweeps of the middle generation, three or four in a Sea of Glory campaign, and took about a fifth
+    ten sweeps of the middle generation, several in a long campaign, and took about a fifth
     of its CPU. The game's own garbage in cycles is swept as before by the younger generations' sweeps; what
     reaches the oldest (an engine of an earlier game, let go) waits for the next full sweep, about one every
     few games in a process that plays many. Nothing the game does depends on when the collector runs."""

@@ -7,7 +7,10 @@ none. Least costs are found by Dijkstra's algorithm. Ties are broken by the orde
 found, which follows the start list and then adjacency order, so a run is the same every time.
 
 The STEP function is called through the engine as any ruleset function is (pure, so its values
-are cached for the position); the compiler passes it here as a callable of two places.
+are cached for the position); the compiler passes it here as a callable of two places. One whose
+values last the game (execution/lasting.py) is called, for one path, through `LastingMemo.frequent`:
+its kept costs replayed from trees made once for the values of the game states it reads, with the
+caller's effects (design decision 22b).
 """
 
 from __future__ import annotations
@@ -116,8 +119,8 @@ def _settled(engine, span, start, through, step: Callable, fn: str) -> Iterator[
 
 def _frequent(engine, step: Callable) -> Callable:
     """The STEP function as called at every move of one path: a function whose values last the game
-    (execution/lasting.py) replays its kept costs from trees made once a wind, so to speak (once for
-    the values of the game-wide states it reads), with the same values and effects as its caller."""
+    (execution/lasting.py) replays its kept costs from trees made once for the values of the game-wide
+    states it reads, with the same values and effects as its caller."""
     name = getattr(step, "lasting", None)
     return step if name is None else engine.lasting.frequent(name, step)
 
