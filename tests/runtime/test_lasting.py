@@ -114,7 +114,7 @@ procedure main() [4.0] {
 
 def played(tmp_path: Path, monkeypatch, kept: bool) -> str:
     if not kept:
-        monkeypatch.setattr(lasting, "lasting_functions", lambda sym: frozenset())
+        monkeypatch.setattr(lasting, "lasting_functions", lambda sym: {})
     monkeypatch.setenv("UMPIRE_MAX_STEPS", "5000")
     code, out = cli("run", str(scenario(tmp_path, BUDGET)))
     assert code == 1 and "Traceback" not in out, out[-2000:]
@@ -139,7 +139,7 @@ def test_kept_values_leave_explain_as_it_was(tmp_path: Path, monkeypatch, explai
     args = ["explain", str(rules)] if explain else ["run", str(rules)]
     kept = cli(*args)
     assert kept[0] == 0 and "0101" in kept[1], kept
-    monkeypatch.setattr(lasting, "lasting_functions", lambda sym: frozenset())
+    monkeypatch.setattr(lasting, "lasting_functions", lambda sym: {})
     assert cli(*args) == kept
 
 
@@ -163,3 +163,62 @@ def test_a_map_a_function_gives_is_not_shared_with_later_statements(tmp_path: Pa
     code, out = cli("run", str(scenario(tmp_path, CHANGED_IN_PLACE)))
     assert code == 0, out
     assert "changed 9" in out and "asked again 1" in out, out
+
+
+# A map of maps: a copy of the outer map would share the inner ones, so such a value is made again by
+# the body in each epoch; a change to an inner map reaches no later statement.
+CHANGED_INSIDE = """map m [2.0] {
+  grid hex "CCRR" columns even_q [2.0]
+}
+function costs() [3.0] = {"n": {"wind": 1}, "s": {"wind": 2}}
+procedure main() [4.0] {
+  let k = "n"
+  let w = "wind"
+  say "first {costs()[k][w]}" [4.1]
+  let c = costs()
+  let inner = c[k]
+  set inner[w] = 9 [4.2]
+  say "changed {c[k][w]}" [4.3]
+  say "asked again {costs()[k][w]}" [4.4]
+}
+"""
+
+
+def test_a_map_of_maps_a_function_gives_is_not_shared_with_later_statements(tmp_path: Path):
+    code, out = cli("run", str(scenario(tmp_path, CHANGED_INSIDE)))
+    assert code == 0, out
+    assert "first 1" in out and "changed 9" in out and "asked again 1" in out, out
+
+
+# A map of numbers is kept for the game: each later statement's call is given a copy of its own, so
+# the body is not made to run again and a change made to one statement's copy reaches no other.
+KEPT_MAP = """map m [2.0] {
+  grid hex "CCRR" columns even_q [2.0]
+}
+function costs() [3.0] = {"n": 1, "s": 2}
+procedure main() [4.0] {
+  for each r in range(1, 3) [4.1] {
+    let c = costs()
+    let k = "n"
+    say "round {r}: {c[k]}" [4.2]
+    set c[k] = 9 [4.3]
+    say "changed {c[k]}" [4.4]
+  }
+}
+"""
+
+
+def test_a_map_of_numbers_is_kept_and_each_statement_gets_its_own_copy(tmp_path: Path, monkeypatch):
+    runs = []
+    body = lasting.LastingMemo.end
+
+    def end(self, kept, value, frame):
+        if kept is not None and kept[0] == "costs":
+            runs.append(value)
+        return body(self, kept, value, frame)
+
+    monkeypatch.setattr(lasting.LastingMemo, "end", end)
+    code, out = cli("run", str(scenario(tmp_path, KEPT_MAP)))
+    assert code == 0, out
+    assert "round 1: 1" in out and "round 2: 1" in out and "round 3: 1" in out and out.count("changed 9") == 3, out
+    assert len(runs) == 1  # the body ran once; rounds 2 and 3 were given copies of the kept map

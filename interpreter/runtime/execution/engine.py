@@ -569,6 +569,8 @@ class Engine:
         is when explaining."""
         call = self.function_positional(decl, leading + 2, span)
         if not self.explain:
+            if not leading and decl.name in self.lasting.names:
+                call.lasting = decl.name  # a path may replay its kept values from trees (LastingMemo.frequent)
             return call
 
         def consulted(*values):

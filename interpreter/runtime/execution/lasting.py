@@ -16,17 +16,21 @@ the epoch costs nothing, as it would not have run, and any other adds its own st
 and enters the epoch's memo as the evaluation would have entered it. When the replay would pass
 the budget or come near the limit of depth, or a call it needs was never kept, the body runs
 instead, and stops where it always stopped. Explaining (which notes every call) keeps no value
-past its epoch.
+past its epoch. A path's STEP function, called at every move, replays its kept values from trees
+of their calls (`frequent`, design decision 22b).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from ...ir import nodes as n
 from ...lang import FUNCTION_ARGUMENTS, UNIT_ATTRS
 from ...limits import MAX_FUNCTION_DEPTH
 from ..common.values import Place, Unit
+from .memo_keys import MISS
 
 # Built-ins whose value depends on their arguments and the map alone (the places and their
 # adjacency, links, borders and coasts, fixed for a game), never on units, tracks, the clock or facts.
@@ -165,7 +169,7 @@ _SHARED = frozenset({int, str, bool, type(None), Unit, Place})  # values no stat
 def _unchangeable(value) -> bool:
     """Whether a value may be handed to every epoch: numbers, text, units and places, and lists of
     them (a list is never changed in place). A map (`set m[k] = v`) or a record (`set t.f = v`) is
-    changed in place, so each epoch gets its own, made by the body: such a value is not kept."""
+    changed in place, so each epoch gets its own (`_copied`)."""
     if value.__class__ in _SHARED:
         return True
     if value.__class__ is list or value.__class__ is tuple:
@@ -173,13 +177,41 @@ def _unchangeable(value) -> bool:
     return False
 
 
+def _copied(value) -> bool:
+    """Whether a value is a map of values no statement changes in place (a table of numbers by name):
+    kept as made, and each epoch that asks for it given a copy of its own, as the body would have
+    made it, so a statement's change to one reaches no other epoch. A record is not kept."""
+    return value.__class__ is dict and all(_unchangeable(v) for v in value.values())
+
+
+def _reader(states: tuple[str, ...]) -> Callable:
+    if len(states) == 1:
+        only = itemgetter(states[0])
+        return lambda now: (only(now),)
+    return itemgetter(*states)
+
+
+def _enter(tree, memo: dict):
+    """A kept evaluation's replay read from its tree (`LastingMemo.frequent`): its calls not known in
+    this epoch entered first, each as its own replay, then its value (a map: this epoch's own copy)."""
+    key, value, made, calls, _ = tree
+    for inner in calls:
+        if inner[0] not in memo:
+            _enter(inner, memo)
+    if made is not None:
+        value = dict(made)
+    memo[key] = value
+    return value
+
+
 class _Unkept(Exception):
     """A replay that cannot stand for the evaluation: the body runs instead."""
 
 
 class LastingMemo:
-    """The values of lasting functions for one game: kept key -> (value, its own steps, the memo keys of its calls).
-    A kept key is the memo key, then the values of the game states the function reads, if any.
+    """The values of lasting functions for one game: kept key -> (value, its own steps, the memo keys of its calls);
+    a map's entry also holds the map as made, copied for each epoch (`_copied`). A kept key is the memo
+    key, then the values of the game states the function reads, if any.
 
     `recording` is the stack of lasting evaluations under way: each a list [the keys of its calls,
     the steps counted when it began, the steps its calls counted, whether it may be kept]."""
@@ -188,7 +220,12 @@ class LastingMemo:
         self.engine = engine
         self.reads = lasting_functions(engine.sym)  # name -> the game states it reads
         self.names = frozenset(self.reads)
+        # name -> the values of the game states it reads, as a tuple, from the state's game-wide values
+        self.readers = {name: _reader(states) for name, states in self.reads.items() if states}
         self.values: dict = {}
+        # Kept evaluations counting no steps, as trees of the calls a replay enters (`frequent`): by the
+        # function and the values of the states it reads, then by memo key.
+        self.trees: dict = {}
         self.state = None  # the game state the values belong to
         self.recording: list[list] = []
 
@@ -198,8 +235,7 @@ class LastingMemo:
         states = self.reads[key[0]]
         if not states:
             return key
-        now = self.engine.state.globals
-        values = tuple(now[s] for s in states)
+        values = self.readers[key[0]](self.engine.state.globals)
         for v in values:
             if v.__class__ not in _KEYED:
                 return None
@@ -209,6 +245,7 @@ class LastingMemo:
         """The values, emptied when the engine plays another game (its state is another object)."""
         if self.state is not self.engine.state:
             self.values.clear()
+            self.trees.clear()
             self.state = self.engine.state
         return self.values
 
@@ -238,7 +275,7 @@ class LastingMemo:
         # written in place check the depth one deeper): the limit stops it where it always did.
         if depth >= MAX_FUNCTION_DEPTH - 2:
             raise _Unkept
-        value, steps, inner = entry
+        value, steps, inner = entry[0], entry[1], entry[2]
         for k in inner:
             if k in memo:
                 continue  # known in this epoch: the evaluation would not have run it
@@ -247,9 +284,71 @@ class LastingMemo:
             if found is None:
                 raise _Unkept
             steps += self._replay(k, found, depth + 1, memo, added)
+        if len(entry) == 4:  # a map: this epoch's own copy of the one kept (`_copied`), which the caller hands out
+            value = entry[0] = dict(entry[3])
         memo[key] = value
         added.append(key)
         return steps
+
+    def frequent(self, name: str, call: Callable) -> Callable:
+        """`call`, the caller of the lasting function `name` given two values, for a built-in that calls
+        it many times within one statement (a path's every move): a call of the same value and effects.
+        Where the kept evaluation and every one it replays count no steps, the replay is read from a
+        tree of its calls made once for these values of the states the function reads (each node's
+        memo key, value and calls), not looked up call by call: the call is noted in the evaluation
+        under way and the calls not yet known in this epoch enter its memo, in the order `_replay`
+        enters them. Anything else (a value not kept, steps counted, a replay that could come near
+        the depth limit, explaining, the memo turned off) goes through `call`."""
+        engine = self.engine
+        if not engine.memo or engine.explain:
+            return call
+        stamp = self.readers[name](engine.state.globals) if name in self.readers else ()
+        if any(v.__class__ not in _KEYED for v in stamp):
+            return call
+        self.owned()
+        trees = self.trees.setdefault((name, stamp), {})
+        memo = engine._memo
+        if engine._memo_epoch != engine.epoch:  # as the caller does before it reads the memo
+            memo.clear()
+            engine._memo_epoch = engine.epoch
+        recording, names, room = self.recording, (None, None), MAX_FUNCTION_DEPTH - 2 - engine.calls
+
+        def weigh(a, b):
+            key = (name, names, a, b)
+            tree = trees.get(key)
+            if tree is None:
+                tree = self._tree(key, 0)
+                if tree is None:
+                    return call(a, b)
+                trees[key] = tree
+            if tree[4] >= room:  # the replay could reach the depth where `_replay` gives way to the body
+                return call(a, b)
+            if recording:
+                recording[-1][0].append(key)
+            found = memo.get(key, MISS)
+            if found is not MISS:
+                return found
+            return _enter(tree, memo)
+
+        return weigh
+
+    def _tree(self, key, depth: int):
+        """(memo key, value, the map as made or None, the trees of its calls, their height) of a kept
+        evaluation counting no steps whose calls are all kept and count none; None otherwise."""
+        if depth >= MAX_FUNCTION_DEPTH:
+            return None
+        kept = self.key_of(key) if self.reads[key[0]] else key
+        entry = self.values.get(kept) if kept is not None else None
+        if entry is None or entry[1]:
+            return None
+        calls = []
+        for k in entry[2]:
+            inner = self._tree(k, depth + 1)
+            if inner is None:
+                return None
+            calls.append(inner)
+        height = 1 + max((c[4] for c in calls), default=0)
+        return (key, entry[0], entry[3] if len(entry) == 4 else None, tuple(calls), height)
 
     def begin(self) -> list:
         frame = [[], self.engine.steps, 0, True]
@@ -260,8 +359,11 @@ class LastingMemo:
         """An evaluation finished: its value kept with its own steps and calls, and its steps told to the
         evaluation that called it (the caller has taken its frame off the stack)."""
         total = self.engine.steps - frame[1]
-        if frame[3] and kept is not None and _unchangeable(value):
-            self.values[kept] = (value, total - frame[2], tuple(frame[0]))
+        if frame[3] and kept is not None:
+            if _unchangeable(value):
+                self.values[kept] = (value, total - frame[2], tuple(frame[0]))
+            elif _copied(value):  # [the copy last handed out, steps, calls, the map as made]
+                self.values[kept] = [value, total - frame[2], tuple(frame[0]), dict(value)]
         if self.recording:
             self.recording[-1][2] += total
 

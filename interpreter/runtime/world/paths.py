@@ -7,7 +7,10 @@ none. Least costs are found by Dijkstra's algorithm. Ties are broken by the orde
 found, which follows the start list and then adjacency order, so a run is the same every time.
 
 The STEP function is called through the engine as any ruleset function is (pure, so its values
-are cached for the position); the compiler passes it here as a callable of two places.
+are cached for the position); the compiler passes it here as a callable of two places. One whose
+values last the game (execution/lasting.py) is called, for one path, through `LastingMemo.frequent`:
+its kept costs replayed from trees made once for the values of the game states it reads, with the
+caller's effects (design decision 22b).
 """
 
 from __future__ import annotations
@@ -85,10 +88,11 @@ def _cost(step: Callable, name: str, a: Place, b: Place, span) -> int | None:
     return cost
 
 
-def _settled(span, start, through, step: Callable, fn: str) -> Iterator[tuple[int, Place]]:
+def _settled(engine, span, start, through, step: Callable, fn: str) -> Iterator[tuple[int, Place]]:
     """(least cost, place) in order of cost, ties in the order the places were found: each place once."""
     starts = _places(span, start, fn, "a place or a list of places to start from")
     allowed = set(_places(span, through, fn, "a list of places to move through"))
+    step = _frequent(engine, step)
     best: dict[Place, int] = {}
     found = 0  # the order a place was (last) reached in: the tie-break
     heap: list[tuple[int, int, Place]] = []
@@ -113,6 +117,14 @@ def _settled(span, start, through, step: Callable, fn: str) -> Iterator[tuple[in
                 found += 1
 
 
+def _frequent(engine, step: Callable) -> Callable:
+    """The STEP function as called at every move of one path: a function whose values last the game
+    (execution/lasting.py) replays its kept costs from trees made once for the values of the game-wide
+    states it reads, with the same values and effects as its caller."""
+    name = getattr(step, "lasting", None)
+    return step if name is None else engine.lasting.frequent(name, step)
+
+
 def _step_function(span, step, fn: str) -> Callable:
     if not callable(step):  # the checker requires a function's bare name; a run without the check can still come here
         raise RuleError(f"{fn} needs the name of a function of two places (from, to) giving a move's cost, not {show(step)}", span)
@@ -124,7 +136,7 @@ def cheapest(engine, span, a, b, through, step):
     """The least total cost from a (a place or list) to b, or none when b cannot be reached."""
     step = _step_function(span, step, "cheapest")
     goal = _places(span, b, "cheapest", "a place to reach")[0]
-    return next((cost for cost, p in _settled(span, a, through, step, "cheapest") if p == goal), None)
+    return next((cost for cost, p in _settled(engine, span, a, through, step, "cheapest") if p == goal), None)
 
 
 @builtin("reach")
@@ -134,7 +146,7 @@ def reach(engine, span, start, budget, through, step):
     if not isinstance(budget, int) or isinstance(budget, bool):
         raise RuleError(f"reach needs a whole number to spend, not {show(budget)}", span)
     out = []
-    for cost, p in _settled(span, start, through, step, "reach"):
+    for cost, p in _settled(engine, span, start, through, step, "reach"):
         if cost > budget:
             break
         out.append(p)
