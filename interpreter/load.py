@@ -248,10 +248,9 @@ def _built(text: str, path: str, start: str):
     """A file's text parsed and built into its IR (a rules file's declarations, a scenario), kept
     for the rest of the process: the IR is immutable, and `umpire check` reads a ruleset twice (as
     written, then as played: with its demo data and errata), the scenarios of a game share a map."""
-    from .ir.build import build
-    from .syntax.parse import parse
+    from .ir.build import parse_and_build
 
-    return build(parse(text, path, start), path)
+    return parse_and_build(text, path, start)
 
 
 def load_scenario(path: str, sources: Sources, chain: tuple[str, ...] = ()) -> n.Scenario:
