@@ -18,13 +18,13 @@ parses and builds the text the two-pass way, which says what is wrong, where, in
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.parse_tree_builder import maybe_create_child_filter
+from lark.parsers.lalr_analysis import Shift
 from lark.visitors import _vargs_meta
 
 from ..limits import MAX_BLOCK_DEPTH, MAX_EXPR_DEPTH
@@ -205,13 +205,103 @@ class _Plan:
     def __init__(self, lark: Lark, builder_class: type) -> None:
         self.builder: Any = None
         maybe_placeholders = lark.options.maybe_placeholders
-        callbacks = {}
+        # What each reduction does, by the rule's identity (the parse table holds the rules themselves):
+        # how many values it takes off the stack, what it makes of them, the rule it makes.
+        self.reductions: dict[int, tuple[int, _Reduction, str]] = {}
         for rule in lark.rules:
             name = rule.alias or rule.options.template_source or rule.origin.name
             method = None if rule.origin.name.startswith("_") else getattr(builder_class, name, None)
-            callbacks[rule] = _Reduction(self, rule, method, maybe_placeholders)
-        self.parser = copy.copy(lark.parser.parser.parser)  # the LALR tables, with these callbacks
-        self.parser.callbacks = callbacks
+            self.reductions[id(rule)] = (len(rule.expansion), _Reduction(self, rule, method, maybe_placeholders),
+                                         rule.origin.name)
+        self.rules = lark.rules  # kept alive: the reductions are found by their identity
+        self.table = lark.parser.parser.parser.parse_table
+        self.lexers = lark.parser.lexer.lexers  # the contextual lexer's, one for each state of the parser
+        self.scanners: dict[int, tuple] = {}
+
+    def scanner(self, state: int) -> tuple:
+        """What the lexer of a parser state needs to read the next token, found once per state."""
+        found = self.scanners.get(state)
+        if found is None:
+            lexer = self.lexers[state]
+            scanner = lexer.scanner  # made on first use: its callbacks too
+            found = self.scanners[state] = (scanner._mres, lexer.ignore_types, lexer.newline_types, lexer.callback)
+        return found
+
+    def run(self, text: str, start: str) -> Any:
+        """Lark's LALR parse of ``text`` with its contextual lexer (``ParserState.feed_token`` and
+        ``BasicLexer.next_token`` written out in one loop, the same steps in the same order); raises on
+        any text it cannot read (the caller takes the two-pass way, which says why)."""
+        states, reductions = self.table.states, self.reductions
+        end_state = self.table.end_states[start]
+        state_stack, value_stack = [self.table.start_states[start]], []
+        pos, line, line_start, end = 0, 1, 0, len(text)
+        token = None
+        while True:
+            token = self._next_token(text, pos, line, line_start, end, state_stack[-1])
+            if token is None:
+                break
+            pos, line, line_start = token.end_pos, token.end_line, token.end_pos - token.end_column + 1
+            ttype = token.type
+            while True:
+                action, arg = states[state_stack[-1]][ttype]
+                if action is Shift:
+                    state_stack.append(arg)
+                    value_stack.append(token)
+                    break
+                size, reduce, origin = reductions[id(arg)]
+                if size:
+                    children = value_stack[-size:]
+                    del state_stack[-size:]
+                    del value_stack[-size:]
+                else:
+                    children = []
+                value_stack.append(reduce(children))
+                state_stack.append(states[state_stack[-1]][origin][1])
+        end_token = Token.new_borrow_pos("$END", "", token) if token is not None else Token("$END", "", 0, 1, 1)
+        while True:
+            action, arg = states[state_stack[-1]]["$END"]
+            if action is Shift:
+                raise ValueError("the end of the text shifted")
+            size, reduce, origin = reductions[id(arg)]
+            if size:
+                children = value_stack[-size:]
+                del state_stack[-size:]
+                del value_stack[-size:]
+            else:
+                children = []
+            value_stack.append(reduce(children))
+            state_stack.append(states[state_stack[-1]][origin][1])
+            if state_stack[-1] == end_state:
+                return value_stack[-1]
+
+    def _next_token(self, text: str, pos: int, line: int, line_start: int, end: int, state: int) -> Token | None:
+        """The next token the lexer of ``state`` reads from ``pos`` (the ignored ones skipped), or None
+        at the end of the text."""
+        mres, ignore, newlines, callback = self.scanner(state)
+        while pos < end:
+            for mre in mres:
+                m = mre.match(text, pos, end)
+                if m:
+                    break
+            else:
+                raise ValueError("no token")
+            value, type_ = m.group(0), m.lastgroup
+            ignored = type_ in ignore
+            start_line, start_col, start = line, pos - line_start + 1, pos
+            if type_ in newlines:
+                count = value.count("\n")
+                if count:
+                    line += count
+                    line_start = pos + value.rindex("\n") + 1
+            pos += len(value)
+            if ignored and type_ not in callback:
+                continue
+            t = Token(type_, value, start, start_line, start_col, line, pos - line_start + 1, pos)
+            if type_ in callback:
+                t = callback[type_](t)
+            if not ignored:
+                return t
+        return None
 
 
 _PLANS: dict[tuple[int, type], _Plan] = {}
@@ -227,7 +317,7 @@ def parse_and_build(lark: Lark, text: str, start: str, builder: Any) -> Any | No
             plan = _PLANS[(id(lark), type(builder))] = _Plan(lark, type(builder))
         outer, plan.builder = plan.builder, builder
         try:
-            top = plan.parser.parse(lark.parser._make_lexer_thread(text), start)
+            top = plan.run(text, start)
         except Exception:  # a syntax error, a token past a limit, nesting too deep, a builder's complaint
             return None
         finally:
