@@ -66,7 +66,7 @@ def last_loads() -> None:
     """The loads from now on are the process's last (`umpire check` run as a command, before its last
     file): the collector stays paused once they are done. All they make lives to the process's end,
     when it is set aside unswept (``_unswept_at_exit``), so the one sweep of it that resuming the
-    collector brings (0.05-0.09 s for Yellow Jack) would find nothing to free. A process that goes on
+    collector brings (0.05-0.09 s for the largest rulesets) would find nothing to free. A process that goes on
     (the language server, the tests, `play`) never calls this."""
     global _ends_with_these_loads
     _ends_with_these_loads = True

@@ -235,7 +235,6 @@ class _Plan:
         end_state = self.table.end_states[start]
         state_stack, value_stack = [self.table.start_states[start]], []
         pos, line, line_start, end = 0, 1, 0, len(text)
-        token = None
         while True:
             token = self._next_token(text, pos, line, line_start, end, state_stack[-1])
             if token is None:
@@ -257,8 +256,7 @@ class _Plan:
                     children = []
                 value_stack.append(reduce(children))
                 state_stack.append(states[state_stack[-1]][origin][1])
-        end_token = Token.new_borrow_pos("$END", "", token) if token is not None else Token("$END", "", 0, 1, 1)
-        while True:
+        while True:  # the end of the text: the reductions it completes
             action, arg = states[state_stack[-1]]["$END"]
             if action is Shift:
                 raise ValueError("the end of the text shifted")
