@@ -303,8 +303,9 @@ def statements(block: tuple) -> Iterator:
     """Every statement of a block, nested blocks included."""
     for s in block:
         yield s
+        fields = s.__dict__  # a statement without a block has no such field: read as None, not a miss raised inside pydantic
         for name in ("body", "orelse"):
-            inner = getattr(s, name, None)
+            inner = fields.get(name)
             if isinstance(inner, tuple):
                 yield from statements(inner)
 

@@ -96,7 +96,7 @@ def _walk(roots, cite: n.Citation | None) -> list[tuple[int, n.Citation | None, 
             continue
         if not isinstance(node, BaseModel) or isinstance(node, Span):
             continue
-        own = getattr(node, "cite", None)
+        own = node.__dict__.get("cite")  # a field where there is one (a miss through getattr raises inside pydantic)
         cite = own if isinstance(own, n.Citation) else cite
         number = _number(node)
         if number is not None:

@@ -276,6 +276,7 @@ class _Plan:
         """The next token the lexer of ``state`` reads from ``pos`` (the ignored ones skipped), or None
         at the end of the text."""
         mres, ignore, newlines, callback = self.scanner(state)
+        new_str = str.__new__
         while pos < end:
             for mre in mres:
                 m = mre.match(text, pos, end)
@@ -294,7 +295,10 @@ class _Plan:
             pos += len(value)
             if ignored and type_ not in callback:
                 continue
-            t = Token(type_, value, start, start_line, start_col, line, pos - line_start + 1, pos)
+            # Token(type_, value, start, start_line, start_col, line, end column, pos), as Token._future_new makes it
+            t = new_str(Token, value)
+            t.type, t.start_pos, t.value, t.line, t.column = type_, start, value, start_line, start_col
+            t.end_line, t.end_column, t.end_pos = line, pos - line_start + 1, pos
             if type_ in callback:
                 t = callback[type_](t)
             if not ignored:
