@@ -207,12 +207,15 @@ class _Plan:
         maybe_placeholders = lark.options.maybe_placeholders
         # What each reduction does, by the rule's identity (the parse table holds the rules themselves):
         # how many values it takes off the stack, what it makes of them, the rule it makes.
-        self.reductions: dict[int, tuple[int, _Reduction, str]] = {}
+        self.reductions: dict[int, tuple[int, _Reduction | None, str]] = {}
         for rule in lark.rules:
             name = rule.alias or rule.options.template_source or rule.origin.name
             method = None if rule.origin.name.startswith("_") else getattr(builder_class, name, None)
-            self.reductions[id(rule)] = (len(rule.expansion), _Reduction(self, rule, method, maybe_placeholders),
-                                         rule.origin.name)
+            reduction = _Reduction(self, rule, method, maybe_placeholders)
+            # A '?rule' of one child that Lark keeps as it is (``?sum: product``, most of an expression's
+            # reductions) gives that child, its positions unchanged: None, for the loop to leave it be.
+            passes = reduction.single and reduction.keep is None and len(rule.expansion) == 1
+            self.reductions[id(rule)] = (len(rule.expansion), None if passes else reduction, rule.origin.name)
         self.rules = lark.rules  # kept alive: the reductions are found by their identity
         self.table = lark.parser.parser.parser.parse_table
         self.lexers = lark.parser.lexer.lexers  # the contextual lexer's, one for each state of the parser
@@ -248,6 +251,25 @@ class _Plan:
                     value_stack.append(token)
                     break
                 size, reduce, origin = reductions[id(arg)]
+                if reduce is None:
+                    state_stack.pop()
+                else:
+                    if size:
+                        children = value_stack[-size:]
+                        del state_stack[-size:]
+                        del value_stack[-size:]
+                    else:
+                        children = []
+                    value_stack.append(reduce(children))
+                state_stack.append(states[state_stack[-1]][origin][1])
+        while True:  # the end of the text: the reductions it completes
+            action, arg = states[state_stack[-1]]["$END"]
+            if action is Shift:
+                raise ValueError("the end of the text shifted")
+            size, reduce, origin = reductions[id(arg)]
+            if reduce is None:
+                state_stack.pop()
+            else:
                 if size:
                     children = value_stack[-size:]
                     del state_stack[-size:]
@@ -255,19 +277,6 @@ class _Plan:
                 else:
                     children = []
                 value_stack.append(reduce(children))
-                state_stack.append(states[state_stack[-1]][origin][1])
-        while True:  # the end of the text: the reductions it completes
-            action, arg = states[state_stack[-1]]["$END"]
-            if action is Shift:
-                raise ValueError("the end of the text shifted")
-            size, reduce, origin = reductions[id(arg)]
-            if size:
-                children = value_stack[-size:]
-                del state_stack[-size:]
-                del value_stack[-size:]
-            else:
-                children = []
-            value_stack.append(reduce(children))
             state_stack.append(states[state_stack[-1]][origin][1])
             if state_stack[-1] == end_state:
                 return value_stack[-1]
