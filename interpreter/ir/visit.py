@@ -58,7 +58,7 @@ class Walked:
     coast) once for the ruleset and again for every scenario checked against it, and walking every
     node for each was most of a cold check. The IR is immutable, so what lies under a root never
     changes: a root is known by its identity, and kept here so that identity is not reused.
-    The answers are those of `descendants`, in its order. One is kept for the process (WALKED): the
+    The answers are those of `descendants`, in its order (spans aside: none is asked for). One is kept for the process (WALKED): the
     readings of a ruleset share their declarations (load._built); ``keep`` roots at most are kept,
     all forgotten at once past that (a long-lived language server reads ruleset after ruleset)."""
 

@@ -216,7 +216,7 @@ class _Plan:
             # reductions) gives that child, its positions unchanged: None, for the loop to leave it be.
             passes = reduction.single and reduction.keep is None and len(rule.expansion) == 1
             self.reductions[id(rule)] = (len(rule.expansion), None if passes else reduction, rule.origin.name)
-        self.rules = lark.rules  # kept alive: the reductions are found by their identity
+        self.lark = lark  # kept alive: the plan is found by the parser's identity, a reduction by its rule's
         self.table = lark.parser.parser.parser.parse_table
         self.lexers = lark.parser.lexer.lexers  # the contextual lexer's, one for each state of the parser
         self.scanners: dict[int, tuple] = {}
