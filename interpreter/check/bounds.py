@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from ..ir import nodes as n
 from ..ir.symbols import Symbols
-from ..ir.visit import dispatch, fields_backwards
+from ..ir.visit import dispatch, node_fields_backwards
 from ..limits import MAX_REPEAT
 from ..syntax.diagnostics import Span
 
@@ -296,15 +296,16 @@ def nodes(obj) -> Iterator:
         elif isinstance(node, BaseModel) and not isinstance(node, Span):
             yield node
             values = node.__dict__
-            stack.extend([values[name] for name in fields_backwards(type(node))])
+            stack.extend([values[name] for name in node_fields_backwards(type(node))])
 
 
 def statements(block: tuple) -> Iterator:
     """Every statement of a block, nested blocks included."""
     for s in block:
         yield s
+        fields = s.__dict__  # a statement without a block has no such field: read as None, not a miss raised inside pydantic
         for name in ("body", "orelse"):
-            inner = getattr(s, name, None)
+            inner = fields.get(name)
             if isinstance(inner, tuple):
                 yield from statements(inner)
 

@@ -33,7 +33,7 @@ from pydantic import BaseModel
 
 from ..ir import nodes as n
 from ..ir.symbols import Symbols
-from ..ir.visit import fields_backwards
+from ..ir.visit import node_fields_backwards
 from ..syntax.diagnostics import Diagnostic, Span
 
 _SCALING = ("*", "/")
@@ -96,14 +96,14 @@ def _walk(roots, cite: n.Citation | None) -> list[tuple[int, n.Citation | None, 
             continue
         if not isinstance(node, BaseModel) or isinstance(node, Span):
             continue
-        own = getattr(node, "cite", None)
+        own = node.__dict__.get("cite")  # a field where there is one (a miss through getattr raises inside pydantic)
         cite = own if isinstance(own, n.Citation) else cite
         number = _number(node)
         if number is not None:
             out.append((number, cite, node.span))
             continue
         values = node.__dict__  # its fields, read by name (fields_backwards: in reverse order, for the stack)
-        stack.extend([(value, cite) for name in fields_backwards(type(node)) if name != "cite"
+        stack.extend([(value, cite) for name in node_fields_backwards(type(node)) if name != "cite"
                       and isinstance(value := values[name], (tuple, list, BaseModel)) and not _left_out(node, name, value)])
     return out
 

@@ -11,7 +11,7 @@ import os
 import sys
 
 from .. import cache, files
-from ..load import demo_path, header_file, load_overlay, load_rules, load_scenario, scenario_and_rules, unswept
+from ..load import demo_path, header_file, last_loads, load_overlay, load_rules, load_scenario, scenario_and_rules, unswept
 from ..style import counted, enabled
 from ..syntax.diagnostics import Diagnostic, Sources, UmpireError, Where, render
 
@@ -19,12 +19,15 @@ from ..syntax.diagnostics import Diagnostic, Sources, UmpireError, Where, render
 # of files the cache has seen (cache.py) needs none of them.
 
 
-def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = (), every: bool = False) -> int:
+def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = (), every: bool = False,
+              ends_process: bool = False) -> int:
     """Each file's diagnostics on standard error, then its summary and counts on standard output.
     With overlays, the overlays' own diagnostics and every error are listed and the base ruleset's
-    others counted in one line (``every``, --all, lists them too)."""
+    others counted in one line (``every``, --all, lists them too). ``ends_process``: the process ends
+    with the check (load.last_loads)."""
     failed = False
     for path in paths:
+        _last(path, paths, ends_process)
         sources = Sources()
         diags, summary = check_file(path, sources, overlays)
         own, base = split_base(path, overlays, diags)
@@ -40,6 +43,11 @@ def cmd_check(paths: list[str], quiet: bool = False, overlays: list[str] = (), e
                 print(f"the base ruleset: {_counts(base, on)}" + ("" if every else " (--all lists them)"))
             print(f"{path}: {_counts(own + [d for d in base if d.severity == 'error'], on, notes_if_any=True)}")
     return 1 if failed else 0
+
+
+def _last(path: str, paths: list[str], ends_process: bool) -> None:
+    if ends_process and path is paths[-1]:
+        last_loads()
 
 
 def split_base(path: str, overlays: list[str], diags: list[Diagnostic]) -> tuple[list[Diagnostic], list[Diagnostic]]:
@@ -238,13 +246,15 @@ def _defined_twice(d: Diagnostic) -> bool:
     return d.message.endswith("' already exists")
 
 
-def json_check(paths: list[str], quiet: bool = False, overlays: list[str] = (), every: bool = False) -> int:
+def json_check(paths: list[str], quiet: bool = False, overlays: list[str] = (), every: bool = False,
+               ends_process: bool = False) -> int:
     """`umpire check --json`: each file's diagnostics (errors alone with --quiet) and counts, and the totals;
     with overlays, the base ruleset's warnings and notes are counted apart ("base") and listed with --all."""
     from .. import report_json as rj
 
     results, total = [], {"errors": 0, "warnings": 0, "notes": 0}
     for path in paths:
+        _last(path, paths, ends_process)
         diags, summary = check_file(path, Sources(), overlays)
         counted = rj.counts(diags)
         own, base = split_base(path, overlays, diags)

@@ -19,8 +19,10 @@ from ..digits import whole_number
 from ..limits import DEFAULT_FORMAT_WIDTH, DEFAULT_ODDS_PATHS
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
+    """``ends_process``: the process ends with the command (the console script's, not the tests')."""
     args = parser().parse_args(argv)
+    args.ends_process = ends_process
     from .. import style
 
     style.configure(args.color)
@@ -71,7 +73,7 @@ def dispatch(args: argparse.Namespace) -> int:
     if args.command == "check":
         from .check import cmd_check
 
-        return cmd_check(args.files, args.quiet, args.overlays, args.all)
+        return cmd_check(args.files, args.quiet, args.overlays, args.all, args.ends_process)
     if args.command == "run":
         from .run import cmd_run
 
@@ -140,7 +142,7 @@ def _dispatch_json(args: argparse.Namespace) -> int:
     if args.command == "check":
         from .check import json_check
 
-        return json_check(args.files, args.quiet, args.overlays, args.all)
+        return json_check(args.files, args.quiet, args.overlays, args.all, args.ends_process)
     if args.command == "run":
         from .run import json_run
 
@@ -450,5 +452,5 @@ def _detail_option(parser: argparse.ArgumentParser) -> None:
 
 
 def entry() -> None:  # console script
-    sys.exit(main())
+    sys.exit(main(ends_process=True))
 

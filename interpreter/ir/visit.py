@@ -10,12 +10,14 @@ A kind with no method is a bug of Umpire, raised at once, never a node silently 
 from __future__ import annotations
 
 import functools
+import types
 import typing
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pydantic import BaseModel
 
+from ..syntax.spans import Span
 from . import nodes as n
 
 STATEMENT_CLASSES = typing.get_args(typing.get_args(n.Stmt)[0])  # the node classes of the statement union
@@ -56,7 +58,7 @@ class Walked:
     coast) once for the ruleset and again for every scenario checked against it, and walking every
     node for each was most of a cold check. The IR is immutable, so what lies under a root never
     changes: a root is known by its identity, and kept here so that identity is not reused.
-    The answers are those of `descendants`, in its order. One is kept for the process (WALKED): the
+    The answers are those of `descendants`, in its order (spans aside: none is asked for). One is kept for the process (WALKED): the
     readings of a ruleset share their declarations (load._built); ``keep`` roots at most are kept,
     all forgotten at once past that (a long-lived language server reads ruleset after ruleset)."""
 
@@ -78,7 +80,7 @@ class Walked:
             return kept[1], kept[2]
         if len(self._roots) >= self._keep:
             self._roots.clear()
-        found = tuple(descendants([root]))
+        found = _nodes_under(root)
         by_class: dict[type, list[int]] = {}
         for i, node in enumerate(found):
             by_class.setdefault(type(node), []).append(i)
@@ -90,6 +92,49 @@ class Walked:
 # keeps its whole tree alive, so a process that reads many rulesets (the tests, the language server)
 # holds a few rulesets' worth at most.
 WALKED = Walked(keep=10_000)
+
+
+def _nodes_under(root: Any) -> tuple:
+    """The nodes `descendants` finds under ``root``, in its order, but for the spans: found without
+    walking into the fields that hold no node (a name, a number, a span: `node_fields_backwards`),
+    which are most of a ruleset's values (about a third of a cold check went to walking them)."""
+    found = []
+    stack = [root]
+    pop, extend, keep = stack.pop, stack.extend, found.append
+    while stack:
+        node = pop()
+        if isinstance(node, (tuple, list)):
+            extend(reversed(node))
+        elif isinstance(node, BaseModel) and not isinstance(node, Span):
+            keep(node)
+            values = node.__dict__
+            extend([values[name] for name in node_fields_backwards(type(node))])
+    return tuple(found)
+
+
+@functools.cache
+def node_fields_backwards(model: type[BaseModel]) -> tuple[str, ...]:
+    """``fields_backwards`` without the fields whose declared type holds no node but a span: their
+    values are never walked into. The IR's fields hold their declared types (the builder's trusted
+    nodes are checked to be those validation gives: ir/trust.py)."""
+    backwards = fields_backwards(model)
+    return tuple(name for name in backwards if not _holds_no_node(model.model_fields[name].annotation))
+
+
+_LEAVES = frozenset({str, int, bool, float, type(None)})
+
+
+def _holds_no_node(annotation: Any) -> bool:
+    """A declared type whose values are plain (str, int, bool, a literal, None), spans, or tuples
+    and unions of those."""
+    if annotation in _LEAVES or (isinstance(annotation, type) and issubclass(annotation, Span)):
+        return True
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return True
+    if origin in (typing.Union, types.UnionType, tuple):
+        return all(arg is Ellipsis or _holds_no_node(arg) for arg in typing.get_args(annotation))
+    return False
 
 
 @functools.cache

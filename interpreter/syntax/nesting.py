@@ -16,17 +16,17 @@ from lark import Tree
 from ..limits import MAX_BLOCK_DEPTH, MAX_EXPR_DEPTH
 from .diagnostics import Diagnostic, Span
 
-_BLOCKS = frozenset({"block", "else_if"})
+BLOCKS = frozenset({"block", "else_if"})
 
 # The grammar's expression rules (the names of its '-> alias'es); 'args' groups the arguments
 # of a call and builds no node of its own, so it does not count.
-_EXPRESSIONS = frozenset({
+EXPRESSIONS = frozenset({
     "cond_expr", "or_", "and_", "not_", "compare", "is_", "is_not", "in_", "has", "binop", "rounded", "neg", "pos",
     "attr", "index", "call_expr", "pos_arg", "kw_arg", "int_lit", "str_lit", "true_lit", "false_lit",
     "none_lit", "x_lit", "var", "place_lit", "list_lit", "comprehension", "empty_map", "map_lit",
     "map_entry", "matching", "target",
 })
-_TRANSPARENT = frozenset({"args"})
+TRANSPARENT = frozenset({"args"})
 
 
 def too_deep(tree: Tree, filename: str) -> Diagnostic | None:
@@ -35,17 +35,17 @@ def too_deep(tree: Tree, filename: str) -> Diagnostic | None:
     while stack:
         node, blocks, exprs = stack.pop()
         kind = node.data
-        if kind in _BLOCKS:
+        if kind in BLOCKS:
             blocks += 1
             if blocks > MAX_BLOCK_DEPTH:
                 return _diagnostic(node, filename, f"blocks nest more than {MAX_BLOCK_DEPTH} deep here",
                                    "move the inner part into a procedure of its own and call it")
-        if kind in _EXPRESSIONS:
+        if kind in EXPRESSIONS:
             exprs += 1
             if exprs > MAX_EXPR_DEPTH:
                 return _diagnostic(node, filename, f"this expression nests more than {MAX_EXPR_DEPTH} deep",
                                    "split it with 'let' into parts, or into ruleset functions")
-        elif kind not in _TRANSPARENT:
+        elif kind not in TRANSPARENT:
             exprs = 0
         # Children pushed last first, so that the first offending node in the text is found first.
         for child in reversed(node.children):

@@ -287,3 +287,32 @@ def test_an_entry_of_the_wrong_type_is_a_miss(tmp_path):
     for args, before in zip(commands, fresh):
         again = run(args)
         assert (again.returncode, again.stdout, again.stderr) == (before.returncode, before.stdout, before.stderr)
+
+
+def test_a_span_pickles_as_its_five_values_and_reads_back_as_validated():
+    """A ruleset's IR holds about as many spans as nodes: each is kept as its values alone (syntax/spans.py),
+    and read back with the state validation gives it."""
+    import pickle
+
+    from pydantic import BaseModel
+
+    from interpreter.syntax.spans import Span
+
+    span = Span(file="rulesets/jenkins_ear.rules", line=12, col=3, end_line=14, end_col=9)
+    kept = pickle.dumps(span, protocol=pickle.HIGHEST_PROTOCOL)
+    back = pickle.loads(kept)
+    assert BaseModel.__getstate__(back) == BaseModel.__getstate__(span)
+    assert list(back.__dict__) == ["file", "line", "col", "end_line", "end_col"]
+    assert len(kept) < 120  # pydantic's own state (a dict of four, the set of names given) takes over 200 bytes
+
+
+def test_the_collector_stays_paused_after_the_last_check_of_a_process_only():
+    """`umpire check` run as a command leaves the collector paused once its last file is checked (what
+    the loads made lives to the end: load.last_loads); called in a process that goes on, it resumes it."""
+    probe = ("import gc, sys\nfrom interpreter.cli import main\n"
+             "main(['check', 'tests/lang/barred.rules', 'tests/lang/calendar.rules'], ends_process=sys.argv[1] == 'ends')\n"
+             "print(gc.isenabled())")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "UMPIRE_CACHE": "off"}
+    enabled = {how: subprocess.run([sys.executable, "-c", probe, how], capture_output=True, text=True, cwd=ROOT, env=env,
+                                   check=True).stdout.split()[-1] for how in ("ends", "goes-on")}
+    assert enabled == {"ends": "False", "goes-on": "True"}

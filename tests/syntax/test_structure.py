@@ -109,6 +109,22 @@ def test_one_walker_finds_every_node_of_a_kind():
     assert len(chooses) == len(re.findall(r"^\s*choose ", text, re.M)) > 20, "every 'choose' of the ruleset, nested or not"
 
 
+def test_the_walked_index_finds_what_the_one_walker_finds_walking_only_the_fields_that_hold_nodes():
+    """`visit.Walked` walks past the fields whose declared type holds no node (a name, a number, a
+    span): it finds every node of every kind `descendants` finds, in its order."""
+    from interpreter.ir.visit import Walked, descendants, node_fields_backwards
+    from interpreter.load import load_rules
+    from interpreter.syntax.diagnostics import Sources
+    from interpreter.syntax.spans import Span
+
+    assert node_fields_backwards(n.Var) == () and node_fields_backwards(n.Attr) == ("obj",)
+    decls = load_rules(str(ROOT / "rulesets" / "yellow_jack.rules"), Sources(), with_demo=True).ruleset.decls
+    everything = [x for x in descendants(decls) if not isinstance(x, Span)]
+    walked = list(Walked(keep=100_000).of(decls, n.BaseModel))
+    assert len(walked) == len(everything) > 10_000
+    assert all(a is b for a, b in zip(walked, everything))
+
+
 def test_the_overlay_walk_finds_every_statement_the_one_walker_finds():
     # Overlays walk blocks with paths (to splice) and ancestors (to key conflicts), which the one walker
     # has not; its blocks come from the statements' fields, so it must find the very same statements.
