@@ -33,7 +33,7 @@ from interpreter.syntax.diagnostics import Sources  # noqa: E402
 RULESETS = ["guerra_a_muerte", "jenkins_ear", "sea_of_glory_1805", "when_lions_sailed", "yellow_jack"]
 
 # The declarations a ruleset makes once: a copy leaves them out and uses the original's.
-_ONCE = (n.MapDecl, n.SequenceDecl, n.ViewDecl)
+_ONCE = (n.MapDecl, n.SequenceDecl, n.ViewDecl, n.LookDecl)
 
 
 def _parts() -> tuple[str, str]:
@@ -57,9 +57,10 @@ def _map_names(the_map: n.MapDecl) -> set[str]:
 
 def copy_plan(body: str) -> tuple[str, list[str]]:
     """The text a copy starts from and the names it renames. A copy leaves out the map, the
-    sequence of play and the view (a ruleset has one of each), and the declarations named as
-    something of the map (`land`, a class and a stat, is also a terrain): the map's names are
-    not renamed, so those would be declared twice. Every other declaration is renamed."""
+    sequence of play, the view (a ruleset has one of each), the looks (one for each thing drawn)
+    and the declarations named as something of the map (`land`, a class and a stat, is also a
+    terrain): the map's names are not renamed, so those would be declared twice. Every other
+    declaration is renamed."""
     decls = built(body, str(ROOT / "rulesets" / "jenkins_ear.rules"), "rules_file").decls
     the_map = next(d for d in decls if isinstance(d, n.MapDecl))
     kept = _map_names(the_map)

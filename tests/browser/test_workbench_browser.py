@@ -99,6 +99,8 @@ def test_a_scenario_s_timeline_map_citations_and_odds(page, server):
 
     page.click("#first")
     page.wait_for_function("document.querySelector('#moment-label').textContent.startsWith('the set-up')")
+    # the label changes at once, the picture when the workbench has drawn it
+    page.wait_for_function("(document.querySelector('#map svg text.moment') || {}).textContent === 'the set-up'")
     assert page.locator('#map svg g.place-mark[data-state="captured_by"]').count() == 0
     assert page.locator("#map svg g.stack").count() > 0 and page.locator("#map svg g.counter").count() > 10
     page.click("#next")
