@@ -38,6 +38,8 @@ class OddsArgs:
     all_facts: bool = False
     demo: bool = False
     allow: list[str] = field(default_factory=list)
+    until: str | None = None  # a save's horizon (runtime/odds/from_position.py)
+    start: object = None      # a save's position (FromPosition), once read: every run starts from it
 
 
 # The runs the refusal's Monte Carlo command asks for: each share then within about 3 points (95%).
@@ -47,6 +49,14 @@ SUGGESTED_RUNS = 1000
 def cmd_odds(a: OddsArgs) -> int:
     from ..runtime.odds.odds import OddsError, default_policy
 
+    if a.path.endswith(".toml"):
+        from .odds_position import cmd_odds_position
+
+        return cmd_odds_position(a)
+    if a.until is not None:
+        print("umpire: error: --until measures from a saved game's position (.toml); a scenario is measured from its "
+              "set-up to the end of its run", file=sys.stderr)
+        return 1
     sources = Sources()
     ready = ready_scenario(a.path, sources, a.overlays, a.demo)
     if ready is None:
@@ -82,7 +92,7 @@ def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
         raise OddsError(f"unknown decision policy '{policy}'", f"the policies are {', '.join(_policies())}")
     piped = progress.Piped("odds")
     if not a.no_exact:
-        guess = estimate(scenario, sym, sources, facts, policy, decide)
+        guess = estimate(scenario, sym, sources, facts, policy, decide, start=a.start)
         print(_estimate_line(guess, a.limit, a.replay), flush=True)
         try:
             refused = refusal(a, guess)
@@ -95,7 +105,8 @@ def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
             said = err.message if err.message.startswith("refused") else f"refused: {err.message}"
             print(f"exact: {said}", flush=True)
         else:
-            mc = monte_carlo(scenario, sym, sources, odds.names, a.mc_runs, a.seed, policy, decide) if a.mc_runs else None
+            mc = monte_carlo(scenario, sym, sources, odds.names, a.mc_runs, a.seed, policy, decide,
+                             start=a.start) if a.mc_runs else None
             print(report_lines(report(odds, mc, decide), sys.stdout))
             return 0
     if not a.mc_runs:
@@ -124,6 +135,7 @@ def refusal(a: OddsArgs, guess):
 def monte_carlo_command(a: OddsArgs) -> str:
     """The command line that asks the same question of seeded runs instead."""
     words = ["umpire", "odds", a.path]
+    words += ["--until", a.until] if a.until else []
     words += [w for fact in a.facts or () for w in ("--fact", fact)]
     words += ["--all-facts"] if a.all_facts else []
     words += ["--policy", a.policy] if a.policy else []
@@ -140,7 +152,7 @@ def sampled_runs(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide
     from ..runtime.odds.odds import sample
 
     with progress.counting(a.mc_runs, "monte carlo", " runs", piped) as update:
-        return sample(scenario, sym, sources, facts, a.mc_runs, a.seed, policy, decide, tick=update)
+        return sample(scenario, sym, sources, facts, a.mc_runs, a.seed, policy, decide, tick=update, start=a.start)
 
 
 def _policies():
@@ -244,10 +256,10 @@ def enumerated(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide, 
     shown = progress.on_terminal() or piped is not None
     if not a.replay:
         bar = (lambda roll, total: progress.bar(total, f"roll {roll}", " outcomes", piped)) if shown else None
-        return exact_odds(scenario, sym, sources, facts, policy, a.limit, bar, decide)
+        return exact_odds(scenario, sym, sources, facts, policy, a.limit, bar, decide, start=a.start)
     with progress.counting(None, "replay", " dice paths", piped) as update:
         tick = (lambda runs, waiting: update(runs, waiting=waiting)) if shown else None
-        return replay_odds(scenario, sym, sources, facts, policy, a.limit, tick, decide)
+        return replay_odds(scenario, sym, sources, facts, policy, a.limit, tick, decide, start=a.start)
 
 
 def json_odds(a) -> int:
@@ -256,6 +268,9 @@ def json_odds(a) -> int:
     from .. import report_json as rj
     from ..runtime.odds.odds import OddsError, default_policy
 
+    if a.path.endswith(".toml"):
+        return rj.stopped("odds", [Diagnostic("error", "--json answers a scenario's odds; a saved game's are printed "
+                                              "(umpire odds SAVE.toml without --json)", NO_SPAN)], scenario=a.path)
     sources = Sources()
     try:
         scenario, loaded, _ = prepared_scenario(a.path, sources, a.overlays, a.demo)
