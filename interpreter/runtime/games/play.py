@@ -64,6 +64,9 @@ class Terminal:
     narrate: Callable[[list[str]], None] | None = None
     turn_begins: Callable[[int, int], None] | None = None  # (turn, last turn): a progress bar's tick
     asked: Callable | None = None  # told each decision a person is asked, before its text (HumanAgent.on_ask)
+    # told, before each decision a person is asked, the position and what the game goes on from, as a save
+    # holds them (the odds of the position in front of the person: runtime/odds/from_position.py)
+    stands: Callable[[dict], None] | None = None
 
 
 def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, terminal: Terminal | None,
@@ -311,6 +314,18 @@ class _Session:
             humans = [a for a in self.agents.values() if isinstance(a, HumanAgent)]
             if humans:
                 humans[0].typed.extend(resume["typed"])  # one log, shared by every human agent
+        if self.terminal is not None and self.terminal.stands is not None:
+            for agent in self.agents.values():
+                if isinstance(agent, HumanAgent):
+                    agent.on_ask = self.telling_where(agent.on_ask)
+
+    def telling_where(self, on_ask: Callable | None) -> Callable:
+        """A person's decision, told first where the game stands (`Terminal.stands`)."""
+        def asked(req, agent) -> None:
+            self.terminal.stands({**self.where_it_stands(), "decisions": self.runner.asked - 1})
+            if on_ask is not None:
+                on_ask(req, agent)
+        return asked
 
     def play_turns(self, final: int) -> None:
         """Every step from the set-up's point to the end of turn `final`, then the game's end; a
