@@ -119,4 +119,5 @@ class FromPosition:
     def _within(self, label: tuple, turn: Any, phase: Any) -> bool:
         if self.until == "step" or label[0] not in ("turn_start", "step") or label[1] != turn:
             return False
-        return self.until == "turn" or label[0] == "step" and label[2] == phase
+        # from the game's start, the turn's start comes before the steps of its first phase
+        return self.until == "turn" or label[0] == "turn_start" or label[2] == phase
