@@ -84,7 +84,7 @@ def header(game: SavedGame, req, measured: str) -> list[str]:
 
     start = game.start
     lines = [f"odds: from the position of {game.path} ({game.title}), before decision {game.decisions + 1}",
-             f"ruleset: {game.ruleset}"]
+             f"played from: {game.ruleset}"]
     lines += [header_line(game.symbols.overlays)] if game.symbols.overlays else []
     lines.append(f"from: {start.where()}")
     lines += [decision_line(req)] if req is not None else []
