@@ -86,6 +86,10 @@ def dispatch(args: argparse.Namespace) -> int:
         return cmd_draw(DrawArgs(args.file, args.at, args.side, args.output, args.force, args.step, tuple(args.overlays),
                                  args.scenario))
     if args.command == "odds":
+        if args.scenario.endswith(".toml"):  # a saved game, measured from its position
+            from .odds_position import cmd_odds_position
+
+            return cmd_odds_position(_odds_args(args))
         from .odds import cmd_odds
 
         return cmd_odds(_odds_args(args))

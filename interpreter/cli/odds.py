@@ -49,10 +49,6 @@ SUGGESTED_RUNS = 1000
 def cmd_odds(a: OddsArgs) -> int:
     from ..runtime.odds.odds import OddsError, default_policy
 
-    if a.path.endswith(".toml"):
-        from .odds_position import cmd_odds_position
-
-        return cmd_odds_position(a)
     if a.until is not None:
         print("umpire: error: --until measures from a saved game's position (.toml); a scenario is measured from its "
               "set-up to the end of its run", file=sys.stderr)
@@ -66,7 +62,7 @@ def cmd_odds(a: OddsArgs) -> int:
         print("\n".join(list_facts(scenario, loaded.symbols, sources)))
         return 0
     try:
-        decide = _decide(a.decide, loaded.symbols.sides)
+        decide = decide_answers(a.decide, loaded.symbols.sides)
         if a.mc_runs is not None and a.mc_runs < 1:
             raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
     except OddsError as err:
@@ -76,13 +72,13 @@ def cmd_odds(a: OddsArgs) -> int:
     facts, measured = _measured(scenario, a.facts, a.all_facts)
     print("\n".join(_header(scenario, loaded.symbols, measured)), flush=True)
     try:
-        return _answer(a, scenario, loaded.symbols, sources, facts, policy, decide)
+        return answer(a, scenario, loaded.symbols, sources, facts, policy, decide)
     except OddsError as err:
         print(render(Diagnostic("error", err.message, err.span or scenario.span, err.hint), sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
 
 
-def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
+def answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
     from ..runtime.odds.odds import TooLargeError, estimate, monte_carlo
     from ..runtime.odds.odds_report import report, report_sampled
 
@@ -93,7 +89,7 @@ def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
     piped = progress.Piped("odds")
     if not a.no_exact:
         guess = estimate(scenario, sym, sources, facts, policy, decide, start=a.start)
-        print(_estimate_line(guess, a.limit, a.replay), flush=True)
+        print(estimate_line(guess, a.limit, a.replay), flush=True)
         try:
             refused = refusal(a, guess)
             if refused is not None:
@@ -182,7 +178,7 @@ def _header(scenario, sym, measured: str) -> list[str]:
     return lines + [f"measured: {measured}"]
 
 
-def _estimate_line(guess, limit: int, replay: bool = False) -> str:
+def estimate_line(guess, limit: int, replay: bool = False) -> str:
     line = (f"estimate: about {_round(guess.paths)} dice paths; at most about {_round(guess.outcomes)} outcomes to send on "
             f"if no positions merge (Knuth's estimator, {guess.probes} sampled runs, {guess.seconds:.2f} s)")
     if (guess.paths if replay else guess.outcomes) > limit:
@@ -202,7 +198,7 @@ def _round(x: float) -> str:
     return f"{x:.0f}"
 
 
-def _decide(given: list[str] | None, sides=()) -> dict[str, str]:
+def decide_answers(given: list[str] | None, sides=()) -> dict[str, str]:
     """The --decide answers by the decision they answer: 'NAME', or 'SIDE:NAME' for one side's."""
     from ..runtime.odds.odds import OddsError
     from ..runtime.odds.policies import decide_key
@@ -277,7 +273,7 @@ def json_odds(a) -> int:
     except UmpireError as err:
         return rj.stopped("odds", err.diagnostics, scenario=a.path)
     try:
-        decide = _decide(a.decide, loaded.symbols.sides)
+        decide = decide_answers(a.decide, loaded.symbols.sides)
         if a.mc_runs is not None and a.mc_runs < 1:
             raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
     except OddsError as err:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .. import files
 from ..style import enabled
 from ..syntax.diagnostics import Diagnostic, Sources, UmpireError, render, render_all
-from .odds import OddsArgs, _answer, _decide
+from .odds import OddsArgs, answer, decide_answers
 
 
 @dataclass
@@ -116,7 +116,7 @@ def cmd_odds_position(a: OddsArgs) -> int:
         return 1
     with files.sandbox(box):
         try:
-            decide = _decide(a.decide, game.symbols.sides)
+            decide = decide_answers(a.decide, game.symbols.sides)
             if a.mc_runs is not None and a.mc_runs < 1:
                 raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
             req = game.start.pending(Engine(game.symbols, sources), game.setup)
@@ -127,7 +127,7 @@ def cmd_odds_position(a: OddsArgs) -> int:
         a.start = game.start
         print("\n".join(header(game, req, measured(a.facts))), flush=True)
         try:
-            return _answer(a, game.setup, game.symbols, sources, a.facts or None, a.policy or "first", decide)
+            return answer(a, game.setup, game.symbols, sources, a.facts or None, a.policy or "first", decide)
         except PositionProblem as err:
             print(f"umpire: error: {a.path}: {err.message}", file=sys.stderr)
             return 1

@@ -175,7 +175,7 @@ class _GameQuestion:
         self.decisions = standing.get("decisions", 0)
 
     def worked_out(self, job: Job, _sources: Sources) -> list[str]:
-        from ..cli.odds import _estimate_line
+        from ..cli.odds import estimate_line
         from ..cli.odds_position import SavedGame, header, measured
         from ..runtime.execution.engine import Engine
         from ..runtime.odds.odds import TooLargeError, estimate, exact_odds, sample
@@ -189,7 +189,7 @@ class _GameQuestion:
         req = self.start.pending(Engine(sym, sources), setup)
         head = header(game, req, measured(None))
         guess = estimate(setup, sym, sources, None, "first", decide, start=self.start)
-        head.append(_estimate_line(guess, SERVE_ODDS_PATHS))
+        head.append(estimate_line(guess, SERVE_ODDS_PATHS))
         if guess.outcomes <= SERVE_ODDS_PATHS:
             try:
                 return head + report(exact_odds(setup, sym, sources, None, "first", SERVE_ODDS_PATHS,
