@@ -88,6 +88,10 @@ def dispatch(args: argparse.Namespace) -> int:
         return cmd_draw(DrawArgs(args.file, args.at, args.side, args.output, args.force, args.step, tuple(args.overlays),
                                  args.scenario))
     if args.command == "odds":
+        if args.scenario.endswith(".toml"):  # a saved game, measured from its position
+            from .odds_position import cmd_odds_position
+
+            return cmd_odds_position(_odds_args(args))
         from .odds import cmd_odds
 
         return cmd_odds(_odds_args(args))
@@ -161,7 +165,7 @@ def _odds_args(args: argparse.Namespace):
 
     return OddsArgs(args.scenario, args.fact, args.policy, args.monte_carlo, args.seed, args.limit, args.overlays,
                     args.replay, args.decide, args.no_exact, args.list_facts, args.all_facts, args.demo,
-                    args.allow_path)
+                    args.allow_path, until=args.until)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -281,7 +285,11 @@ def _add_draw(sub) -> None:
 
 def _add_odds(sub) -> None:
     p = sub.add_parser("odds", help="exact odds: every die of a scenario's run enumerated through the rules")
-    p.add_argument("scenario", help="the scenario whose run is measured (.scenario); its dice are enumerated, not read")
+    p.add_argument("scenario", help="the scenario whose run is measured (.scenario), or a saved game (.toml, as "
+                                    "`umpire play --save` writes it) measured from its position; its dice are enumerated")
+    p.add_argument("--until", choices=("step", "phase", "turn"),
+                   help="with a saved game: how far from its position the rules are played and measured: to the end "
+                        "of its step (the default), of its phase or of its turn")
     p.add_argument("--fact", action="append", metavar="NAME",
                    help="a recorded fact to measure (repeatable; default: the facts the scenario's expectations name, "
                         "else every fact the run records)")
@@ -420,8 +428,9 @@ def _check_named_files(args: argparse.Namespace) -> None:
     from .. import files
 
     for option in _COMMAND_KINDS.get(args.command, ()):
-        kind = files.SCENARIO if option == "scenario" else files.RULES
-        files.command_line_file(getattr(args, option), f"umpire {args.command} reads", (kind,))
+        kinds = (files.SCENARIO, files.SAVE) if args.command == "odds" else (files.SCENARIO,) if option == "scenario" \
+            else (files.RULES,)
+        files.command_line_file(getattr(args, option), f"umpire {args.command} reads", kinds)
     if args.command in ("play", "study", "draw") and args.file:
         files.command_line_file(args.file, f"umpire {args.command} reads", (files.RULES, files.SCENARIO))
     if args.command == "serve" and args.file:

@@ -38,6 +38,8 @@ class OddsArgs:
     all_facts: bool = False
     demo: bool = False
     allow: list[str] = field(default_factory=list)
+    until: str | None = None  # a save's horizon (runtime/odds/from_position.py)
+    start: object = None      # a save's position (FromPosition), once read: every run starts from it
 
 
 # The runs the refusal's Monte Carlo command asks for: each share then within about 3 points (95%).
@@ -47,6 +49,10 @@ SUGGESTED_RUNS = 1000
 def cmd_odds(a: OddsArgs) -> int:
     from ..runtime.odds.odds import OddsError, default_policy
 
+    if a.until is not None:
+        print("umpire: error: --until measures from a saved game's position (.toml); a scenario is measured from its "
+              "set-up to the end of its run", file=sys.stderr)
+        return 1
     sources = Sources()
     ready = ready_scenario(a.path, sources, a.overlays, a.demo)
     if ready is None:
@@ -56,7 +62,7 @@ def cmd_odds(a: OddsArgs) -> int:
         print("\n".join(list_facts(scenario, loaded.symbols, sources)))
         return 0
     try:
-        decide = _decide(a.decide, loaded.symbols.sides)
+        decide = decide_answers(a.decide, loaded.symbols.sides)
         if a.mc_runs is not None and a.mc_runs < 1:
             raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
     except OddsError as err:
@@ -66,13 +72,13 @@ def cmd_odds(a: OddsArgs) -> int:
     facts, measured = _measured(scenario, a.facts, a.all_facts)
     print("\n".join(_header(scenario, loaded.symbols, measured)), flush=True)
     try:
-        return _answer(a, scenario, loaded.symbols, sources, facts, policy, decide)
+        return answer(a, scenario, loaded.symbols, sources, facts, policy, decide)
     except OddsError as err:
         print(render(Diagnostic("error", err.message, err.span or scenario.span, err.hint), sources, colour=enabled(sys.stderr)), file=sys.stderr)
         return 1
 
 
-def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
+def answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
     from ..runtime.odds.odds import TooLargeError, estimate, monte_carlo
     from ..runtime.odds.odds_report import report, report_sampled
 
@@ -82,8 +88,8 @@ def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
         raise OddsError(f"unknown decision policy '{policy}'", f"the policies are {', '.join(_policies())}")
     piped = progress.Piped("odds")
     if not a.no_exact:
-        guess = estimate(scenario, sym, sources, facts, policy, decide)
-        print(_estimate_line(guess, a.limit, a.replay), flush=True)
+        guess = estimate(scenario, sym, sources, facts, policy, decide, start=a.start)
+        print(estimate_line(guess, a.limit, a.replay), flush=True)
         try:
             refused = refusal(a, guess)
             if refused is not None:
@@ -95,7 +101,8 @@ def _answer(a: OddsArgs, scenario, sym, sources, facts, policy, decide) -> int:
             said = err.message if err.message.startswith("refused") else f"refused: {err.message}"
             print(f"exact: {said}", flush=True)
         else:
-            mc = monte_carlo(scenario, sym, sources, odds.names, a.mc_runs, a.seed, policy, decide) if a.mc_runs else None
+            mc = monte_carlo(scenario, sym, sources, odds.names, a.mc_runs, a.seed, policy, decide,
+                             start=a.start) if a.mc_runs else None
             print(report_lines(report(odds, mc, decide), sys.stdout))
             return 0
     if not a.mc_runs:
@@ -124,6 +131,7 @@ def refusal(a: OddsArgs, guess):
 def monte_carlo_command(a: OddsArgs) -> str:
     """The command line that asks the same question of seeded runs instead."""
     words = ["umpire", "odds", a.path]
+    words += ["--until", a.until] if a.until else []
     words += [w for fact in a.facts or () for w in ("--fact", fact)]
     words += ["--all-facts"] if a.all_facts else []
     words += ["--policy", a.policy] if a.policy else []
@@ -140,7 +148,7 @@ def sampled_runs(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide
     from ..runtime.odds.odds import sample
 
     with progress.counting(a.mc_runs, "monte carlo", " runs", piped) as update:
-        return sample(scenario, sym, sources, facts, a.mc_runs, a.seed, policy, decide, tick=update)
+        return sample(scenario, sym, sources, facts, a.mc_runs, a.seed, policy, decide, tick=update, start=a.start)
 
 
 def _policies():
@@ -170,7 +178,7 @@ def _header(scenario, sym, measured: str) -> list[str]:
     return lines + [f"measured: {measured}"]
 
 
-def _estimate_line(guess, limit: int, replay: bool = False) -> str:
+def estimate_line(guess, limit: int, replay: bool = False) -> str:
     line = (f"estimate: about {_round(guess.paths)} dice paths; at most about {_round(guess.outcomes)} outcomes to send on "
             f"if no positions merge (Knuth's estimator, {guess.probes} sampled runs, {guess.seconds:.2f} s)")
     if (guess.paths if replay else guess.outcomes) > limit:
@@ -190,7 +198,7 @@ def _round(x: float) -> str:
     return f"{x:.0f}"
 
 
-def _decide(given: list[str] | None, sides=()) -> dict[str, str]:
+def decide_answers(given: list[str] | None, sides=()) -> dict[str, str]:
     """The --decide answers by the decision they answer: 'NAME', or 'SIDE:NAME' for one side's."""
     from ..runtime.odds.odds import OddsError
     from ..runtime.odds.policies import decide_key
@@ -244,10 +252,10 @@ def enumerated(a: OddsArgs, scenario, sym, sources, facts, policy: str, decide, 
     shown = progress.on_terminal() or piped is not None
     if not a.replay:
         bar = (lambda roll, total: progress.bar(total, f"roll {roll}", " outcomes", piped)) if shown else None
-        return exact_odds(scenario, sym, sources, facts, policy, a.limit, bar, decide)
+        return exact_odds(scenario, sym, sources, facts, policy, a.limit, bar, decide, start=a.start)
     with progress.counting(None, "replay", " dice paths", piped) as update:
         tick = (lambda runs, waiting: update(runs, waiting=waiting)) if shown else None
-        return replay_odds(scenario, sym, sources, facts, policy, a.limit, tick, decide)
+        return replay_odds(scenario, sym, sources, facts, policy, a.limit, tick, decide, start=a.start)
 
 
 def json_odds(a) -> int:
@@ -256,13 +264,16 @@ def json_odds(a) -> int:
     from .. import report_json as rj
     from ..runtime.odds.odds import OddsError, default_policy
 
+    if a.path.endswith(".toml"):
+        return rj.stopped("odds", [Diagnostic("error", "--json answers a scenario's odds; a saved game's are printed "
+                                              "(umpire odds SAVE.toml without --json)", NO_SPAN)], scenario=a.path)
     sources = Sources()
     try:
         scenario, loaded, _ = prepared_scenario(a.path, sources, a.overlays, a.demo)
     except UmpireError as err:
         return rj.stopped("odds", err.diagnostics, scenario=a.path)
     try:
-        decide = _decide(a.decide, loaded.symbols.sides)
+        decide = decide_answers(a.decide, loaded.symbols.sides)
         if a.mc_runs is not None and a.mc_runs < 1:
             raise OddsError(f"--monte-carlo takes a number of runs of at least 1, not {a.mc_runs}")
     except OddsError as err:

@@ -95,6 +95,10 @@ def create_app(start: str | None = None, allowed: list[str] = ()) -> Starlette:
 
     async def ask_odds(request: Request):
         data = await body(request)
+        if data.get("game") is not None:  # the position in front of the person playing it
+            table = bench.tables.get(_text(data, "game"))
+            job = bench.odds.ask_game(table, _optional(data, "choose"), _optional(data, "until") or "step")
+            return JSONResponse(job.state())
         path = bench.library.admitted(_text(data, "path"))
         return JSONResponse(bench.odds.ask(path).state())
 

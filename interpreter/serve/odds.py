@@ -1,8 +1,11 @@
-"""The odds panel: `umpire odds` on the scenario in front of the person, worked out in a thread of its
-own while the browser reads its progress.
+"""The odds panel: `umpire odds` on the scenario in front of the person, or on the position of the game
+they play (the decision in front of them, optionally with one of its options chosen), worked out in a
+thread of its own while the browser reads its progress.
 
-The question is the command's default one (the facts the scenario's expectations name, decisions as
-its script takes them). It is answered exactly when the estimate of the enumeration is within
+A scenario's question is the command's default one (the facts the scenario's expectations name, decisions as
+its script takes them); a game's is `umpire odds SAVE.toml`'s on the position a save would hold there
+(every fact recorded to the horizon, decisions by the first legal option; the option chosen answers
+the decision in front of the person, as `--decide SIDE:NAME=OPTION`). It is answered exactly when the estimate of the enumeration is within
 limits.SERVE_ODDS_PATHS outcomes, else by limits.SERVE_ODDS_RUNS seeded runs with their 95%
 intervals; the answer is the command's own report, line for line.
 """
@@ -79,24 +82,45 @@ class Odds:
 
     def ask(self, path: str) -> Job:
         if not path.endswith(".scenario"):
-            raise WorkbenchError.saying("the odds are those of a scenario's run: open a scenario")
-        job = Job(f"o{next(self.ids)}", path)
+            raise WorkbenchError.saying("the odds are those of a scenario's run, or of a game's position: open a "
+                                        "scenario, or ask during a game")
+        return self._started(Job(f"o{next(self.ids)}", path), lambda job, sources: self._worked_out(job, sources))
+
+    def ask_game(self, table, choose: str | None, until: str) -> Job:
+        """The odds of the position in front of the person playing ``table``, to the horizon ``until``;
+        with ``choose`` (an option's name), the decision in front of them answered with it."""
+        from ..runtime.odds.from_position import HORIZONS
+
+        if until not in HORIZONS:
+            raise WorkbenchError.saying(f"'until' is one of {', '.join(HORIZONS)}, not '{until}'")
+        at = table.position()
+        decision = at["decision"]
+        if choose is not None and choose not in [o.get("name") for o in decision["options"]]:
+            raise WorkbenchError.saying(f"'{choose}' is not an option of {decision['chooser']}'s '{decision['name']}'")
+        question = _GameQuestion(table, at["standing"], decision, choose, until)
+        return self._started(Job(f"o{next(self.ids)}", table.game[3]), question.worked_out)
+
+    def _started(self, job: Job, work) -> Job:
         answered = [k for k, v in self.jobs.items() if v.over]
         for k in answered[:max(0, len(answered) - SERVE_KEPT_RUNS)]:  # the oldest answers are let go
             del self.jobs[k]
         self.jobs[job.id] = job
-        threading.Thread(target=self._answer, args=(job,), daemon=True, name=f"umpire-serve-{job.id}").start()
+        threading.Thread(target=self._answer, args=(job, work), daemon=True, name=f"umpire-serve-{job.id}").start()
         return job
 
-    def _answer(self, job: Job) -> None:
+    def _answer(self, job: Job, work) -> None:
+        from ..runtime.odds.from_position import PositionProblem
         from ..runtime.odds.odds import OddsError
 
         sources = Sources()
         try:
             with self.library.reading(job.path):
-                lines = self._worked_out(job, sources)
+                lines = work(job, sources)
         except UmpireError as err:
             job.error = WorkbenchError(err.diagnostics, sources).as_json()
+            lines = []
+        except PositionProblem as err:
+            job.error = WorkbenchError.saying(err.message).as_json()
             lines = []
         except OddsError as err:
             job.error = WorkbenchError([Diagnostic("error", err.message, err.span or _nowhere(), err.hint)], sources).as_json()
@@ -137,3 +161,44 @@ def _nowhere():
     from ..syntax.diagnostics import NO_SPAN
 
     return NO_SPAN
+
+
+class _GameQuestion:
+    """The odds of a game's position, as `umpire odds SAVE.toml --until UNTIL [--decide SIDE:NAME=OPTION]`
+    asks them of a save made at the decision in front of the person."""
+
+    def __init__(self, table, standing: dict, decision: dict, choose: str | None, until: str):
+        from ..runtime.odds.from_position import FromPosition
+
+        self.table, self.decision, self.choose = table, decision, choose
+        self.start = FromPosition(standing["position"], tuple(standing["goes_on"]["segment"]), until)
+        self.decisions = standing.get("decisions", 0)
+
+    def worked_out(self, job: Job, _sources: Sources) -> list[str]:
+        from ..cli.odds import estimate_line
+        from ..cli.odds_position import SavedGame, header, measured
+        from ..runtime.execution.engine import Engine
+        from ..runtime.odds.odds import TooLargeError, estimate, exact_odds, sample
+        from ..runtime.odds.odds_report import report, report_sampled
+        from ..runtime.odds.policies import decide_key
+
+        setup, sym, sources, path = self.table.game
+        decide = {decide_key(self.decision["chooser"], self.decision["name"]): self.choose} if self.choose else {}
+        game = SavedGame(f"the game in play ({self.table.id})", self.table.title, self.table.ruleset, setup, sym,
+                         self.decisions, self.start)
+        req = self.start.pending(Engine(sym, sources), setup)
+        head = header(game, req, measured(None))
+        guess = estimate(setup, sym, sources, None, "first", decide, start=self.start)
+        head.append(estimate_line(guess, SERVE_ODDS_PATHS))
+        if guess.outcomes <= SERVE_ODDS_PATHS:
+            try:
+                return head + report(exact_odds(setup, sym, sources, None, "first", SERVE_ODDS_PATHS,
+                                                lambda roll, total: _Bar(job, roll, total), decide, start=self.start),
+                                     decide=decide)
+            except TooLargeError as err:  # positions merged less than the estimate hoped
+                head.append(f"exact: {err.message}")
+        head.append(f"more than {SERVE_ODDS_PATHS} outcomes to enumerate: {SERVE_ODDS_RUNS} seeded runs answer instead")
+        job.progress("monte carlo", 0, SERVE_ODDS_RUNS)
+        sampled = sample(setup, sym, sources, None, SERVE_ODDS_RUNS, 1, "first", decide, start=self.start,
+                         tick=lambda done: job.progress("monte carlo", done, SERVE_ODDS_RUNS))
+        return head + report_sampled(sampled, "first", decide)

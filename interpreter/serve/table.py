@@ -54,6 +54,8 @@ class Table:
     changed: threading.Condition = field(default_factory=threading.Condition)
     waiting: bool = False
     described: bool = False  # the decision's text, shown as data already, is not said again
+    standing: dict | None = None  # where the game stands at the decision asked (a save's position and segment)
+    game: tuple = ()  # the game's set-up, rules and sources: what the odds of its position are measured with
 
     def state(self, since: int = 0) -> dict:
         with self.changed:
@@ -94,6 +96,19 @@ class Table:
         line = self.answers.get()
         return None if line is _ENDED else line
 
+    def stands(self, where: dict) -> None:
+        """Where the game stands as the person is asked (play.Terminal.stands): the odds start there."""
+        with self.changed:
+            self.standing = where
+
+    def position(self) -> dict:
+        """Where the game stands at the decision in front of the person, and that decision."""
+        with self.changed:
+            if self.over or not self.waiting or self.standing is None or self.decision is None:
+                raise WorkbenchError.saying("the odds are those of the position in front of you: the game is not "
+                                            "waiting for your decision", 409)
+            return {"standing": self.standing, "decision": self.decision}
+
     def write(self, text: str) -> None:
         with self.changed:
             if self.described:
@@ -126,10 +141,13 @@ def decision_of(req, agent) -> dict:
         texts = [f"{pool.label} die {k + 1} ({int(pool[k])})" for pool, k in req.options]
     else:
         texts = agent.readout.options(req.options, req.showing)
+    from ..runtime.common.values import show
+
+    names = [show(o) for o in req.options] if req.mode != "reroll" else [None] * len(req.options)
     return {"chooser": req.chooser, "name": req.name, "cite": str(req.cite), "sections": sections_of(str(req.cite)),
             "prompt": req.prompt, "mode": req.mode, "amount": req.amount, "optional": req.optional,
             "expected": agent.expected(req),
-            "options": [{"answer": a, "text": t} for a, t in zip(agent.answers(req), texts)],
+            "options": [{"answer": a, "text": t, "name": name} for a, t, name in zip(agent.answers(req), texts, names)],
             "ruled_out": ruled_out(req, agent)}
 
 
@@ -204,7 +222,8 @@ class Tables:
         """The game's table, its thread started; back once it waits for the person or is over."""
         people = [s for s, kind in zip(sym.sides, agent_of_each_side(sym, kinds)) if kind == "human"]
         title = setup.title if setup is not None else (sym.game.title or sym.game.name) if sym.game else path
-        table = Table(f"g{next(self.ids)}", title, people[0] if people else None, list(sym.sides), _ruleset(path, setup))
+        table = Table(f"g{next(self.ids)}", title, people[0] if people else None, list(sym.sides), _ruleset(path, setup),
+                      game=(setup, sym, sources, path))
         thread = threading.Thread(target=self._play, args=(table, path, sym, sources, setup, set_up, seed, kinds, resume),
                                   daemon=True, name=f"umpire-serve-{table.id}")
         self._keep(table)
@@ -241,7 +260,7 @@ class Tables:
             elif label[0] == "game_over":
                 take(engine, "the end of the game")
 
-        terminal = Terminal(read=table.read, write=table.write, narrate=table.narrate, asked=asked)
+        terminal = Terminal(read=table.read, write=table.write, narrate=table.narrate, asked=asked, stands=table.stands)
         try:
             with self.library.reading(path):
                 game = play(sym, sources, setup, seed, kinds, terminal=terminal, watch=watch, set_up=set_up, resume=resume)

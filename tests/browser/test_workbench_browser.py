@@ -162,3 +162,13 @@ def test_a_person_plays_a_decision_and_is_refused_an_illegal_one(page, server):
     assert "not understood [3.5]: '999' is not an option number from 1 to 3" in page.inner_text("#said")
     assert "english buys CORNWALL for 7 war fund point(s)" in page.inner_text("#narration")
     assert page.locator("#map svg g.counter").count() > 0 and _label(page).startswith("english decides 'site'")
+    # the odds of the position in front of the person: their decision answered with the option they pick
+    assert page.inner_text("#ask-odds") == "Odds of the position in front of you"
+    site = page.locator("#odds-choose option").nth(1).get_attribute("value")
+    page.select_option("#odds-choose", site)
+    page.select_option("#odds-until", "phase")
+    page.click("#ask-odds")
+    page.wait_for_function("document.querySelector('#odds-answer').textContent.includes('total probability')")
+    answer = page.inner_text("#odds-answer")
+    assert "from: the game's start (turn 1)" in answer and "decision: english decides 'site' [3.5]" in answer
+    assert f"decisions: --decide english:site={site}" in answer and "total probability: 1 (exactly)" in answer

@@ -96,3 +96,26 @@ def test_serve_help_describes_its_path_and_address(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["serve", "--port", "eighty"])
     assert stop.value.code == 2
+
+
+@pytest.mark.parametrize("text,said", [
+    ("not toml at all [", "umpire: error: {path}: "),
+    ("[umpire_save]\nseed = 1\n", "umpire: error: {path}: "),
+])
+def test_odds_refuse_a_bad_save_in_one_line_exit_1(tmp_path, capsys, text, said):
+    path = tmp_path / "bad.toml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["odds", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(said.format(path=path)) and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_odds_until_takes_a_horizon_and_only_with_a_save(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["odds", "scenarios/jenkins_ear/eop_land_3018.scenario", "--until", "battle"])
+    assert stop.value.code == 2 and "argument --until: invalid choice: 'battle'" in capsys.readouterr().err
+    assert main(["odds", "scenarios/jenkins_ear/eop_land_3018.scenario", "--until", "phase"]) == 1
+    assert capsys.readouterr().err == ("umpire: error: --until measures from a saved game's position (.toml); a scenario "
+                                       "is measured from its set-up to the end of its run\n")
+    assert main(["odds", "README.md"]).__class__ is int  # a file of neither kind is refused, as before
+    assert "umpire odds reads a scenario (.scenario) or a saved game (.toml)" in capsys.readouterr().err

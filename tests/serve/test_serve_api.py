@@ -228,3 +228,49 @@ def test_the_odds_are_sampled_with_their_intervals_when_the_enumeration_is_large
     assert "20 seeded runs answer instead" in job["lines"][2]
     assert any("95% confidence interval" in line for line in job["lines"])
     assert client.post("/api/odds", json={"path": "rulesets/jenkins_ear.rules"}).status_code == 400
+
+
+def _game_odds(client, game_id: str, **asked) -> dict:
+    job = client.post("/api/odds", json={"game": game_id, **asked}).json()
+    assert "error" not in job or job["error"] is None, job
+    while not job["over"]:
+        time.sleep(0.05)
+        job = client.get(f"/api/odds/{job['id']}").json()
+    return job
+
+
+def test_the_odds_of_the_position_in_front_of_the_person_are_umpire_odds_of_its_save(client, tmp_path, capsys):
+    rules = "tests/runtime/position_odds/skirmish.rules"
+    state = client.post("/api/games", json={"path": rules, "side": "red", "seed": 1, "agent": "random"}).json()
+    first = state["decision"]
+    assert (first["chooser"], first["name"]) == ("red", "target")
+    state = client.post(f"/api/games/{state['id']}/answer", json={"answer": "0"}).json()  # declined
+    decision = state["decision"]  # turn 2: Red's attack again, after Blue's turn
+    assert decision["name"] == "target" and [o["name"] for o in decision["options"]] == ["B1"]
+    job = _game_odds(client, state["id"], choose="B1", until="phase")
+    assert job["error"] is None and job["done"] == job["total"]
+    lines = job["lines"]
+    assert lines[0] == f"odds: from the position of the game in play ({state['id']}) (Set-up), before decision 3"
+    assert "from: turn 2, phase red_turn, step red_combat" in lines and "decisions: --decide red:target=B1" in lines
+    # the same report as the command's, of a save made at that decision
+    save = str(tmp_path / "skirmish.toml")
+    assert main(["play", rules, "--seed", "1", "--agents", "random,random", "--stop-after", "2", "--save", save]) == 0
+    capsys.readouterr()
+    assert main(["odds", save, "--decide", "red:target=B1", "--until", "phase"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    report = printed[printed.index("hits:"):]
+    assert lines[lines.index("hits:"):] == report
+    declined = _game_odds(client, state["id"])
+    assert "warning: nothing was measured: no path records a fact" in declined["lines"]
+    bad = client.post("/api/odds", json={"game": state["id"], "choose": "R9"})
+    assert bad.status_code == 400 and bad.json()["error"] == "'R9' is not an option of red's 'target'"
+    assert client.post("/api/odds", json={"game": state["id"], "until": "battle"}).status_code == 400
+
+
+def test_the_odds_of_the_first_decision_of_a_game_of_jenkins_ear(client):
+    state = client.post("/api/games", json={"path": "rulesets/jenkins_ear.rules", "side": "english", "seed": 1,
+                                            "agent": "random"}).json()
+    job = _game_odds(client, state["id"])
+    assert job["error"] is None and "from: the game's start (turn 1)" in job["lines"]
+    assert any(line.startswith("decision: english decides ") for line in job["lines"])
+    assert any(line.startswith("total probability: 1 (exactly)") for line in job["lines"])

@@ -64,6 +64,9 @@ class Terminal:
     narrate: Callable[[list[str]], None] | None = None
     turn_begins: Callable[[int, int], None] | None = None  # (turn, last turn): a progress bar's tick
     asked: Callable | None = None  # told each decision a person is asked, before its text (HumanAgent.on_ask)
+    # told, before each decision a person is asked, the position and what the game goes on from, as a save
+    # holds them (the odds of the position in front of the person: runtime/odds/from_position.py)
+    stands: Callable[[dict], None] | None = None
 
 
 def make_agents(sym: Symbols, kinds: list[str], seed: int, engine: Engine, terminal: Terminal | None,
@@ -311,6 +314,18 @@ class _Session:
             humans = [a for a in self.agents.values() if isinstance(a, HumanAgent)]
             if humans:
                 humans[0].typed.extend(resume["typed"])  # one log, shared by every human agent
+        if self.terminal is not None and self.terminal.stands is not None:
+            for agent in self.agents.values():
+                if isinstance(agent, HumanAgent):
+                    agent.on_ask = self.telling_where(agent.on_ask)
+
+    def telling_where(self, on_ask: Callable | None) -> Callable:
+        """A person's decision, told first where the game stands (`Terminal.stands`)."""
+        def asked(req, agent) -> None:
+            self.terminal.stands({**self.where_it_stands(), "decisions": self.runner.asked - 1})
+            if on_ask is not None:
+                on_ask(req, agent)
+        return asked
 
     def play_turns(self, final: int) -> None:
         """Every step from the set-up's point to the end of turn `final`, then the game's end; a
@@ -326,7 +341,7 @@ class _Session:
             if loaded[0] not in labels:
                 raise ScriptError(f"field 'goes_on.segment': {list(loaded[0])} is no part of this game's sequence of play")
             after = labels.index(loaded[0]) + 1
-            self.segment, first, segments = loaded[0], self.told(_answered(*loaded[1:])), segments[after:]
+            self.segment, first, segments = loaded[0], self.told(answered(*loaded[1:])), segments[after:]
         parts = [self.begins(label, begin) for label, begin in segments]
         self.runner.run(self.engine.run_to_end(parts, first, at_the_end=self.game_ends))
         self.end_check()
@@ -368,53 +383,14 @@ class _Session:
                 following = True
 
     def segments(self, final: int):
-        """The game as segments run one after another, each named (a save says which it is in): the
-        game's start, each turn's start, each step, and the game's end. `begin` does what comes
-        before the segment's rules (the clock, its trace line) and gives what the runner runs."""
-        engine, setup = self.engine, self.setup
-        first = engine.first_step()
-        start = setup.at if setup is not None else None
-        if start is None or start_turn(self.sym.game, start) == 1 and (start.phase is None or (start.phase, start.step) == first):
-            yield ("game_start",), lambda: self._event("game_start", 1)
-        for turn, phase, step in steps_from(self.sym, start, final):
-            if (phase.name, step.name) == first:
-                yield ("turn_start", turn), lambda turn=turn, phase=phase, step=step: self._turn_start(turn, phase, step)
-            yield ("step", turn, phase.name, step.name), lambda turn=turn, phase=phase, step=step: self._step(turn, phase, step)
-        yield ("game_end", final), lambda: self._end(final)
-
-    def _event(self, event: str, turn: int):
-        self.engine.state.turn = turn
-        return self.engine.game_event(event)
-
-    def _turn_start(self, turn, phase, step):
-        engine = self.engine
-        engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
-        return engine.game_event("turn_start")
+        """The game as segments run one after another (`Sequence.segments`)."""
+        return Sequence(self.engine, self.sym, self.setup).segments(final)
 
     def tick(self, label: tuple) -> None:
         """A turn of the game played begins: the terminal's bar moves on (not in a search agent's
         rollouts, which begin the same segments)."""
         if label[0] == "turn_start" and self.terminal is not None and self.terminal.turn_begins is not None:
             self.terminal.turn_begins(label[1], self.final)
-
-    def _step(self, turn, phase, step):
-        engine = self.engine
-        engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
-        # A game goes on past a step it cannot play, and says so (a scenario stops there instead).
-        why = engine.not_playable(step)
-        if why:
-            engine.trace(step.cite or step.name, f"turn {turn_label(self.sym.game, turn)}, {phase.name}, {step.name}: {why}, skipped")
-            return None
-        return engine.start_step(phase.name, step)
-
-    def _end(self, final: int):
-        """The game's end, with its rule."""
-        sym, setup = self.sym, self.setup
-        end_cite = (sym.game.turns_cite or sym.game.cite) if sym.game else None
-        if setup is not None and setup.until is not None:
-            end_cite = setup.cite or end_cite
-        self.engine.trace(end_cite or "game", f"the game ends after turn {turn_label(sym.game, final)}")
-        return self.engine.game_event("game_end")
 
     def end_check(self) -> None:
         """A game replayed from a save must have reached its save point by its end."""
@@ -537,6 +513,57 @@ class _Session:
             game.narration.append(suspended)
 
 
+class Sequence:
+    """The sequence of play of a game set up on an engine, as segments: what a game plays one after
+    another, and what odds measured from a position play on through to their horizon."""
+
+    def __init__(self, engine: Engine, sym: Symbols, setup: n.Scenario | None):
+        self.engine, self.sym, self.setup = engine, sym, setup
+
+    def segments(self, final: int):
+        """The game as segments run one after another, each named (a save says which it is in): the
+        game's start, each turn's start, each step, and the game's end. `begin` does what comes
+        before the segment's rules (the clock, its trace line) and gives what the runner runs."""
+        engine, setup = self.engine, self.setup
+        first = engine.first_step()
+        start = setup.at if setup is not None else None
+        if start is None or start_turn(self.sym.game, start) == 1 and (start.phase is None or (start.phase, start.step) == first):
+            yield ("game_start",), lambda: self._event("game_start", 1)
+        for turn, phase, step in steps_from(self.sym, start, final):
+            if (phase.name, step.name) == first:
+                yield ("turn_start", turn), lambda turn=turn, phase=phase, step=step: self._turn_start(turn, phase, step)
+            yield ("step", turn, phase.name, step.name), lambda turn=turn, phase=phase, step=step: self._step(turn, phase, step)
+        yield ("game_end", final), lambda: self._end(final)
+
+    def _event(self, event: str, turn: int):
+        self.engine.state.turn = turn
+        return self.engine.game_event(event)
+
+    def _turn_start(self, turn, phase, step):
+        engine = self.engine
+        engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
+        return engine.game_event("turn_start")
+
+    def _step(self, turn, phase, step):
+        engine = self.engine
+        engine.state.turn, engine.state.phase, engine.state.step = turn, phase.name, step.name
+        # A game goes on past a step it cannot play, and says so (a scenario stops there instead).
+        why = engine.not_playable(step)
+        if why:
+            engine.trace(step.cite or step.name, f"turn {turn_label(self.sym.game, turn)}, {phase.name}, {step.name}: {why}, skipped")
+            return None
+        return engine.start_step(phase.name, step)
+
+    def _end(self, final: int):
+        """The game's end, with its rule."""
+        sym, setup = self.sym, self.setup
+        end_cite = (sym.game.turns_cite or sym.game.cite) if sym.game else None
+        if setup is not None and setup.until is not None:
+            end_cite = setup.cite or end_cite
+        self.engine.trace(end_cite or "game", f"the game ends after turn {turn_label(sym.game, final)}")
+        return self.engine.game_event("game_end")
+
+
 def agent_of_each_side(sym: Symbols, kinds: list[str]) -> list[str]:
     """The agent each side is played by, in the order the sides are declared: the last one named plays
     the sides after it (as the agents are made)."""
@@ -572,7 +599,7 @@ def _sealed(proc: Process | None) -> bool:
         loop[0] == "secret" and loop[1] for f in proc.stack for loop in getattr(f, "loops", ()))
 
 
-def _answered(proc: Process, req):
+def answered(proc: Process, req):
     """A loaded process driven as the runner drives one: the decision it waits for first."""
     answer = yield req
     return (yield from driven_on(proc, answer))

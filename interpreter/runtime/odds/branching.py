@@ -62,8 +62,9 @@ class Ended:
 class Brancher:
     """Runs the parts of a scenario's target on one engine, position by position."""
 
-    def __init__(self, engine, parts: list[Callable[[], Process]], runner: Runner):
+    def __init__(self, engine, parts: list[Callable[[], Process]], runner: Runner, first=None):
         self.engine, self.parts, self.runner = engine, parts, runner
+        self.first = first  # work under way before the parts (a position's decision and the rest of its segment)
         self.shell = Process(engine, None)  # what a restored position's stack is put into
         self.part = 0  # the part running (one past the last: the game's end after an `end game`)
         self.work = 0  # outcomes sent on: what the limit counts
@@ -73,7 +74,10 @@ class Brancher:
         self.minds = [a for a in dict.fromkeys(runner.agents.values()) if hasattr(a, "memory")]
 
     def start(self) -> Waiting | Ended:
-        return self._go(self._from(0), ())
+        if self.first is None:
+            return self._go(self._from(0), ())
+        self.part = -1  # the work under way is the part before the first: a roll in it goes on to part 0
+        return self._go(self._from(0, self.first), ())
 
     def branch(self, w: Waiting, outcomes: list[tuple[tuple[int, ...] | Spread, Fraction]]):
         """Each outcome of the roll a position waits for, sent on from that position: what it reached,

@@ -51,6 +51,7 @@ from ..games.setup import Setup
 from ..games.stands_in import stands_in
 from ..position.position import canon
 from .branching import UNPRINTED, Bar, Brancher, Cut, Ended, TooLarge, enumerate_positions
+from .from_position import FromPosition
 from .policies import POLICIES, Seen, agents_for
 
 # An enumeration is refused before a roll whose outcomes would take the outcomes sent on past this
@@ -256,12 +257,22 @@ def expected_facts(sc: n.Scenario) -> list[str]:
     return names
 
 
+def begin(engine: Engine, sc: n.Scenario | None, start: FromPosition | None = None) -> tuple[list, Any]:
+    """The engine reset and the run made ready: the scenario set up and its `run` target (its parts, no
+    work under way), or a game's position put back and the run from it to its horizon (from_position.py)."""
+    engine.reset()
+    if start is not None:
+        return start.begin(engine, sc)
+    Setup(engine, sc).run()
+    return target_parts(engine, sc), None
+
+
 class _Trial:
     """One engine, reset and set up again for each run of the scenario's target."""
 
     def __init__(self, sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None,
-                 decide: dict[str, str] | None = None, seen: Seen | None = None):
-        self.sc, self.sym, self.facts, self.decide = sc, sym, facts, decide
+                 decide: dict[str, str] | None = None, seen: Seen | None = None, start: FromPosition | None = None):
+        self.sc, self.sym, self.facts, self.decide, self.start = sc, sym, facts, decide, start
         self.wanted = frozenset(facts or ())
         self.seen = seen if seen is not None else Seen()
         self.engine = Engine(sym, sources)
@@ -279,12 +290,11 @@ class _Trial:
     def run(self, dice: DiceProvider, policy: str) -> tuple[dict[str, Any], bool]:
         """Run once; the facts measured and whether the run was cut."""
         engine = self.engine
-        engine.reset()
-        Setup(engine, self.sc).run()
+        parts, first = begin(engine, self.sc, self.start)
         runner = Runner(engine, dice, self.agents(policy))
         cut = False
         try:
-            runner.run(engine.run_to_end(target_parts(engine, self.sc)))
+            runner.run(engine.run_to_end(parts, first))
         except Cut:
             cut = True
         except Unprinted as gap:  # the run ends where the rulebook prints no result, as a branch does
@@ -297,17 +307,16 @@ class _Trial:
 
 def exact_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None = None,
                policy: str = "first", limit: int = DEFAULT_LIMIT, bar: Bar | None = None,
-               decide: dict[str, str] | None = None) -> Odds:
+               decide: dict[str, str] | None = None, start: FromPosition | None = None) -> Odds:
     """The exact distribution of ``facts`` (or of every fact any path records) over all dice, by
     branching at each roll and merging equal positions."""
-    trial = _Trial(sc, sym, sources, facts, decide)
+    trial = _Trial(sc, sym, sources, facts, decide, start=start)
     started = time.perf_counter()
     engine = trial.engine
 
     def enumerate_once():
-        engine.reset()
-        Setup(engine, sc).run()
-        brancher = Brancher(engine, target_parts(engine, sc), Runner(engine, _NoDice(), trial.agents(policy)))
+        parts, first = begin(engine, sc, start)
+        brancher = Brancher(engine, parts, Runner(engine, _NoDice(), trial.agents(policy)), first)
         try:
             return brancher, enumerate_positions(brancher, branch_outcomes, limit, bar)
         except (RuleError, ScriptError) as err:
@@ -366,7 +375,7 @@ def rests_on(sc: n.Scenario, sym: Symbols, rolled: set[str]) -> list[str]:
             where = sym.tables[label].span
             lines.append(f"table '{label}' is not printed in the rulebook [{missing.cite}]: the odds use the rows "
                          f"of {where.file}:{where.line}, not published data")
-    if sc.fixtures:
+    if sc is not None and sc.fixtures:
         lines.append(f"the position uses {len(sc.fixtures)} fixture(s), values the rulebook does not print "
                      f"(the scenario's 'fixture' lines)")
     return lines
@@ -424,9 +433,10 @@ def _failed_at(err: RuleError | ScriptError, where: str) -> OddsError:
 
 def replay_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None = None,
                 policy: str = "first", limit: int = DEFAULT_LIMIT,
-                progress: Callable[[int, int], None] | None = None, decide: dict[str, str] | None = None) -> Odds:
-    """The same distribution by replaying the run from its set-up for every dice path."""
-    trial = _Trial(sc, sym, sources, facts, decide)
+                progress: Callable[[int, int], None] | None = None, decide: dict[str, str] | None = None,
+                start: FromPosition | None = None) -> Odds:
+    """The same distribution by replaying the run from its set-up (or position) for every dice path."""
+    trial = _Trial(sc, sym, sources, facts, decide, start=start)
     started = time.perf_counter()
     (outcomes, names, runs, cut, rolled, gaps), ordered = watching_order(
         lambda: _replay_paths(trial, facts, policy, limit, progress))
@@ -434,7 +444,7 @@ def replay_odds(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str]
                 rests_on=rests_on(sc, sym, rolled))
     odds.unprinted = _unprinted(gaps)
     odds.notes.extend(_notes(facts, ordered))
-    odds.notes.append("every dice path replayed from the set-up")
+    odds.notes.append("every dice path replayed from the " + ("position" if start is not None else "set-up"))
     return odds
 
 
@@ -472,9 +482,10 @@ def _replay_paths(trial: _Trial, facts: list[str] | None, policy: str, limit: in
 
 
 def monte_carlo(sc: n.Scenario, sym: Symbols, sources: Sources, names: list[str], runs: int, seed: int = 1,
-                policy: str = "first", decide: dict[str, str] | None = None) -> tuple[Counter, float]:
+                policy: str = "first", decide: dict[str, str] | None = None,
+                start: FromPosition | None = None) -> tuple[Counter, float]:
     """The same measurement from ``runs`` seeded runs of the interpreter (for cross-checks)."""
-    sampled = sample(sc, sym, sources, names, runs, seed, policy, decide)
+    sampled = sample(sc, sym, sources, names, runs, seed, policy, decide, start=start)
     return sampled.counts, sampled.seconds
 
 
@@ -489,13 +500,13 @@ class Sampled:
 
 def sample(sc: n.Scenario, sym: Symbols, sources: Sources, names: list[str] | None, runs: int, seed: int = 1,
            policy: str = "first", decide: dict[str, str] | None = None, errors: list[str] | None = None,
-           tick: Callable[[int], None] | None = None) -> Sampled:
+           tick: Callable[[int], None] | None = None, start: FromPosition | None = None) -> Sampled:
     """``runs`` seeded runs of the interpreter: the counts of each joint outcome. With ``names`` None,
     every fact a run records is measured (sorted by name). A rule that cannot be applied stops the
     sampling with an OddsError; given ``errors``, the run counts with the facts it recorded before the
     rule, and the error is added there (`--list-facts` lists what runs record, even runs cut short).
     ``tick(runs done)`` follows the work."""
-    trial = _Trial(sc, sym, sources, names, decide)
+    trial = _Trial(sc, sym, sources, names, decide, start=start)
     started = time.perf_counter()
     dice = _Watched(SeededDice(seed))
     recorded = []
@@ -541,12 +552,13 @@ class Estimate:
 
 
 def estimate(sc: n.Scenario, sym: Symbols, sources: Sources, facts: list[str] | None = None, policy: str = "first",
-             decide: dict[str, str] | None = None, probes: int = 48, seed: int = 1) -> Estimate:
+             decide: dict[str, str] | None = None, probes: int = 48, seed: int = 1,
+             start: FromPosition | None = None) -> Estimate:
     """Knuth's estimate of the dice paths (every roll's multisets: what a replay runs) and of the outcomes
     branching sends on (a roll kept as a distribution branching only where its reads split it)."""
     import random
 
-    trial = _Trial(sc, sym, sources, facts, decide)
+    trial = _Trial(sc, sym, sources, facts, decide, start=start)
     started = time.perf_counter()
     rng = random.Random(seed)
     paths = sum(_probe(trial, policy, _Probe(rng)).product for _ in range(probes))

@@ -59,6 +59,8 @@ async function openFile(path, at) {
   setSides(opened.sides, side);
   $("decision").hidden = true; $("ending").hidden = true; $("odds-answer").textContent = "";
   $("odds").hidden = opened.kind !== "scenario";
+  $("odds-game").hidden = true;
+  $("ask-odds").textContent = "Odds of this scenario";
   showPlayForm(opened);
   if (opened.kind === "scenario") showRun(opened, at); else { $("narration").replaceChildren(); $("result").textContent = "";
     $("timeline").hidden = true; $("map").replaceChildren(); }
@@ -187,6 +189,7 @@ function showDecision(state) {
   const d = state.decision;
   $("decision").hidden = !d;
   $("said").textContent = state.said.join("\n");
+  oddsOfThePosition(d);
   if (!d) return;
   $("question").replaceChildren(citeLink(d.cite, d.sections), ` ${d.chooser}, decide '${d.name}': ${d.prompt}`);
   const options = $("options");
@@ -213,6 +216,7 @@ function picked(d) {
 
 async function answer(text) {
   const game = view.game;
+  $("odds-answer").textContent = "";
   try {
     const state = await api("POST", `/api/games/${game.id}/answer`, { answer: text });
     const since = game.told;
@@ -223,12 +227,29 @@ async function answer(text) {
 
 // ── the odds ──
 
+// In a game, the odds are those of the position in front of the person: their decision, answered as the
+// policy answers it or with the option they pick (`umpire odds SAVE.toml --decide SIDE:NAME=OPTION`).
+function oddsOfThePosition(d) {
+  $("odds").hidden = !d;
+  if (!d) return;
+  $("odds-game").hidden = false;
+  $("ask-odds").textContent = "Odds of the position in front of you";
+  const choose = $("odds-choose");
+  choose.replaceChildren(el("option", { value: "" }, "as the policy does (the first legal option)"));
+  d.options.filter((o) => o.name).forEach((o) => choose.append(el("option", { value: o.name }, `${o.answer}. ${o.text}`)));
+}
+
+function oddsQuestion() {
+  if (!view.game || $("odds-game").hidden) return { path: view.path };
+  return { game: view.game.id, choose: $("odds-choose").value || null, until: $("odds-until").value };
+}
+
 async function askOdds() {
   $("odds-answer").textContent = "";
   const bar = $("odds-progress");
   bar.hidden = false;
   let job;
-  try { job = await api("POST", "/api/odds", { path: view.path }); } catch (problem) { refused(problem); return; }
+  try { job = await api("POST", "/api/odds", oddsQuestion()); } catch (problem) { bar.hidden = true; refused(problem); return; }
   while (!job.over) {
     $("odds-how").textContent = job.how + (job.total ? ` ${job.done} of ${job.total}` : "");
     if (job.total) { bar.max = job.total; bar.value = job.done; } else bar.removeAttribute("value");
