@@ -87,7 +87,7 @@ def _defined(name: str, written: str, text_of: Callable[[str, str], str], consta
     if code is None:
         if len(_CODE) >= _MAX_CODE:
             _CODE.clear()
-        code = _CODE[(name, written)] = compile(text_of(name, written), "<umpire rules>", "exec")
+        code = _CODE[(name, written)] = compile(text_of(name, written), "<umpire expression>", "exec")
     namespace = {**_BASE, **constants}
     exec(code, namespace)  # defines the function (the text holds only this module's templates and reprs)
     fn = namespace[name]
@@ -444,25 +444,34 @@ def _inlinable(decl, arity: int, engine) -> bool:
 MAX_BLOCK_NESTING = 12
 
 
+def _over(engine, frame) -> None:
+    """The step budget passed by the statement a block's frame has begun: the machine's error, at it."""
+    op = frame.code.ops[frame.pc - 1]
+    raise over_budget(engine.max_steps, op.span, op.cite)
+
+
 class _TooDeep(Exception):
     """A run of statements nested past MAX_BLOCK_NESTING: not written as a block."""
 
 
-def block(comp, run: list[tuple[Any, int]], ops: list, end: int, first: dict[int, tuple[Any, int]]):
+def block(comp, run: list[tuple[Any, int]], ops: list, end: int, first: dict[int, tuple[Any, int]], tail=None):
     """A run of statements that never wait (vm.straight: effects, `let`, `set`, and `if`, `for` and `repeat
     … times` around only such statements) written as one Python function of the frame's locals and the
     frame, `run` giving each statement and its first instruction; `first` gives the first instruction of
     each statement nested in them. The function does what the machine does instruction by instruction
     (vm.CodeFrame.advance): each statement begun sets the frame's `pc` to its instruction, changes the
     epoch and counts its step against the budget, so a trace line, an error or a position reads the
-    frame as the machine leaves it; when the run ends, `pc` is `end`. None when the run cannot be
-    written (nested too deep, or an instruction not where the lowering put it)."""
+    frame as the machine leaves it; when the run ends, `pc` is `end`. With `tail`, the statement at
+    `end` (an `if` or a `for each` that waits), the function also runs its first instruction as the
+    machine would: the test read and the branch taken (`pc` at the branch), or the list read and the
+    loop opened in the frame. None when the run cannot be written (nested too deep, or an instruction
+    not where the lowering put it)."""
     writer = _BlockWriter(comp, ops, first)
     try:
         lines = writer.statements(run, 1)
+        lines += writer.tail(tail, end) if tail is not None else [("    ", f"_f.pc = {end}", None, "")]
     except _TooDeep:
         return None
-    lines.append(("    ", f"_f.pc = {end}", None, ""))
     span = run[0][0].span
     name = function_name(comp.rule, f"line_{span.line}" if span is not None else None)
     written = "\n".join(_line(line, False) for line in lines)
@@ -507,6 +516,7 @@ class _BlockWriter:
         self.comp, self.ops, self.first = comp, ops, first
         self.w = _Writer(comp)
         self.w.constants["_e"] = comp.engine  # the engine, which every statement begun counts its step in
+        self.w.constants["_over"] = _over
         self.known: dict[str, str] = {}  # rules name -> its Python local, where it surely holds the value
 
     def statements(self, run, depth: int) -> list:
@@ -518,6 +528,27 @@ class _BlockWriter:
                 raise _TooDeep()  # not where the lowering put it: leave the run to the machine
             lines.extend(self.statement(s, at, "    " * depth, depth))
         return lines
+
+    def tail(self, s, at: int) -> list:
+        """The first instruction of a statement that waits, `if` or `for each`: its test or its list read."""
+        op = self.ops[at]
+        if op.node is not s:
+            raise _TooDeep()
+        lines = self.begun(op, at, "    ")
+        outer, self.comp.cite = self.comp.cite, s.cite
+        try:
+            if s.kind == "if":
+                return lines + [("    ", "if not (", self.expr(s.test), f"): _f.pc = {op.orelse}")]
+            opened = f'_f.loops.append(["for", {self.w.const(ops.loop_items)}('
+            return lines + [("    ", opened, self.expr(s.iterable), f", {self.w.const(s.span)}), 0])")]
+        finally:
+            self.comp.cite = outer
+
+    def begun(self, op, at: int, ind: str) -> list:
+        """A statement begun as the machine begins it: `pc` past its first instruction, a new epoch, its step
+        counted against the budget."""
+        return [(ind, f"_f.pc = {at + 1}", None, ""), (ind, "_e.epoch += 1", None, ""), (ind, "_e.steps += 1", None, ""),
+                (ind, "if _e.steps > _e.max_steps: _over(_e, _f)", None, "")]
 
     def nested(self, stmts, depth: int) -> list:
         known = dict(self.known)
@@ -532,10 +563,7 @@ class _BlockWriter:
         return self.w.write(e, 0)
 
     def statement(self, s, at: int, ind: str, depth: int) -> list:
-        op = self.ops[at]
-        over = f"{self.w.const(over_budget)}(_e.max_steps, {self.w.const(op.span)}, {self.w.const(op.cite)})"
-        begun = [(ind, f"_f.pc = {at + 1}", None, ""), (ind, "_e.epoch += 1", None, ""), (ind, "_e.steps += 1", None, ""),
-                 (ind, "if _e.steps > _e.max_steps: raise ", over, "")]
+        begun = self.begun(self.ops[at], at, ind)
         outer, self.comp.cite = self.comp.cite, s.cite  # its expressions carry its citation, as the machine's
         try:
             write = getattr(self, "s_" + s.kind, None)
@@ -547,7 +575,7 @@ class _BlockWriter:
     def closure(self, s, at: int, ind: str) -> list:
         """The statement run by the compiler's closure (the machine's own `Do`); a local it may set is read
         back into its Python local."""
-        lines = [(ind, f"{self.w.const(self.ops[at].fn)}(env)", None, "")]
+        lines = [(ind, f"{self.w.const(self.ops[at].closure())}(env)", None, "")]
         target = getattr(s, "target", None)
         if target is not None and target.kind == "var" and target.name in self.known:
             lines.append((ind, f"{self.known[target.name]} = env[{target.name!r}]", None, ""))
@@ -573,7 +601,7 @@ class _BlockWriter:
         if s.known_by is not None or s.face_down is not None:
             return None
         return [(ind, f"if _e.narrate: _e.trace({self.w.const(s.cite)}, ", self.expr(s.text), ")"),
-                (ind, f"else: {self.w.const(self.ops[at].fn)}(env)", None, "")]  # its values, read unshown
+                (ind, f"else: {self.w.const(self.ops[at])}.fn(env)", None, "")]  # its values, read unshown (made if ever)
 
     def s_record(self, s, at, ind, depth):
         key, value = self.expr(s.key), self.expr(s.value)

@@ -247,11 +247,20 @@ class Op:
 
 
 class Do(Op):
-    """A statement that never waits, run by the compiler's closure of it."""
+    """A statement that never waits, run by the compiler's closure of it; given `later` instead, the closure
+    is made the first time it is needed (a statement inside a block, which runs it itself)."""
 
-    def __init__(self, s, fn):
+    def __init__(self, s, fn=None, later=None):
         super().__init__(s)
-        self.fn = fn
+        self.fn, self.later = (fn, None) if later is None else (self.first, later)
+
+    def closure(self):
+        if self.later is not None:
+            self.fn, self.later = self.later(), None
+        return self.fn
+
+    def first(self, env):
+        self.closure()(env)
 
     def run(self, proc, frame):
         self.fn(frame.env)
@@ -907,6 +916,9 @@ class Code:
         return self._live[pc - 1] if 0 < pc <= len(self.ops) else self._live[0] if pc == 0 and self.ops else frozenset()
 
 
+_TAILS = ("if", "for")  # statements that wait whose first instruction a block may run (generated_code.block)
+
+
 def straight(s) -> bool:
     """A statement that never waits and never leaves its own lines: one the compiler's closure runs
     (`Do`), or an `if`, a `for each` or a `repeat … times` holding only such statements."""
@@ -935,6 +947,7 @@ class Lowering:
         # Runs of statements that never wait are also written as one Python function each (generated_code.block).
         self._first: dict[int, tuple[Any, int]] = {}  # id of a statement lowered -> (it, its first instruction)
         self._fusing = True  # off while a statement already inside a run is lowered
+        self._tail = None  # the statement that waits being lowered right after a run (its tail)
 
     # ── entry points: a Process the driver runs like a generator ──
     def call(self, procedure, args) -> Process:
@@ -1039,24 +1052,25 @@ class Lowering:
         for s in stmts:
             at = len(ops)
             inside = self._fusing and self.blocks() and straight(s)
-            if inside:
-                run.append((s, at))
-            else:
-                self.fuse(run, at, ops)
-                run = []
             self._fusing, fusing = not inside and self._fusing, self._fusing
+            self._tail = s if run and not inside and s.kind in _TAILS else None
             try:
                 self.emit_one(s, ops, at)
             finally:
                 self._fusing = fusing
+            if inside:
+                run.append((s, at))
+            else:  # the run ends here; an `if` or a `for each` that waits has its test or its list read by it
+                self.fuse(run, at, ops, s if s.kind in _TAILS else None)
+                run = []
         self.fuse(run, len(ops), ops)
 
     def emit_one(self, s, ops: list[Op], at: int) -> None:
         comp = self.comp
         self._first[id(s)] = (s, at)
         lower = getattr(self, "l_" + s.kind, None)
-        if lower is None:
-            ops.append(Do(s, comp.stmt(s)))
+        if lower is None:  # inside a run written as a block, its closure is made only if it is needed
+            ops.append(Do(s, later=comp.stmt_later(s)) if not self._fusing else Do(s, comp.stmt(s)))
             return
         outer, comp.cite = comp.cite, s.cite  # its expressions carry its citation into their limit errors
         try:
@@ -1070,15 +1084,24 @@ class Lowering:
         engine = self.engine
         return engine.blocks and engine.generate and not engine.explain
 
-    def fuse(self, run: list[tuple[Any, int]], end: int, ops: list[Op]) -> None:
-        """A run of straight statements ending at instruction `end`, written as one function."""
+    def fuse(self, run: list[tuple[Any, int]], end: int, ops: list[Op], tail=None) -> None:
+        """A run of straight statements ending at instruction `end`, written as one function; with `tail`
+        (the `if` or `for each` at `end`, which waits), the function also begins it: the test read and
+        the branch taken, or the list read and the loop opened."""
         if run and self.blocks():
-            fn = generated_code.block(self.comp, run, ops, end, self._first)
+            fn = generated_code.block(self.comp, run, ops, end, self._first, tail)
             if fn is not None:
                 ops[run[0][1]].block = fn
 
+    def expr(self, e, s):
+        """An expression of `s`, an `if`, `for each` or `repeat … times`; inside a run written as a block, or
+        read by the block before it (its tail), made only if the machine ever needs it."""
+        if self._fusing and self._tail is not s:
+            return self.comp.expr(e)
+        return self.comp.expr_later(e)
+
     def l_if(self, s: n.If, ops):
-        test = Test(s, self.comp.expr(s.test))
+        test = Test(s, self.expr(s.test, s))
         ops.append(test)
         self.emit(s.body, ops)
         if s.orelse:
@@ -1091,7 +1114,7 @@ class Lowering:
             test.orelse = len(ops)
 
     def l_for(self, s: n.ForEach, ops):
-        ops.append(ForStart(s, self.comp.expr(s.iterable)))
+        ops.append(ForStart(s, self.expr(s.iterable, s)))
         step = ForNext(s.var)
         top = len(ops)
         ops.append(step)
@@ -1111,7 +1134,7 @@ class Lowering:
         start.end = len(ops)
 
     def l_repeat_times(self, s: n.RepeatTimes, ops):
-        ops.append(TimesStart(s, self.comp.expr(s.count)))
+        ops.append(TimesStart(s, self.expr(s.count, s)))
         step = ForNext(None)
         top = len(ops)
         ops.append(step)
