@@ -13,6 +13,10 @@ written with `repr`, and every other value (spans, functions, the engine's reade
 the function's namespace under a name made here (`_c0`, `_c1` …). What this module does not
 write (matching, comprehensions that join lists, subtrees past MAX_INLINE_DEPTH, calls while
 explaining) is a call of the compiler's closure, whose own subexpressions come back here.
+
+A run of statements that never wait is written the same way as one function (`block`): its
+statements one a line, its locals Python locals written through to the frame, each statement
+begun as the machine begins its instruction (vm.py).
 """
 
 from __future__ import annotations
