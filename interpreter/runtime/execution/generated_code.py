@@ -58,7 +58,7 @@ _PY_ARITH = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}  # the language'
 _PY_ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 # A function whose body has at most this many nodes may be written in place of its calls (Writer.inline).
-MAX_INLINE_NODES = 40
+MAX_INLINE_NODES = 64
 # What an inlined body may not hold: a comprehension or a matching counts steps; a list or a map is
 # built again at every call, where the cached value of a call is built once a state (Engine.memo).
 _NOT_INLINED = frozenset({"comprehension", "matching", "list", "map"})
@@ -272,9 +272,10 @@ class _Writer:
             inlined = self.inline(decl, e, d)
             if inlined is not None:
                 return inlined
-            if self.inlining:  # a body written in place calls only what is written in place too
-                return None
-            return f"{self.const(self.engine.function_positional(decl, len(e.args), e.span))}({args})"
+            caller = self.const(self.engine.function_positional(decl, len(e.args), e.span))
+            if self.inlining:  # called from a body written in place: as many levels deeper as bodies around it
+                return f"{self.const(_deeper)}({self.const(self.engine)}, {len(self.inlining)}, {caller}{', ' if args else ''}{args})"
+            return f"{caller}({args})"
         if self.inlining:
             return None
         caller = self.engine.function_called(decl, [a.name for a in e.args], e.span)
@@ -283,9 +284,10 @@ class _Writer:
     def inline(self, decl, e, d) -> str | None:
         """A call of a small function that counts no steps written in place: its arguments in temporaries, then
         its body with its parameters read from them (None: called as a function). The same value and errors as
-        the call: the depth of calls checked as the caller checks it, the body written under its own citation;
-        a function whose body holds a comprehension or a matching (steps), a list or a map (built once a
-        state by the cache of calls), or a call that is not written in place, is called."""
+        the call: the depth of calls checked as the caller checks it, the body written under its own citation,
+        a call it makes of a function not written in place made as deep as from the function's own body
+        (`_deeper`); a function whose body holds a comprehension or a matching (steps), or a list or a map
+        (built once a state by the cache of calls), is called."""
         if not self.engine.inline or not _inlinable(decl, len(e.args), self.engine) or decl.name in self.inlining:
             return None
         temps = [self.temp() for _ in e.args]
@@ -420,6 +422,16 @@ class _Writer:
     def w_map(self, e, d):
         as_key, span = self.const(ops.as_key), self.const(e.span)
         return "{" + ", ".join(f"{as_key}({self.write(x.key, d)}, {span}): {self.write(x.value, d)}" for x in e.entries) + "}"
+
+
+def _deeper(engine, levels: int, caller, *values):
+    """A call made by a body written in place: the calls that body stands for (`levels` of them) counted
+    in the depth of calls while it runs, as they would be had they been made."""
+    engine.calls += levels
+    try:
+        return caller(*values)
+    finally:
+        engine.calls -= levels
 
 
 def _too_deep(name: str, cite: str | None, span) -> None:
