@@ -112,3 +112,26 @@ def test_a_blocks_readable_text_is_the_code_compiled(monkeypatch, tmp_path):
         assert ast.dump(f) == ast.dump(ast.parse(source(name, written)).body[0])
     # One statement of the rules a line, each begun as the machine begins it (its pc, epoch and step).
     assert any(line.strip().startswith("env['defender'] = v_defender = ") for line in shown.read_text().splitlines())
+
+
+def test_statements_nested_past_what_python_compiles_run_on_the_machine(tmp_path, monkeypatch, capsys):
+    """Fifteen `if`s one inside another: more blocks than Python nests in a function, so the run is left to
+    the machine, statement by statement, and narrates as with blocks off."""
+    from interpreter.cli import main
+
+    header = 'game g "G" [1.0] {\n  sides a "A", b "B" [1.1]\n  die d6 1..6 [1.2]\n  turns 3 [1.3]\n}\n'
+    ifs = "".join("  " * (i + 1) + f"if x < {i + 1} {{\n" + "  " * (i + 2) + "set x = x + 1\n" for i in range(15))
+    body = "procedure main() [2.1] {\n  let x = 0\n" + ifs + "".join("  " * (i + 1) + "}\n" for i in reversed(range(15)))
+    (tmp_path / "g.rules").write_text(header + body + '  say "x is {x}"\n}\n', encoding="utf-8")
+    scenario = tmp_path / "g.scenario"
+    scenario.write_text('scenario "deep" uses "g.rules" [1.0] {\n  places { area hill { } }\n  run main()\n}\n', encoding="utf-8")
+    written = []
+    real = generated_code.block
+    monkeypatch.setattr(generated_code, "block", lambda *a: written.append(real(*a)) or written[-1])
+    outputs = []
+    for blocks in (True, False):
+        monkeypatch.setattr(Engine, "BLOCKS", blocks)
+        assert main(["run", str(scenario)]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert written == [None]  # asked once, with blocks on, and refused
+    assert "x is 15" in outputs[0] and outputs[0] == outputs[1]
