@@ -989,11 +989,12 @@ class Lowering:
         if code is None:
             ops: list[Op] = []
             outer, self.comp.rule = self.comp.rule, rule_name(key)
+            lowering, (self._first, self._fusing, self._tail) = (self._first, self._fusing, self._tail), ({}, True, None)
             try:
                 self.emit(citations.effective(stmts, cite) if cite is not None else stmts, ops)
-            finally:
+            finally:  # a body lowered while another is lowered leaves the other's runs as they were
                 self.comp.rule = outer
-                self._first.clear()
+                self._first, self._fusing, self._tail = lowering
             code = self.codes[key] = Code(key, ops)
         return code
 
