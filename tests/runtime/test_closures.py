@@ -1,6 +1,7 @@
 """The two ways an expression is evaluated agree: generated Python (generated_code.py, with small
-functions written in place) and the compiler's closures of every node (compile.py,
-`Engine.GENERATE = False`) narrate every toy game's scenarios byte for byte alike, errors included."""
+functions written in place and runs of statements that never wait written as blocks) and the
+compiler's closures of every node and statement (compile.py, `Engine.GENERATE = False`) narrate every
+toy game's scenarios byte for byte alike, errors included."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ def narrated(path: Path, generate: bool, monkeypatch) -> tuple[str, str | None]:
     monkeypatch.setattr(Engine, "GENERATE", generate)
     if not generate:  # the closures' run (after the generated one) writes no Python at all
         monkeypatch.setattr(generated_code, "generate", lambda comp, e: pytest.fail(f"code generated for {e.kind}"))
+        monkeypatch.setattr(generated_code, "block", lambda comp, run, *rest: pytest.fail(f"a block generated at {run[0][0].span}"))
     sources = Sources()
     try:
         scenario = load_scenario(str(path.relative_to(ROOT)), sources)

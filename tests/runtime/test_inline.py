@@ -88,3 +88,26 @@ def test_a_body_written_in_place_reads_names_as_its_function_does(tmp_path, monk
     out = both(["run", scenario(tmp_path, body)], monkeypatch)
     assert "] 6\n" in out
     assert "[4.2]" in out and "Traceback" not in out
+
+
+def test_a_body_written_in_place_may_call_a_function_that_goes_through_a_list(tmp_path, monkeypatch):
+    """A small function calling one that goes through a list (steps of the budget, so called) is written in
+    place, the call inside it made as deep as it would be: the same values, and the limit of calls met at
+    the same call, named as the call names it."""
+    body = ("function evens(n: int) [3.0] = count([x for x in [1, 2, 3, 4] where x % 2 == n % 2])\n"
+            "function light(n: int) [3.1] = evens(n) + down(n + 1)\n"
+            "function down(n: int) [2.0] = if n > 999 then 0 else light(n)\n"
+            'procedure main() [2.1] {\n  say "{evens(1) + light(998)}"\n  say "{down(0)}"\n}\n')
+    out = both(["run", scenario(tmp_path, body)], monkeypatch)
+    assert "] 6\n" in out
+    assert "is called more than 200 deep" in out
+
+
+def test_jenkins_ears_fights_on_land_is_written_in_place(monkeypatch):
+    """`fights_on_land(u, p)`, read for every unit `green(p, s)` goes through, is written in place; the
+    `scuttled_against(u, p)` it calls goes through the units, so is called."""
+    calls = []
+    real = Engine.function_positional
+    monkeypatch.setattr(Engine, "function_positional", lambda self, decl, *a: calls.append(decl.name) or real(self, decl, *a))
+    assert run(["run", "scenarios/jenkins_ear/eop_land_3018.scenario"], True, monkeypatch)[0] == 0
+    assert "scuttled_against" in calls and "fights_on_land" not in calls

@@ -520,6 +520,40 @@ class Compiler:
         finally:
             self.cite = outer
 
+    def expr_later(self, e) -> ExprFn:
+        """`expr(e)`, made the first time it is evaluated, under the rule and citation of now."""
+        rule, cite, made = self.rule, self.cite, None
+
+        def later(env):
+            nonlocal made
+            if made is None:
+                outer = self.rule, self.cite
+                self.rule, self.cite = rule, cite
+                try:
+                    made = self.expr(e)
+                finally:
+                    self.rule, self.cite = outer
+            return made(env)
+
+        return later
+
+    def stmt_later(self, s) -> Callable[[], StmtFn]:
+        """`stmt(s)` made when first asked for, under the rule being lowered now: a statement a block runs
+        itself (generated_code.block) may never need its closure. A `let` is noted now, in order, as
+        `stmt` notes it, for the options it may explain."""
+        if s.kind == "let":
+            self._lets[s.name] = s.value
+        rule = self.rule
+
+        def made() -> StmtFn:
+            outer, lets, self.rule, self._lets = self.rule, self._lets, rule, {}  # noted already
+            try:
+                return self.stmt(s)
+            finally:
+                self.rule, self._lets = outer, lets
+
+        return made
+
     def s_let(self, s: n.Let, cite: str) -> StmtFn:
         value, name = self.expr(s.value), s.name
         self._lets[name] = s.value

@@ -82,6 +82,7 @@ class Engine:
     MEMO = True  # cache ruleset function values within one state (tests turn it off to compare)
     INLINE = True  # write small functions in place of their calls (generated_code.py; tests turn it off to compare)
     GENERATE = True  # expressions as generated Python (generated_code.py); off, every node is a closure (compile.py)
+    BLOCKS = True  # runs of statements that never wait as one generated function each (generated_code.block)
 
     def __init__(self, sym: Symbols, sources=None, explain: bool = False):
         self.sym = sym
@@ -136,6 +137,7 @@ class Engine:
         self._bodies: dict[str, tuple] = {}  # function name -> (its declaration, its lowered body)
         self.inline = Engine.INLINE
         self.generate = Engine.GENERATE
+        self.blocks = Engine.BLOCKS
         self.inlinable: dict[str, tuple] = {}  # function name -> (its declaration, whether calls of it are written in place)
         self._builtins = implementations(self)
         self._init_state()

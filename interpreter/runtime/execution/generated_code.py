@@ -13,6 +13,10 @@ written with `repr`, and every other value (spans, functions, the engine's reade
 the function's namespace under a name made here (`_c0`, `_c1` …). What this module does not
 write (matching, comprehensions that join lists, subtrees past MAX_INLINE_DEPTH, calls while
 explaining) is a call of the compiler's closure, whose own subexpressions come back here.
+
+A run of statements that never wait is written the same way as one function (`block`): its
+statements one a line, its locals Python locals written through to the frame, each statement
+begun as the machine begins its instruction (vm.py).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import functools
 import os
 import re
 import sys
+from collections.abc import Callable
 from types import CodeType
 from typing import Any
 
@@ -29,7 +34,7 @@ from ...lang import FUNCTION_ARGUMENTS
 from ...limits import MAX_FUNCTION_DEPTH, MAX_INT, MAX_LIST
 from ..common.values import MISSING, Die, Place, Pool, Unit, X, show
 from . import operations as ops
-from .guards import check_string, function_too_deep
+from .guards import check_string, function_too_deep, over_budget
 from .layout import laid_out
 
 # Subtrees deeper than this are called as functions of their own: Python's parser refuses
@@ -53,7 +58,7 @@ _PY_ARITH = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}  # the language'
 _PY_ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 # A function whose body has at most this many nodes may be written in place of its calls (Writer.inline).
-MAX_INLINE_NODES = 40
+MAX_INLINE_NODES = 64
 # What an inlined body may not hold: a comprehension or a matching counts steps; a list or a map is
 # built again at every call, where the cached value of a call is built once a state (Engine.memo).
 _NOT_INLINED = frozenset({"comprehension", "matching", "list", "map"})
@@ -71,20 +76,27 @@ def generate(comp, e) -> ops.ExprFn:
     if written is None:
         return comp.closure(e)
     name = function_name(comp.rule, comp.cite)
+    fn = _defined(name, written, source, writer.constants, f"expression at {e.span}")
+    shown = os.environ.get(SHOW_VARIABLE)
+    if shown:
+        show_source(shown, f"# {e.span}", readable(name, written), writer.constants)
+    return fn
+
+
+def _defined(name: str, written: str, text_of: Callable[[str, str], str], constants: dict[str, Any], where: str):
+    """The function `name` defined by `text_of(name, written)`, compiled once per process, its constants
+    in its namespace; named `where` in tracebacks, profiles and Position.key (which names a function by
+    its qualified name)."""
     code = _CODE.get((name, written))
     if code is None:
         if len(_CODE) >= _MAX_CODE:
             _CODE.clear()
-        code = _CODE[(name, written)] = compile(source(name, written), "<umpire expression>", "exec")
-    namespace = {**_BASE, **writer.constants}
+        code = _CODE[(name, written)] = compile(text_of(name, written), "<umpire expression>", "exec")
+    namespace = {**_BASE, **constants}
     exec(code, namespace)  # defines the function (the text holds only this module's templates and reprs)
     fn = namespace[name]
-    # Its place in tracebacks, profiles and Position.key (which names a function by its qualified name).
-    fn.__code__ = fn.__code__.replace(co_filename=f"<expression at {e.span}>")
-    fn.__qualname__ = f"expression at {e.span}"
-    shown = os.environ.get(SHOW_VARIABLE)
-    if shown:
-        show_source(shown, name, written, e.span, writer.constants)
+    fn.__code__ = fn.__code__.replace(co_filename=f"<{where}>")
+    fn.__qualname__ = where
     return fn
 
 
@@ -108,11 +120,11 @@ def readable(name: str, written: str) -> str:
     return f"def {name}(env):\n    return {laid_out(written, 4)}\n"
 
 
-def show_source(where: str, name: str, written: str, span, constants: dict[str, Any]) -> None:
-    """Appends the function's text to the file `where` (`-`: standard error), after a comment that says
-    where in the rules it comes from and what each of its constants is."""
-    lines = [f"# {span}"] + [f"# {k} = {_described(v)}" for k, v in constants.items()]
-    text = "\n".join(lines) + "\n" + readable(name, written) + "\n"
+def show_source(where: str, comment: str, text: str, constants: dict[str, Any]) -> None:
+    """Appends a function's readable text to the file `where` (`-`: standard error), after a comment that
+    says where in the rules it comes from and what each of its constants is."""
+    lines = [comment] + [f"# {k} = {_described(v)}" for k, v in constants.items()]
+    text = "\n".join(lines) + "\n" + text + "\n"
     if where == "-":
         sys.stderr.write(text)
         return
@@ -260,9 +272,10 @@ class _Writer:
             inlined = self.inline(decl, e, d)
             if inlined is not None:
                 return inlined
-            if self.inlining:  # a body written in place calls only what is written in place too
-                return None
-            return f"{self.const(self.engine.function_positional(decl, len(e.args), e.span))}({args})"
+            caller = self.const(self.engine.function_positional(decl, len(e.args), e.span))
+            if self.inlining:  # called from a body written in place: as many levels deeper as bodies around it
+                return f"{self.const(_deeper)}({self.const(self.engine)}, {len(self.inlining)}, {caller}{', ' if args else ''}{args})"
+            return f"{caller}({args})"
         if self.inlining:
             return None
         caller = self.engine.function_called(decl, [a.name for a in e.args], e.span)
@@ -271,9 +284,10 @@ class _Writer:
     def inline(self, decl, e, d) -> str | None:
         """A call of a small function that counts no steps written in place: its arguments in temporaries, then
         its body with its parameters read from them (None: called as a function). The same value and errors as
-        the call: the depth of calls checked as the caller checks it, the body written under its own citation;
-        a function whose body holds a comprehension or a matching (steps), a list or a map (built once a
-        state by the cache of calls), or a call that is not written in place, is called."""
+        the call: the depth of calls checked as the caller checks it, the body written under its own citation,
+        a call it makes of a function not written in place made as deep as from the function's own body
+        (`_deeper`); a function whose body holds a comprehension or a matching (steps), or a list or a map
+        (built once a state by the cache of calls), is called."""
         if not self.engine.inline or not _inlinable(decl, len(e.args), self.engine) or decl.name in self.inlining:
             return None
         temps = [self.temp() for _ in e.args]
@@ -410,6 +424,16 @@ class _Writer:
         return "{" + ", ".join(f"{as_key}({self.write(x.key, d)}, {span}): {self.write(x.value, d)}" for x in e.entries) + "}"
 
 
+def _deeper(engine, levels: int, caller, *values):
+    """A call made by a body written in place: the calls that body stands for (`levels` of them) counted
+    in the depth of calls while it runs, as they would be had they been made."""
+    engine.calls += levels
+    try:
+        return caller(*values)
+    finally:
+        engine.calls -= levels
+
+
 def _too_deep(name: str, cite: str | None, span) -> None:
     """An inlined call one level past the depth of calls: the error its call would raise."""
     raise function_too_deep(name, cite, span)
@@ -427,3 +451,195 @@ def _inlinable(decl, arity: int, engine) -> bool:
                and not any(getattr(x, "kind", None) in _NOT_INLINED for x in nodes))
     engine.inlinable[decl.name] = (decl, verdict)
     return verdict and arity == len(decl.params)
+
+
+# ───────────────────────────── blocks of statements ─────────────────────────────
+
+# Python refuses more than 20 blocks nested in one function: a run whose `if`s and loops nest deeper
+# than this is left to the machine, statement by statement.
+MAX_BLOCK_NESTING = 12
+
+
+def _over(engine, frame) -> None:
+    """The step budget passed by the statement a block's frame has begun: the machine's error, at it."""
+    op = frame.code.ops[frame.pc - 1]
+    raise over_budget(engine.max_steps, op.span, op.cite)
+
+
+class _TooDeep(Exception):
+    """A run of statements nested past MAX_BLOCK_NESTING: not written as a block."""
+
+
+def block(comp, run: list[tuple[Any, int]], ops: list, end: int, first: dict[int, tuple[Any, int]], tail=None):
+    """A run of statements that never wait (vm.straight: effects, `let`, `set`, and `if`, `for` and `repeat
+    … times` around only such statements) written as one Python function of the frame's locals and the
+    frame, `run` giving each statement and its first instruction; `first` gives the first instruction of
+    each statement nested in them. The function does what the machine does instruction by instruction
+    (vm.CodeFrame.advance): each statement begun sets the frame's `pc` to its instruction, changes the
+    epoch and counts its step against the budget, so a trace line, an error or a position reads the
+    frame as the machine leaves it; when the run ends, `pc` is `end`. With `tail`, the statement at
+    `end` (an `if` or a `for each` that waits), the function also runs its first instruction as the
+    machine would: the test read and the branch taken (`pc` at the branch), or the list read and the
+    loop opened in the frame. None when the run cannot be written (nested too deep, or an instruction
+    not where the lowering put it)."""
+    writer = _BlockWriter(comp, ops, first)
+    try:
+        lines = writer.statements(run, 1)
+        lines += writer.tail(tail, end) if tail is not None else [("    ", f"_f.pc = {end}", None, "")]
+    except _TooDeep:
+        return None
+    span = run[0][0].span
+    name = function_name(comp.rule, f"line_{span.line}" if span is not None else None)
+    written = "\n".join(_line(line, False) for line in lines)
+    fn = _defined(name, written, block_source, writer.w.constants, f"statements at {span}")
+    shown = os.environ.get(SHOW_VARIABLE)
+    if shown:
+        text = f"def {name}(env, _f):\n" + "\n".join(_line(line, True) for line in lines) + "\n"
+        show_source(shown, f"# {span}", text, writer.w.constants)
+    return fn
+
+
+def block_source(name: str, written: str) -> str:
+    """A block's text as it is compiled: its statements one a line, each expression on one line."""
+    return f"def {name}(env, _f):\n{written}\n"
+
+
+def _line(line: tuple[str, str, str | None, str], readable: bool) -> str:
+    """One line of a block: its indent, what comes before its expression, the expression (laid out over
+    lines when read, layout.py), what comes after."""
+    indent, head, expression, tail = line
+    if expression is None:
+        return indent + head + tail
+    return indent + head + (laid_out(expression, len(indent)) if readable else expression) + tail
+
+
+def _python_name(name: str) -> str | None:
+    """The Python local a rules name is kept in inside a block (`v_defender`); None for a name Python
+    could not take as it is (it is then read from the frame)."""
+    return f"v_{name}" if name.isidentifier() and name.isascii() else None
+
+
+class _BlockWriter:
+    """Writes one block: its lines, and through one expression writer the constants they name.
+
+    A local given a value by `let` (or `set`, `for each`) in the block is also a Python local
+    (`v_NAME`), read as such from there on in the same stretch of code; the frame's locals are
+    written at the same moment, so the closures, the machine and a position see the same values. A
+    name is read from the Python local only where every way to that point gave it one (`known`):
+    what an `if`'s branch or a loop's body gives is forgotten at its end."""
+
+    def __init__(self, comp, ops: list, first: dict[int, tuple[Any, int]]):
+        self.comp, self.ops, self.first = comp, ops, first
+        self.w = _Writer(comp)
+        self.w.constants["_e"] = comp.engine  # the engine, which every statement begun counts its step in
+        self.w.constants["_over"] = _over
+        self.known: dict[str, str] = {}  # rules name -> its Python local, where it surely holds the value
+
+    def statements(self, run, depth: int) -> list:
+        if depth > MAX_BLOCK_NESTING:
+            raise _TooDeep()
+        lines = []
+        for s, at in run:
+            if self.ops[at].node is not s:
+                raise _TooDeep()  # not where the lowering put it: leave the run to the machine
+            lines.extend(self.statement(s, at, "    " * depth, depth))
+        return lines
+
+    def tail(self, s, at: int) -> list:
+        """The first instruction of a statement that waits, `if` or `for each`: its test or its list read."""
+        op = self.ops[at]
+        if op.node is not s:
+            raise _TooDeep()
+        lines = self.begun(op, at, "    ")
+        outer, self.comp.cite = self.comp.cite, s.cite
+        try:
+            if s.kind == "if":
+                return lines + [("    ", "if not (", self.expr(s.test), f"): _f.pc = {op.orelse}")]
+            opened = f'_f.loops.append(["for", {self.w.const(ops.loop_items)}('
+            return lines + [("    ", opened, self.expr(s.iterable), f", {self.w.const(s.span)}), 0])")]
+        finally:
+            self.comp.cite = outer
+
+    def begun(self, op, at: int, ind: str) -> list:
+        """A statement begun as the machine begins it: `pc` past its first instruction, a new epoch, its step
+        counted against the budget."""
+        return [(ind, f"_f.pc = {at + 1}", None, ""), (ind, "_e.epoch += 1", None, ""), (ind, "_e.steps += 1", None, ""),
+                (ind, "if _e.steps > _e.max_steps: _over(_e, _f)", None, "")]
+
+    def nested(self, stmts, depth: int) -> list:
+        known = dict(self.known)
+        try:
+            lines = self.statements([(s, self.first.get(id(s), (None, 0))[1]) for s in stmts], depth)
+        finally:
+            self.known = known
+        return lines or [("    " * depth, "pass", None, "")]
+
+    def expr(self, e) -> str:
+        self.w.locals = dict(self.known)
+        return self.w.write(e, 0)
+
+    def statement(self, s, at: int, ind: str, depth: int) -> list:
+        begun = self.begun(self.ops[at], at, ind)
+        outer, self.comp.cite = self.comp.cite, s.cite  # its expressions carry its citation, as the machine's
+        try:
+            write = getattr(self, "s_" + s.kind, None)
+            written = write(s, at, ind, depth) if write is not None else None
+            return begun + (written if written is not None else self.closure(s, at, ind))
+        finally:
+            self.comp.cite = outer
+
+    def closure(self, s, at: int, ind: str) -> list:
+        """The statement run by the compiler's closure (the machine's own `Do`); a local it may set is read
+        back into its Python local."""
+        lines = [(ind, f"{self.w.const(self.ops[at].closure())}(env)", None, "")]
+        target = getattr(s, "target", None)
+        if target is not None and target.kind == "var" and target.name in self.known:
+            lines.append((ind, f"{self.known[target.name]} = env[{target.name!r}]", None, ""))
+        return lines
+
+    def assigned(self, name: str, ind: str, value: str) -> list:
+        """A local given `value`: in the frame, and in its Python local from here on."""
+        local = _python_name(name)
+        if local is None:
+            return [(ind, f"env[{name!r}] = ", value, "")]
+        self.known[name] = local
+        return [(ind, f"env[{name!r}] = {local} = ", value, "")]
+
+    def s_let(self, s, at, ind, depth):
+        return self.assigned(s.name, ind, self.expr(s.value))
+
+    def s_set(self, s, at, ind, depth):
+        if s.target.kind != "var" or s.target.name not in self.known:
+            return None  # a game state, a map's entry, or a local not known here: the closure decides
+        return self.assigned(s.target.name, ind, self.expr(s.value))
+
+    def s_say(self, s, at, ind, depth):
+        if s.known_by is not None or s.face_down is not None:
+            return None
+        return [(ind, f"if _e.narrate: _e.trace({self.w.const(s.cite)}, ", self.expr(s.text), ")"),
+                (ind, f"else: {self.w.const(self.ops[at])}.fn(env)", None, "")]  # its values, read unshown (made if ever)
+
+    def s_record(self, s, at, ind, depth):
+        key, value = self.expr(s.key), self.expr(s.value)
+        return [(ind, "", f"_e.record({key}, {value}, {self.w.const(s.cite)})", "")]
+
+    def s_if(self, s, at, ind, depth):
+        lines = [(ind, "if ", self.expr(s.test), ":")] + self.nested(s.body, depth + 1)
+        if s.orelse:
+            lines += [(ind, "else:", None, "")] + self.nested(s.orelse, depth + 1)
+        return lines
+
+    def s_for(self, s, at, ind, depth):
+        items = self.w.temp()
+        lines = [(ind, f"{items} = {self.w.const(ops.loop_items)}(", self.expr(s.iterable), f", {self.w.const(s.span)})")]
+        known = dict(self.known)
+        item = self.w.temp()
+        lines.append((ind, f"for {item} in {items}:", None, ""))
+        lines += self.assigned(s.var, ind + "    ", item)
+        body = self.nested(s.body, depth + 1)
+        self.known = known  # an empty list leaves the name as it was
+        return lines + [line for line in body if line[1] != "pass"]
+
+    def s_repeat_times(self, s, at, ind, depth):
+        count = f"{self.w.const(ops.times)}({self.expr(s.count)}, {self.w.const(s.span)})"
+        return [(ind, f"for {self.w.temp()} in range(", count, "):")] + self.nested(s.body, depth + 1)

@@ -8,6 +8,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from ...limits import MAX_REPEAT
 from ..common.requests import RuleError
 from ..common.spread import read_matching, read_total
 from ..common.values import ORDER_WATCH, Die, OrderedRead, Pool, Record, Unit, X, show
@@ -26,6 +27,21 @@ COMPARISONS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": oper
 
 def is_number(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def loop_items(seq: Any, span) -> list:
+    """What a 'for each' goes through: a list's items (a map's keys), taken once as the loop begins."""
+    if not isinstance(seq, (list, tuple, dict)):
+        raise RuleError(f"cannot go through {show(seq)}: it is not a list", span)
+    return list(seq)
+
+
+def times(value: Any, span) -> int:
+    """How many times a 'repeat N times' runs: a whole number from 0 to MAX_REPEAT (a roll counts as its total)."""
+    count = as_number(value)
+    if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
+        raise RuleError(f"'repeat … times' needs a whole number of times from 0 to {MAX_REPEAT}; it is {show(count)}", span)
+    return count
 
 
 def as_key(v: Any, span) -> Any:

@@ -8,7 +8,10 @@ next request (a roll or a decision) exactly as a generator would, so the driver 
 alike, and the trace is the same line for line.
 
 Bodies are lowered to flat instructions (`Lowering`, one `l_` method per statement kind that
-waits or steers): statements that never wait run as the compiler's closures (`Do`); `if`,
+waits or steers): statements that never wait run as the compiler's closures (`Do`), and a run of
+them (with the `if`s and loops around only such) is also written as one Python function that the
+run's first instruction calls (`Op.block`, generated_code.block), pc and steps kept as the
+instructions keep them; `if`,
 `for`, `repeat` and `stop` are jumps and cursors, `end game` raises `GameEnded` out of the process; `roll`, `draw`, `pick` and `choose`
 suspend; `call` and `lookup` push frames. `umpire explain` reads its statement and calls from the frames
 (`Process.where`). A position (the game state and this stack) is read out and put back by
@@ -26,9 +29,10 @@ from ...limits import MAX_PROCEDURE_DEPTH, MAX_REPEAT
 from ..common.requests import ChoiceRequest, GameEnded, RollRequest, RuleError
 from ..common.spread import Spread, spread_total
 from ..common.values import Die, Pool, Unit, show
+from . import generated_code
 from .guards import over_budget, procedure_too_deep
 from .labels import call_label, hook_label, table_label
-from .operations import as_number
+from .operations import loop_items, times
 
 _NAME_LENGTHS = {"procedure": 2, "step": 3, "invariant": 2, "hook": 3, "row": 4, "result": 3}  # a code key's parts
 _DONE = object()  # a frame has finished
@@ -78,6 +82,9 @@ class CodeFrame(Frame):
         ops, engine, env = self.code.ops, proc.engine, self.env
         while self.pc < len(ops):
             op = ops[self.pc]
+            if op.block is not None:  # statements that never wait, from here to the block's end: one function
+                op.block(env, self)
+                continue
             self.pc += 1
             engine.epoch += 1
             if op.counts:
@@ -228,6 +235,7 @@ class Op:
 
     counts = True
     fn = None  # the closure of a statement that never waits (Do), which CodeFrame.advance calls itself
+    block = None  # the run of statements beginning here written as one function (generated_code.block)
 
     def __init__(self, s=None):
         self.node = s  # the statement (liveness reads its names)
@@ -242,11 +250,20 @@ class Op:
 
 
 class Do(Op):
-    """A statement that never waits, run by the compiler's closure of it."""
+    """A statement that never waits, run by the compiler's closure of it; given `later` instead, the closure
+    is made the first time it is needed (a statement inside a block, which runs it itself)."""
 
-    def __init__(self, s, fn):
+    def __init__(self, s, fn=None, later=None):
         super().__init__(s)
-        self.fn = fn
+        self.fn, self.later = (fn, None) if later is None else (self.first, later)
+
+    def closure(self):
+        if self.later is not None:
+            self.fn, self.later = self.later(), None
+        return self.fn
+
+    def first(self, env):
+        self.closure()(env)
 
     def run(self, proc, frame):
         self.fn(frame.env)
@@ -279,10 +296,7 @@ class ForStart(Op):
         self.iterable = iterable
 
     def run(self, proc, frame):
-        seq = self.iterable(frame.env)
-        if not isinstance(seq, (list, tuple, dict)):
-            raise RuleError(f"cannot go through {show(seq)}: it is not a list", self.span)
-        frame.loops.append(["for", list(seq), 0])
+        frame.loops.append(["for", loop_items(self.iterable(frame.env), self.span), 0])
 
 
 class TimesStart(Op):
@@ -293,11 +307,7 @@ class TimesStart(Op):
         self.count = count
 
     def run(self, proc, frame):
-        count = as_number(self.count(frame.env))  # a roll counts as its total, as wherever a number is read
-        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MAX_REPEAT:
-            raise RuleError(f"'repeat … times' needs a whole number of times from 0 to {MAX_REPEAT}; it is {show(count)}",
-                            self.span)
-        frame.loops.append(["for", list(range(1, count + 1)), 0])
+        frame.loops.append(["for", list(range(1, times(self.count(frame.env), self.span) + 1)), 0])
 
 
 class ForNext(Op):
@@ -909,6 +919,19 @@ class Code:
         return self._live[pc - 1] if 0 < pc <= len(self.ops) else self._live[0] if pc == 0 and self.ops else frozenset()
 
 
+_TAILS = ("if", "for")  # statements that wait whose first instruction a block may run (generated_code.block)
+
+
+def straight(s) -> bool:
+    """A statement that never waits and never leaves its own lines: one the compiler's closure runs
+    (`Do`), or an `if`, a `for each` or a `repeat … times` holding only such statements."""
+    if s.kind == "if":
+        return all(map(straight, s.body)) and all(map(straight, s.orelse))
+    if s.kind in ("for", "repeat_times"):
+        return all(map(straight, s.body))
+    return not hasattr(Lowering, "l_" + s.kind)
+
+
 def rule_name(key: tuple) -> str:
     """What a body's generated code is named after: a procedure's name, else the kind of body and what
     names it (`step_movement_march`, `hook_battle_0`, `row_crt_3_4`)."""
@@ -924,6 +947,10 @@ class Lowering:
         self.engine = engine
         self.comp = engine.compiler
         self.codes: dict[Any, Code] = {}
+        # Runs of statements that never wait are also written as one Python function each (generated_code.block).
+        self._first: dict[int, tuple[Any, int]] = {}  # id of a statement lowered -> (it, its first instruction)
+        self._fusing = True  # off while a statement already inside a run is lowered
+        self._tail = None  # the statement that waits being lowered right after a run (its tail)
 
     # ── entry points: a Process the driver runs like a generator ──
     def call(self, procedure, args) -> Process:
@@ -962,10 +989,12 @@ class Lowering:
         if code is None:
             ops: list[Op] = []
             outer, self.comp.rule = self.comp.rule, rule_name(key)
+            lowering, (self._first, self._fusing, self._tail) = (self._first, self._fusing, self._tail), ({}, True, None)
             try:
                 self.emit(citations.effective(stmts, cite) if cite is not None else stmts, ops)
-            finally:
+            finally:  # a body lowered while another is lowered leaves the other's runs as they were
                 self.comp.rule = outer
+                self._first, self._fusing, self._tail = lowering
             code = self.codes[key] = Code(key, ops)
         return code
 
@@ -1021,20 +1050,62 @@ class Lowering:
 
     # ── statements ──
     def emit(self, stmts, ops: list[Op]) -> None:
-        comp = self.comp
+        """The statements' instructions; each run of statements that never wait is also one function,
+        called by the run's first instruction (`Op.block`)."""
+        run: list[tuple[Any, int]] = []  # the run of straight statements so far, each with its first instruction
         for s in stmts:
-            lower = getattr(self, "l_" + s.kind, None)
-            if lower is None:
-                ops.append(Do(s, comp.stmt(s)))
-                continue
-            outer, comp.cite = comp.cite, s.cite  # its expressions carry its citation into their limit errors
+            at = len(ops)
+            inside = self._fusing and self.blocks() and straight(s)
+            self._fusing, fusing = not inside and self._fusing, self._fusing
+            self._tail = s if run and not inside and s.kind in _TAILS else None
             try:
-                lower(s, ops)
+                self.emit_one(s, ops, at)
             finally:
-                comp.cite = outer
+                self._fusing = fusing
+            if inside:
+                run.append((s, at))
+            else:  # the run ends here; an `if` or a `for each` that waits has its test or its list read by it
+                self.fuse(run, at, ops, s if s.kind in _TAILS else None)
+                run = []
+        self.fuse(run, len(ops), ops)
+
+    def emit_one(self, s, ops: list[Op], at: int) -> None:
+        comp = self.comp
+        self._first[id(s)] = (s, at)
+        lower = getattr(self, "l_" + s.kind, None)
+        if lower is None:  # inside a run written as a block, its closure is made only if it is needed
+            ops.append(Do(s, later=comp.stmt_later(s)) if not self._fusing else Do(s, comp.stmt(s)))
+            return
+        outer, comp.cite = comp.cite, s.cite  # its expressions carry its citation into their limit errors
+        try:
+            lower(s, ops)
+        finally:
+            comp.cite = outer
+
+    def blocks(self) -> bool:
+        """Whether runs of straight statements are written as blocks: not when every expression is a
+        closure (Engine.generate off), nor when the engine explains (its closures note every call)."""
+        engine = self.engine
+        return engine.blocks and engine.generate and not engine.explain
+
+    def fuse(self, run: list[tuple[Any, int]], end: int, ops: list[Op], tail=None) -> None:
+        """A run of straight statements ending at instruction `end`, written as one function; with `tail`
+        (the `if` or `for each` at `end`, which waits), the function also begins it: the test read and
+        the branch taken, or the list read and the loop opened."""
+        if run and self.blocks():
+            fn = generated_code.block(self.comp, run, ops, end, self._first, tail)
+            if fn is not None:
+                ops[run[0][1]].block = fn
+
+    def expr(self, e, s):
+        """An expression of `s`, an `if`, `for each` or `repeat … times`; inside a run written as a block, or
+        read by the block before it (its tail), made only if the machine ever needs it."""
+        if self._fusing and self._tail is not s:
+            return self.comp.expr(e)
+        return self.comp.expr_later(e)
 
     def l_if(self, s: n.If, ops):
-        test = Test(s, self.comp.expr(s.test))
+        test = Test(s, self.expr(s.test, s))
         ops.append(test)
         self.emit(s.body, ops)
         if s.orelse:
@@ -1047,7 +1118,7 @@ class Lowering:
             test.orelse = len(ops)
 
     def l_for(self, s: n.ForEach, ops):
-        ops.append(ForStart(s, self.comp.expr(s.iterable)))
+        ops.append(ForStart(s, self.expr(s.iterable, s)))
         step = ForNext(s.var)
         top = len(ops)
         ops.append(step)
@@ -1067,7 +1138,7 @@ class Lowering:
         start.end = len(ops)
 
     def l_repeat_times(self, s: n.RepeatTimes, ops):
-        ops.append(TimesStart(s, self.comp.expr(s.count)))
+        ops.append(TimesStart(s, self.expr(s.count, s)))
         step = ForNext(None)
         top = len(ops)
         ops.append(step)
