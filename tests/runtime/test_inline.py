@@ -111,3 +111,18 @@ def test_jenkins_ears_fights_on_land_is_written_in_place(monkeypatch):
     monkeypatch.setattr(Engine, "function_positional", lambda self, decl, *a: calls.append(decl.name) or real(self, decl, *a))
     assert run(["run", "scenarios/jenkins_ear/eop_land_3018.scenario"], True, monkeypatch)[0] == 0
     assert "scuttled_against" in calls and "fights_on_land" not in calls
+
+
+def test_a_function_kept_all_game_stops_as_deep_as_when_called(tmp_path, monkeypatch):
+    # deep(n) reads no state, so each value is kept for the game and replays the calls its body made
+    # (lasting.py); a call written in place inside that body would be missing from the replay, and
+    # the recursion would never reach the depth limit.
+    path = scenario(tmp_path, """function deep(n: int) [2.0] = if n <= 0 then 1 else deep(n - 1)
+procedure main() [3.0] {
+  for each n in range(190, 210) [3.1] {
+    say "{n}: {deep(n)}" [3.2]
+  }
+}
+""")
+    out = both(["run", path], monkeypatch)
+    assert "199: 1" in out and "200: 1" not in out and "'deep' [2.0] is called more than 200 deep" in out

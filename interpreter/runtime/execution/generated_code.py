@@ -290,6 +290,10 @@ class _Writer:
         (built once a state by the cache of calls), is called."""
         if not self.engine.inline or not _inlinable(decl, len(e.args), self.engine) or decl.name in self.inlining:
             return None
+        if self.comp.rule in self.engine.lasting.names:
+            # A function whose values last the game replays the calls its body made, and the depth they
+            # reached (lasting.py): a call written in place would be missing from them.
+            return None
         temps = [self.temp() for _ in e.args]
         bound = ", ".join(f"({t} := {self.write(a.value, d)})" for t, a in zip(temps, e.args))
         closures, outer = self.closures, (self.locals, self.comp.cite, self.in_body)
