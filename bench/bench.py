@@ -121,11 +121,13 @@ def plain_naval_combat(seed: int) -> tuple[int, int]:
 
 
 def rate(fn, seconds: float) -> float:
-    n, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    """Calls of `fn` a second of this process's CPU time: on a shared machine the wall clock also
+    counts the time other work holds the core."""
+    n, start = 0, time.process_time()
+    while time.process_time() - start < seconds:
         fn(n)
         n += 1
-    return n / (time.perf_counter() - start)
+    return n / (time.process_time() - start)
 
 
 KEYS = [g.key for g in game_targets.GAMES]
