@@ -153,6 +153,7 @@ class _Writer:
         self.temps = 0
         self.locals: dict[str, str] = {}  # a comprehension's variable: a Python local while its body is written
         self.closures = 0  # closures called so far (they read the frame, where no local is)
+        self.deeper = 0  # calls made so far from bodies written in place (`_deeper`)
         self.inlining: list[str] = []  # the functions whose bodies are being written in place, outermost first
         self.in_body = False  # writing an inlined body: a name that is no parameter is never a local of the frame
 
@@ -274,6 +275,7 @@ class _Writer:
                 return inlined
             caller = self.const(self.engine.function_positional(decl, len(e.args), e.span))
             if self.inlining:  # called from a body written in place: as many levels deeper as bodies around it
+                self.deeper += 1
                 return f"{self.const(_deeper)}({self.const(self.engine)}, {len(self.inlining)}, {caller}{', ' if args else ''}{args})"
             return f"{caller}({args})"
         if self.inlining:
@@ -290,10 +292,13 @@ class _Writer:
         (built once a state by the cache of calls), is called."""
         if not self.engine.inline or not _inlinable(decl, len(e.args), self.engine) or decl.name in self.inlining:
             return None
-        if self.comp.rule in self.engine.lasting.names:
-            # A function whose values last the game replays the calls its body made, and the depth they
-            # reached (lasting.py): a call written in place would be missing from them.
+        kept = self.comp.rule in self.engine.lasting.names
+        if kept and self.inlining:
+            # A function whose values last the game replays the calls its body made, one level deeper
+            # each, giving way to its body within two of the depth limit (lasting.py): only a body
+            # written in place one level deep, calling nothing, keeps those counts.
             return None
+        deeper = self.deeper
         temps = [self.temp() for _ in e.args]
         bound = ", ".join(f"({t} := {self.write(a.value, d)})" for t, a in zip(temps, e.args))
         closures, outer = self.closures, (self.locals, self.comp.cite, self.in_body)
@@ -306,6 +311,9 @@ class _Writer:
             self.inlining.pop()
         if self.closures != closures:  # a closure reads the frame, which an inlined body does not have
             self.closures = closures
+            return None
+        if kept and self.deeper != deeper:  # it calls a function: a level the kept value's replay would miss
+            self.deeper = deeper
             return None
         # Each call written in place is one level of calls deeper, as the call it stands for would be.
         depth = MAX_FUNCTION_DEPTH - len(self.inlining)
