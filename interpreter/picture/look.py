@@ -59,7 +59,7 @@ class Look:
 
 
 def _set(value) -> bool:
-    """A property a place has: any number (a seaport of value 0 is a seaport), a true flag, a value but none."""
+    """A property a place has: any number (a place whose value is 0 still has it), a true flag, a value but none."""
     return value is not None and value is not False and value != "none" and value != ()
 
 
