@@ -27,13 +27,13 @@ def bar(total: int | None, label: str, unit: str, piped: Piped | None = None):
     """A bar of ``total`` steps (None: a count without an end); on no terminal a bar that draws nothing,
     or the lines of ``piped``."""
     if not on_terminal():
-        return _Silent(total) if piped is None else _Lines(piped, total, label, unit)
+        return Silent(total) if piped is None else _Lines(piped, total, label, unit)
     from tqdm import tqdm  # imported only to draw: a command in a pipe does not pay for it
 
     return tqdm(total=total, desc=label, unit=unit, leave=False, file=sys.stderr, mininterval=0.25)
 
 
-class _Silent:
+class Silent:
     """A bar where there is no terminal: it counts, and draws nothing."""
 
     def __init__(self, total: int | None) -> None:
@@ -86,7 +86,7 @@ class Piped:
         print(f"{self.command}: {text}, {time.monotonic() - self.started:.0f} s", file=sys.stderr, flush=True)
 
 
-class _Lines(_Silent):
+class _Lines(Silent):
     """A bar of a `Piped`: it counts, and writes a line when one is due."""
 
     def __init__(self, piped: Piped, total: int | None, label: str, unit: str) -> None:

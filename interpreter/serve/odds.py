@@ -17,6 +17,7 @@ import threading
 from dataclasses import dataclass, field
 
 from ..limits import SERVE_KEPT_RUNS, SERVE_ODDS_PATHS, SERVE_ODDS_RUNS
+from ..progress import Silent
 from ..syntax.diagnostics import Diagnostic, Sources, UmpireError
 from .workbench import Library, WorkbenchError
 
@@ -45,25 +46,17 @@ class Job:
             self.how, self.done, self.total = how, done, total
 
 
-class _Bar:
+class _Bar(Silent):
     """What the enumeration draws its progress on (progress.bar's shape), told to the job instead."""
 
     def __init__(self, job: Job, roll: int, total: int):
-        self.job, self.roll, self.n, self.total = job, roll, 0, total
+        super().__init__(total)
+        self.job, self.roll = job, roll
         job.progress(f"exact: roll {roll}", 0, total)
 
     def update(self, steps: int = 1) -> None:
-        self.n += steps
+        super().update(steps)
         self.job.progress(f"exact: roll {self.roll}", self.n, self.total)
-
-    def set_postfix(self, *args, **kwargs) -> None:
-        pass
-
-    def refresh(self) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 class Odds:
