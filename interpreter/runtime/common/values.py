@@ -160,29 +160,60 @@ class Record:
 def show(value: Any) -> str:
     """How a value reads in a trace line or a message."""
     cls = value.__class__
-    if cls is str or cls is int or cls is Unit or cls is Place:  # the commonest, read first: the text, number or id
+    # The commonest, read first (a narration shows some seventy values a combat): the text, the
+    # number, the id; then the other kinds by their class, and what derives from them last.
+    if cls is str:
+        return value
+    if cls is int:
+        return f"{value}"
+    if cls is Unit or cls is Place:
+        return value.id
+    if cls is Pool:
+        return str(int(value[0])) if len(value) == 1 else _show_faces(value)
+    shown = _SHOWN.get(cls)
+    return shown(value) if shown is not None else _show_derived(value)
+
+
+def _show_faces(dice: list) -> str:
+    return "[" + ", ".join(str(int(d)) for d in dice) + "]"
+
+
+def _show_pool(pool: Pool) -> str:
+    """A roll's dice: one die by its face, more as a list of faces."""
+    return str(int(pool[0])) if len(pool) == 1 else _show_faces(pool)
+
+
+def _show_list(items: list) -> str:
+    if items and isinstance(items[0], Die):  # a list of faces
+        return _show_faces(items)
+    return "[" + ", ".join(show(v) for v in items) + "]"
+
+
+def _show_record(record: Record) -> str:
+    return record.type + "(" + ", ".join(f"{k}: {show(v)}" for k, v in record.fields.items()) + ")"
+
+
+_SHOWN: dict[type, Any] = {
+    bool: lambda b: "yes" if b else "no",
+    type(None): lambda _: "none",
+    Pool: _show_pool,
+    list: _show_list,
+    tuple: lambda items: "[" + ", ".join(show(v) for v in items) + "]",
+    dict: lambda d: "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in d.items()) + "}",
+    Die: lambda d: str(int(d)),
+    Record: _show_record,
+    _Mark: str,
+}
+
+
+def _show_derived(value: Any) -> str:
+    """show() of a value of a class derived from those above (by the first it derives from), or of
+    anything else by its text."""
+    if isinstance(value, (str, int, Unit, Place)) and not isinstance(value, (bool, Die)):
         return str(value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "none"
-    if isinstance(value, Pool) and len(value) == 1:
-        return str(int(value[0]))
-    if isinstance(value, Pool) or (isinstance(value, list) and value and isinstance(value[0], Die)):
-        return "[" + ", ".join(str(int(d)) for d in value) + "]"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(show(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{show(k)}: {show(v)}" for k, v in value.items()) + "}"
-    return _show_other(value)
-
-
-def _show_other(value: Any) -> str:
-    """show() of the rarer values: a face, a record, the marks and anything else by its text."""
-    if isinstance(value, Die):
-        return str(int(value))
-    if isinstance(value, Record):
-        return value.type + "(" + ", ".join(f"{k}: {show(v)}" for k, v in value.fields.items()) + ")"
+    for cls in (bool, Pool, list, tuple, dict, Die, Record):
+        if isinstance(value, cls):
+            return _SHOWN[cls](value)
     return str(value)
 
 

@@ -8,8 +8,8 @@ event it emits carries the rule citation of the statement that produced it.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ... import limits
@@ -44,38 +44,50 @@ DETAIL_KINDS = frozenset({"record", "state", "decision"})
 RULE_CHECKS_FAILED = "rule checks failed"  # the fact that counts the failed rule checks (language §9.4)
 
 
-@dataclass(slots=True)  # many a game: no dict of attributes each
-class Event:
-    """One line of the trace: what happened, and the rule that made it happen."""
+_EventFields = namedtuple("_EventFields", "cite text kind where within consulted touched trigger clock removed")
+_new_line = tuple.__new__  # a line made without a call of Python code (Engine.trace)
+_Citation = n.Citation
 
-    cite: str
-    text: str
-    kind: str = "event"
-    # Filled only when the engine explains (umpire explain): where and why the line was written.
-    where: Span | None = None            # the statement being executed
-    within: tuple[str, ...] = ()         # the procedures and tables it runs in, outermost first
-    consulted: tuple[str, ...] = ()      # functions evaluated and decisions asked since the last line
-    touched: tuple[str, ...] = ()        # the units and places it changed (explain --why)
-    trigger: int | None = None           # the line whose rule made this one's rule run (a hook, a row)
-    clock: tuple[int, str | None, str | None] | None = None  # (turn, phase, step) when it was written (run --json)
-    removed: tuple[str, ...] = ()        # for a refused answer, or an option asked about: the rule that removed it
 
-    def __post_init__(self) -> None:
-        # The trace is plain data: a citation node is kept as the text it prints. Every trace line is
-        # made here, so this is where rules and scenario text loses its control characters (style.py).
-        cite = self.cite if self.cite.__class__ is str else str(self.cite)
-        # isprintable() is false for every control character: a line that has none is kept as it is.
-        self.cite = cite if cite.isprintable() else printable(cite)
-        if not self.text.isprintable():
-            self.text = printable(self.text)
+class Event(_EventFields):
+    """One line of the trace: what happened, and the rule that made it happen.
+
+    Its fields, in order: ``cite`` and ``text`` (the line), ``kind``; filled only when the engine explains
+    (umpire explain), where and why the line was written: ``where`` (the statement being executed),
+    ``within`` (the procedures and tables it runs in, outermost first), ``consulted`` (functions evaluated
+    and decisions asked since the last line), ``touched`` (the units and places it changed: explain
+    --why), ``trigger`` (the line whose rule made this one's rule run: a hook, a row); ``clock``, the
+    (turn, phase, step) when it was written (run --json); ``removed``, for a refused answer or an option
+    asked about, the rule that removed it.
+
+    A game writes thousands, so a line is a tuple with named fields (no dict of attributes, no
+    dataclass's calls): `Engine.trace` makes the plain run's lines itself, every other line is made
+    here. The trace is plain data: a citation node is kept as the text it prints. This is where rules
+    and scenario text loses its control characters (style.py), for every line."""
+
+    __slots__ = ()
+
+    def __new__(cls, cite: Any, text: str, kind: str = "event", where: Span | None = None, within: tuple[str, ...] = (),
+                consulted: tuple[str, ...] = (), touched: tuple[str, ...] = (), trigger: int | None = None,
+                clock: tuple[int, str | None, str | None] | None = None, removed: tuple[str, ...] = ()) -> Event:
+        return _new_line(cls, (cite_text(cite), text if text.isprintable() else printable(text), kind, where, within,
+                               consulted, touched, trigger, clock, removed))
 
     def line(self) -> str:
-        return f"[{self.cite}] {self.text}"
+        return f"[{self[0]}] {self[1]}"
 
     @property
     def detail(self) -> bool:
         """Bookkeeping, printed only with --detail (see DETAIL_KINDS)."""
-        return self.kind in DETAIL_KINDS
+        return self[2] in DETAIL_KINDS
+
+
+def cite_text(cite: Any) -> str:
+    """A citation as a trace line keeps it: a node's text (made once, with the rules), or any other
+    value's; control characters shown escaped (isprintable() is false for every one of them: a
+    citation that has none is kept as it is)."""
+    cite = cite.text if cite.__class__ is _Citation else cite if cite.__class__ is str else str(cite)
+    return cite if cite.isprintable() else printable(cite)
 
 
 class Engine:
@@ -195,8 +207,18 @@ class Engine:
             self.touched.clear()
             self.removed.clear()
             return
+        # Event(cite, text, kind, clock=self.clock()), written out: a plain run writes a line for most
+        # statements it runs, and this makes one without a call of Python code.
+        if cite.__class__ is _Citation:
+            cite = cite.text
+            if not cite.isprintable():
+                cite = printable(cite)
+        else:
+            cite = cite_text(cite)
+        if not text.isprintable():
+            text = printable(text)
         st = self.state
-        self.events.append(Event(cite, text, kind, clock=(st.turn, st.phase, st.step)))  # self.clock()
+        self.events.append(_new_line(Event, (cite, text, kind, None, (), (), (), None, (st.turn, st.phase, st.step), ())))
 
     def count_narration(self, cite: n.Citation | str, text: str) -> None:
         """A line of the trace counts its characters (and its line's end) against the narration's limit:
