@@ -152,6 +152,9 @@ class Engine:
         self.blocks = Engine.BLOCKS
         self.inlinable: dict[str, tuple] = {}  # function name -> (its declaration, whether calls of it are written in place)
         self._builtins = implementations(self)
+        # The position the latest scenario set up on this engine left, to set the same scenario up
+        # again by putting it back (setup.py); it holds this engine's rules, which never change.
+        self.set_up_kept = None
         self._init_state()
 
     def reset(self) -> None:

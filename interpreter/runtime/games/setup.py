@@ -2,6 +2,14 @@
 
 Problems are ScriptErrors at the scenario's spans. A scenario states the values the rulebook does
 not print (fixtures, listed in its report) and can never override a printed one.
+
+A set-up reads the scenario, the engine's rules and the state as `Engine.reset` leaves it, and
+nothing else (no dice, no seed, no file, no clock), so a second set-up of the same scenario on the
+same engine builds what the first built. The engine keeps the position its latest set-up left
+(`Kept`), and a set-up of the same scenario on a state as the first found it puts that position back
+(the units and places the first made, their values as they were then) instead of reading the
+scenario again: a benchmark's combats, a study's games, the odds' runs and every save loaded from its
+position set their scenario up again and again (design decision 31a).
 """
 
 from __future__ import annotations
@@ -18,6 +26,8 @@ from ..common.requests import ScriptError
 from ..common.values import MISSING, Place, Unit, X, show
 from ..execution.calendar import start_turn
 from ..execution.engine import Engine
+from ..execution.vm import Process
+from ..position.position import Position, copied
 
 
 @lru_cache(maxsize=65536)
@@ -40,10 +50,22 @@ class Setup:
         # set once every unit exists.
         self.unit_refs: list[tuple[Unit, n.StatValue, n.TypeName]] = []
 
+    KEEP = True  # a set-up of the same scenario put back from the position the first left (tests turn it off to compare)
+
     def run(self) -> None:
+        engine = self.engine
+        engine.epoch += 1  # the set-up changes the state: no function value cached before it holds after it
+        found = _found(engine) if Setup.KEEP else None
+        kept = engine.set_up_kept
+        if found is not None and kept is not None and kept.scenario is self.sc and found == kept.found:
+            kept.put_back(self)
+            return
+        found = copied(found)  # as it was: the set-up changes some of it (the tracks, the game states)
         self.places()
         self.units()
         self.position()
+        if found is not None:
+            engine.set_up_kept = Kept(self, found)
 
     def places(self) -> None:
         st, sym = self.engine.state, self.sym
@@ -388,3 +410,42 @@ def _not_in_sequence(sym: Symbols, phase: str, step: str, span: Span) -> ScriptE
         return ScriptError(f"the sequence of play has no phase '{phase}'", span, phases_hint(phase, list(phases)))
     return ScriptError(f"the sequence of play has no step '{step}' in phase '{phase}'", span,
                        steps_hint(step, phase, phases[phase]))
+
+
+def _found(engine: Engine) -> tuple | None:
+    """What a set-up reads of the engine besides the scenario: its rules, and its state and trace as
+    `Engine.reset` leaves them (the tracks' and game states' starting values, no fact, the first turn,
+    the boxes empty); what it leaves alone is here too, since putting a position back sets it. None
+    when the state already holds a map or units (a set-up there is not one `Kept` can stand for)."""
+    st = engine.state
+    if st.places or st.units or st.coasts:
+        return None
+    return (engine.sym, len(engine.events), len(engine.violations), engine.deferred, engine.depth, engine.steps,
+            {name: t.values for name, t in st.tracks.items()}, st.globals, st.facts, st.cups,
+            (st.turn, st.phase, st.step), [p.state for p in st.every_place()])
+
+
+class Kept:
+    """A scenario's set-up as it left the engine: its places, coasts, boxes and units (the objects
+    themselves: what a game never changes of them, their map and printed values, is theirs), the
+    position of what a game changes (`Position.of`), and what the set-up noted; with what it found
+    (`_found`). Putting it back onto a state that is what the set-up found gives the state, the trace,
+    the position's key and every game played after it that the set-up itself gives
+    (tests/runtime/test_set_up_kept.py)."""
+
+    __slots__ = ("scenario", "found", "places", "coasts", "boxes", "units", "shell", "position", "fixtures", "notes")
+
+    def __init__(self, setup: Setup, found: tuple):
+        st = setup.engine.state
+        self.scenario, self.found = setup.sc, found
+        self.places, self.coasts, self.boxes, self.units = st.places, st.coasts, st.boxes, st.units
+        self.shell = Process(setup.engine, None)  # the position of a set-up: no rule under way
+        self.shell.stack = []
+        self.position = Position.of(setup.engine, self.shell)
+        self.fixtures, self.notes = tuple(setup.fixtures), tuple(setup.notes)
+
+    def put_back(self, setup: Setup) -> None:
+        st = setup.engine.state
+        st.places, st.coasts, st.boxes, st.units = self.places, self.coasts, self.boxes, self.units
+        self.position.restore(setup.engine, self.shell)
+        setup.fixtures, setup.notes = list(self.fixtures), list(self.notes)

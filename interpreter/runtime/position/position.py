@@ -73,6 +73,11 @@ def _copy(v: Any, memo: dict) -> Any:
     return out
 
 
+def copied(v: Any) -> Any:
+    """A value copied as a position copies it (its own memo of aliases)."""
+    return _copy(v, {})
+
+
 def _copy_frame(f: Frame, memo: dict) -> Frame:
     out = object.__new__(type(f))
     memo[id(f)] = out
