@@ -9,6 +9,7 @@ afresh (``fresh``) and its end brought about by hand (``kept_code.write_all``, w
 
 from __future__ import annotations
 
+import gc
 import json
 import marshal
 import os
@@ -91,6 +92,20 @@ def test_a_second_process_compiles_nothing(folder, monkeypatch):
     assert compiled > 10
     assert stat.S_IMODE(code_entry(folder).stat().st_mode) == 0o600
     assert process(monkeypatch) == (trace, 0)
+
+
+def test_a_program_let_go_writes_its_codes_and_is_forgotten(folder, monkeypatch):
+    """In a process that goes on, a program's codes are written once no program alive uses them."""
+    fresh(monkeypatch)
+    sources = Sources()
+    scenario = load_scenario(SCENARIO, sources)
+    loaded = load_scenario_rules(scenario, sources)
+    run_scenario(scenario, loaded.symbols, sources)
+    assert kept_code._KEPT and not list(folder.glob("*.code"))
+    del loaded
+    gc.collect()
+    assert not kept_code._KEPT and not kept_code._PROGRAMS
+    assert code_entry(folder).stat().st_size > 1000
 
 
 def damaged(good: bytes) -> list[bytes]:

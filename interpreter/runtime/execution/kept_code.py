@@ -10,8 +10,9 @@ its code is read back with `marshal`, as Python reads a module's bytecode.
 The text is the key, so a code read back is the code compiling that text gives, for any program: what
 ties an entry to its program, to the code of Umpire and to the version of Python is the keeper's business
 (cache.py: an entry made by other code, for another program, damaged or not the user's own is empty).
-Codes this process compiled, or used for the first time for a program, are written to its keeper once,
-when the process ends.
+Codes this process compiled, or used for the first time for a program, are written to its keeper when no
+program alive uses that keeper any more, or when the process ends: a process that goes on (the workbench's
+server, the tests) holds the codes of the programs it still has, not of every program it ever read.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class _Kept:
         self.keeper = keeper
         self.stored: dict[bytes, bytes] | None = None
         self.added: dict[bytes, CodeType] = {}
+        self.programs = 0  # the programs alive that it keeps the codes of
 
     def held(self) -> dict[bytes, bytes]:
         if self.stored is None:
@@ -88,25 +90,47 @@ class _Kept:
         self.keeper.write({**held, **added})
 
 
-_KEPT: dict[Keeper, _Kept] = {}  # one for each keeper of the process
-_PROGRAMS: dict[int, _Kept] = {}  # id(program) -> its keeper's codes, while the program lives
+_KEPT: dict[Keeper, _Kept] = {}  # one for each keeper of the process that a program alive uses
+_PROGRAMS: dict[int, tuple[weakref.ref, _Kept]] = {}  # id(program) -> the program, and its keeper's codes
 
 
 def keep(program: object, keeper: Keeper) -> None:
     """The codes of `program` (the checked program's symbols, which the engine lowers) are kept by `keeper`."""
+    if _kept(program) is not None:
+        return
     kept = _KEPT.get(keeper)
     if kept is None:
         _written_at_exit()
         kept = _KEPT[keeper] = _Kept(keeper)
-    _PROGRAMS[id(program)] = kept
-    weakref.finalize(program, _PROGRAMS.pop, id(program), None).atexit = False
+    kept.programs += 1
+    _PROGRAMS[id(program)] = (weakref.ref(program), kept)
+    weakref.finalize(program, _let_go, id(program), kept).atexit = False
+
+
+def _kept(program: object) -> _Kept | None:
+    found = _PROGRAMS.get(id(program))
+    return found[1] if found is not None and found[0]() is program else None
+
+
+def _let_go(key: int, kept: _Kept) -> None:
+    """A program gone: once no program alive uses its keeper, the codes it lacked are written, and let go
+    (a process that goes on, as the workbench's server, holds the codes of the programs it still has)."""
+    found = _PROGRAMS.get(key)
+    if found is not None and found[1] is kept:
+        del _PROGRAMS[key]
+    kept.programs -= 1
+    if kept.programs <= 0:
+        if _KEPT.get(kept.keeper) is kept:
+            del _KEPT[kept.keeper]
+        with contextlib.suppress(Exception):
+            kept.write()
 
 
 def compiled(text: str, filename: str, program: object) -> Compiled:
     """The code of `text`, read from the keeper of `program` when it holds it, else compiled (and kept)."""
     global compiles
     digest = hashlib.sha256(filename.encode() + b"\0" + text.encode()).digest()
-    kept = _PROGRAMS.get(id(program))
+    kept = _kept(program)
     code = kept.found(digest) if kept is not None else None
     if code is None:
         compiles += 1
@@ -119,7 +143,7 @@ def compiled(text: str, filename: str, program: object) -> Compiled:
 def used(compiled: Compiled, program: object) -> None:
     """A code made earlier in the process (for another program, or before its keeper was given) that
     `program` uses too: its keeper keeps it."""
-    kept = _PROGRAMS.get(id(program))
+    kept = _kept(program)
     if kept is not None:
         kept.note(compiled)
 
