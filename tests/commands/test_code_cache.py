@@ -29,6 +29,7 @@ from interpreter.syntax.diagnostics import Sources
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SCENARIO = "scenarios/jenkins_ear/eop_land_3018.scenario"
+NAVAL = "scenarios/jenkins_ear/eop_naval_3018.scenario"  # the same ruleset, other rules run
 PLAY = ["play", "rulesets/jenkins_ear.rules", "--seed", "1", "--agents", "random,random"]
 
 
@@ -70,13 +71,20 @@ def fresh(monkeypatch) -> None:
     monkeypatch.setattr(kept_code, "compiles", 0)
 
 
+def ran(path: str, alive: list | None = None) -> str:
+    """A scenario's trace; its checked program added to ``alive``, if given, to keep it alive."""
+    sources = Sources()
+    scenario = load_scenario(path, sources)
+    loaded = load_scenario_rules(scenario, sources)
+    if alive is not None:
+        alive.append(loaded)
+    return "\n".join(run_scenario(scenario, loaded.symbols, sources).lines) + "\n"
+
+
 def process(monkeypatch) -> tuple[str, int]:
     """A process that runs a Jenkins' Ear combat and ends: its trace, and the texts it compiled."""
     fresh(monkeypatch)
-    sources = Sources()
-    scenario = load_scenario(SCENARIO, sources)
-    loaded = load_scenario_rules(scenario, sources)
-    trace = "\n".join(run_scenario(scenario, loaded.symbols, sources).lines) + "\n"
+    trace = ran(SCENARIO)
     kept_code.write_all()
     return trace, kept_code.compiles
 
@@ -92,6 +100,21 @@ def test_a_second_process_compiles_nothing(folder, monkeypatch):
     assert compiled > 10
     assert stat.S_IMODE(code_entry(folder).stat().st_mode) == 0o600
     assert process(monkeypatch) == (trace, 0)
+
+
+def test_what_a_process_adds_is_kept_with_what_was(folder, monkeypatch):
+    """A land combat, then a naval one (other texts of the same program, kept by the same keeper while the
+    land's program lives), the codes written after each; a new process runs both and compiles nothing."""
+    fresh(monkeypatch)
+    alive: list = []
+    land = ran(SCENARIO, alive)
+    kept_code.write_all()
+    after_land = kept_code.compiles
+    naval = ran(NAVAL, alive)
+    kept_code.write_all()
+    assert kept_code.compiles > after_land > 10
+    fresh(monkeypatch)
+    assert (ran(SCENARIO), ran(NAVAL), kept_code.compiles) == (land, naval, 0)
 
 
 def test_a_program_let_go_writes_its_codes_and_is_forgotten(folder, monkeypatch):

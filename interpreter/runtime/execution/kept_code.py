@@ -82,12 +82,13 @@ class _Kept:
             self.added[compiled.digest] = compiled.code
 
     def write(self) -> None:
+        """The codes held and those added, written to the keeper (only those added, past MAX_KEPT)."""
         if not self.added:
             return
         added = {digest: marshal.dumps(code) for digest, code in self.added.items()}
         held = self.held() if len(self.held()) + len(added) <= MAX_KEPT else {}
-        self.added = {}
-        self.keeper.write({**held, **added})
+        self.stored, self.added = {**held, **added}, {}
+        self.keeper.write(self.stored)
 
 
 _KEPT: dict[Keeper, _Kept] = {}  # one for each keeper of the process that a program alive uses
@@ -155,6 +156,6 @@ def _written_at_exit() -> None:
 
 def write_all() -> None:
     """At the process's end, each keeper given codes it lacked writes them (a keeper that cannot is left as it was)."""
-    for kept in _KEPT.values():
+    for kept in list(_KEPT.values()):  # a program let go meanwhile takes its keeper out
         with contextlib.suppress(Exception):
             kept.write()
