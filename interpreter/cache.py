@@ -21,7 +21,9 @@ that it is never stale:
 Two kinds of value are kept: a load (``load.load_rules``, ``load.load_scenario``: the IR, the
 symbols, the diagnostics, the overlays applied) and the verdict of ``umpire check`` on a file
 (its diagnostics and summary lines), which is made from loads alone and lets a check that has
-nothing new to say import neither the IR nor the checker nor the runtime.
+nothing new to say import neither the IR nor the checker nor the runtime. Beside a ruleset's
+entry, a ``.code`` entry keeps the Python code compiled from the texts its lowering generated
+(``CodeEntry``, runtime/execution/kept_code.py), read and written under the same rules.
 
 Entries are pickles (the IR is pydantic models: pickle is the fast way back), and unpickling
 runs code, so an entry is only ever read from a folder the user owns and no one else may
