@@ -21,7 +21,9 @@ that it is never stale:
 Two kinds of value are kept: a load (``load.load_rules``, ``load.load_scenario``: the IR, the
 symbols, the diagnostics, the overlays applied) and the verdict of ``umpire check`` on a file
 (its diagnostics and summary lines), which is made from loads alone and lets a check that has
-nothing new to say import neither the IR nor the checker nor the runtime.
+nothing new to say import neither the IR nor the checker nor the runtime. Beside a ruleset's
+entry, a ``.code`` entry keeps the Python code compiled from the texts its lowering generated
+(``CodeEntry``, runtime/execution/kept_code.py), read and written under the same rules.
 
 Entries are pickles (the IR is pydantic models: pickle is the fast way back), and unpickling
 runs code, so an entry is only ever read from a folder the user owns and no one else may
@@ -41,12 +43,14 @@ import functools
 import hashlib
 import importlib.util
 import json
+import marshal
 import os
 import pickle
 import stat
 import sys
 from collections.abc import Callable
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -56,6 +60,7 @@ from .syntax.diagnostics import Sources, UmpireError
 from .writing import WriteError, write_file
 
 FORMAT = b"umpire-cache 1\n"  # the first line of every entry; a new layout changes it
+CODE_FORMAT = b"umpire-code 1\n"  # the first line of an entry of generated code (CodeEntry)
 VARIABLE = "UMPIRE_CACHE"
 _MAX_ENTRY = 256 * 1024 * 1024  # an entry larger than this is not read (a real ruleset's is under 2 MB)
 
@@ -82,19 +87,24 @@ def note_absent(path: str) -> None:
         reads.append((path, "", None))
 
 
-def through(request: tuple, sources: Sources, kind: type | tuple[type, ...], load: Callable[..., T], *args: Any) -> T:
+def through(request: tuple, sources: Sources, kind: type | tuple[type, ...], load: Callable[..., T], *args: Any,
+            kept: Callable[[T, CodeEntry], None] | None = None) -> T:
     """The value of ``load(*args)``, from the cache when an entry for ``request`` still holds.
 
     ``request`` names the load (its kind, path and options, all plain data); the files the
     load reads are added to the key as it reads them. On a hit the texts of those files are
     added to ``sources``, as the load would have added them; a load that raises is not kept.
     ``kind`` is the type of what ``load`` gives: an entry holding anything else is a miss.
+    ``kept`` is given the value and the entry of its generated code (``CodeEntry``) when the
+    value comes from an entry or has just been written to one.
     """
     where = _entry_path(request)
     if where is None:
         return load(*args)
-    found = _lookup(where, sources, kind)
+    found, program = _lookup(where, sources, kind)
     if found is not _MISS:
+        if kept is not None:
+            kept(found, CodeEntry(str(where.with_suffix(".code")), program))
         return found
     outer = _reads.get()
     reads: list[tuple[str, str, str | None]] = []
@@ -105,7 +115,9 @@ def through(request: tuple, sources: Sources, kind: type | tuple[type, ...], loa
         _reads.reset(token)
         if outer is not None:  # a load inside another: the outer one read these files too
             outer.extend(reads)
-    _store(where, reads, value)
+    program = _store(where, reads, value)
+    if kept is not None and program is not None:
+        kept(value, CodeEntry(str(where.with_suffix(".code")), program))
     return value
 
 
@@ -175,32 +187,32 @@ def code_version() -> str:
 # ─────────────────────────────── reading and writing entries ───────────────────────────────
 
 
-def _lookup(where: Path, sources: Sources, kind: type | tuple[type, ...]) -> Any:
+def _lookup(where: Path, sources: Sources, kind: type | tuple[type, ...]) -> tuple[Any, str]:
     """The value kept at ``where`` if it is a ``kind`` and every file it was made from still reads
-    the same; else _MISS."""
+    the same, and the SHA-256 of its pickle; else (_MISS, "")."""
     try:
         data = _read_entry(where)
         if data is None or not data.startswith(FORMAT):
-            return _MISS
+            return _MISS, ""
         header_end = data.index(b"\n", len(FORMAT))
         header = json.loads(data[len(FORMAT):header_end])
         manifest, payload = header["files"], data[header_end + 1:]
         if header["code"] != code_version() or hashlib.sha256(payload).hexdigest() != header["sha256"]:
-            return _MISS  # made by other code, or damaged on disk
+            return _MISS, ""  # made by other code, or damaged on disk
         texts = _still_the_same(manifest)
         if texts is None:
-            return _MISS
+            return _MISS, ""
         value = pickle.loads(payload)
     except Exception:  # a corrupt or truncated entry, or one from other code: a miss
-        return _MISS
+        return _MISS, ""
     if not isinstance(value, kind):  # an entry of another load's kind, or written by other code
-        return _MISS
+        return _MISS, ""
     for path, text in texts:
         sources.add(path, text)
     note_reads = _reads.get()
     if note_reads is not None:
         note_reads.extend((path, real, digest) for path, real, digest in manifest)
-    return value
+    return value, header["sha256"]
 
 
 def _read_entry(where: Path) -> bytes | None:
@@ -242,23 +254,70 @@ def _still_the_same(manifest: list) -> list[tuple[str, str]] | None:
     return texts
 
 
-def _store(where: Path, reads: list[tuple[str, str, str | None]], value: Any) -> None:
-    """Keep ``value`` for the next load, written whole then renamed; a value that cannot be
-    pickled, a file that changed while the load read it, or a folder that cannot be written
-    keeps nothing."""
+def _store(where: Path, reads: list[tuple[str, str, str | None]], value: Any) -> str | None:
+    """Keep ``value`` for the next load, written whole then renamed; the SHA-256 of its pickle. A value
+    that cannot be pickled, a file that changed while the load read it, or a folder that cannot be
+    written keeps nothing (None)."""
     manifest: dict[str, tuple[str, str | None]] = {}
     for path, real, digest in reads:
         if manifest.setdefault(path, (real, digest)) != (real, digest):
-            return
+            return None
     try:
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         header = {"code": code_version(), "files": [[path, real, digest] for path, (real, digest) in manifest.items()],
                   "sha256": hashlib.sha256(payload).hexdigest()}
         data = FORMAT + json.dumps(header).encode() + b"\n" + payload
     except Exception:  # too deep to pickle (RecursionError), or not picklable: not kept
-        return
-    with contextlib.suppress(WriteError):
+        return None
+    try:
         write_file(str(where), data, force=True, private=True)
+    except WriteError:
+        return None
+    return header["sha256"]
+
+
+# ─────────────────────────────── the generated code of a kept program ───────────────────────────────
+
+
+@dataclass(frozen=True)
+class CodeEntry:
+    """Where the code compiled from a kept program's generated texts is kept (runtime/execution/kept_code.py):
+    beside the program's entry (``where``: its name, ending ``.code``), for the program that entry holds
+    (``program``: the SHA-256 of its pickle). Its content is each text's digest -> the text's code,
+    marshalled. Marshalled code is run, so the entry is read as a load's entry is (``_read_entry``: a
+    regular file this user owns that no one else may write, in the folder the cache uses only when it is
+    the user's alone), and it holds nothing when it was written by other code (the code version, which
+    holds Python's), for another program (the files changed, the program's entry was replaced), or is
+    damaged (the SHA-256 of its content)."""
+
+    where: str
+    program: str
+
+    def read(self) -> dict[bytes, bytes]:
+        try:
+            data = _read_entry(Path(self.where))
+            if data is None or not data.startswith(CODE_FORMAT):
+                return {}
+            header_end = data.index(b"\n", len(CODE_FORMAT))
+            header = json.loads(data[len(CODE_FORMAT):header_end])
+            payload = data[header_end + 1:]
+            if (header["code"] != code_version() or header["program"] != self.program
+                    or hashlib.sha256(payload).hexdigest() != header["sha256"]):
+                return {}
+            codes = marshal.loads(payload)
+        except Exception:  # a corrupt or truncated entry, or one from other code: nothing kept
+            return {}
+        if not isinstance(codes, dict) or not all(type(k) is bytes and type(v) is bytes for k, v in codes.items()):
+            return {}
+        return codes
+
+    def write(self, codes: dict[bytes, bytes]) -> None:
+        """The entry replaced by ``codes``, written whole then renamed; a folder that cannot be written
+        keeps nothing."""
+        payload = marshal.dumps(codes)
+        header = {"code": code_version(), "program": self.program, "sha256": hashlib.sha256(payload).hexdigest()}
+        with contextlib.suppress(WriteError):
+            write_file(self.where, CODE_FORMAT + json.dumps(header).encode() + b"\n" + payload, force=True, private=True)
 
 
 def _digest(text: str) -> str:

@@ -103,7 +103,16 @@ def load_rules(path: str, sources: Sources, with_demo: bool = False, overlays: S
     """
     with files.entry(path), unswept():
         request = ("rules", path, with_demo, list(overlays), with_errata)
-        return cache.through(request, sources, Loaded, _load_rules, path, sources, with_demo, overlays, with_errata)
+        return cache.through(request, sources, Loaded, _load_rules, path, sources, with_demo, overlays, with_errata,
+                             kept=_code_kept)
+
+
+def _code_kept(loaded: Loaded, entry: cache.CodeEntry) -> None:
+    """A ruleset kept by the cache keeps the code compiled from the texts its lowering generates, beside
+    it: a new process that plays it compiles none it compiled before (runtime/execution/kept_code.py)."""
+    from .runtime.execution import kept_code
+
+    kept_code.keep(loaded.symbols, entry)
 
 
 def _load_rules(path: str, sources: Sources, with_demo: bool, overlays: Sequence[str], with_errata: bool) -> Loaded:

@@ -26,13 +26,13 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from types import CodeType
 from typing import Any
 
 from ...ir.visit import descendants
 from ...lang import FUNCTION_ARGUMENTS
 from ...limits import MAX_FUNCTION_DEPTH, MAX_INT, MAX_LIST
 from ..common.values import MISSING, Die, Place, Pool, Unit, X, show
+from . import kept_code
 from . import operations as ops
 from .guards import check_string, function_too_deep, over_budget
 from .layout import laid_out
@@ -42,8 +42,9 @@ from .layout import laid_out
 MAX_INLINE_DEPTH = 24
 
 # Statements are evaluated many times but lowered once per engine: the same text is compiled
-# once per process (a new engine, as every test and exact-odds worker makes, reuses the code).
-_CODE: dict[tuple[str, str], CodeType] = {}  # by function name and expression text
+# once per process (a new engine, as every test and exact-odds worker makes, reuses the code), and
+# once across processes for a program the loads keep (kept_code.py).
+_CODE: dict[tuple[str, str], kept_code.Compiled] = {}  # by function name and expression text
 _MAX_CODE = 20_000  # texts kept; past it the cache starts again (a process that checks many rulesets)
 
 # Set to a file's path (or `-`, standard error), every generated function's text is appended to it as it is
@@ -76,24 +77,28 @@ def generate(comp, e) -> ops.ExprFn:
     if written is None:
         return comp.closure(e)
     name = function_name(comp.rule, comp.cite)
-    fn = _defined(name, written, source, writer.constants, f"expression at {e.span}")
+    fn = _defined(name, written, source, writer.constants, f"expression at {e.span}", comp.engine.sym)
     shown = os.environ.get(SHOW_VARIABLE)
     if shown:
         show_source(shown, f"# {e.span}", readable(name, written), writer.constants)
     return fn
 
 
-def _defined(name: str, written: str, text_of: Callable[[str, str], str], constants: dict[str, Any], where: str):
-    """The function `name` defined by `text_of(name, written)`, compiled once per process, its constants
-    in its namespace; named `where` in tracebacks, profiles and Position.key (which names a function by
-    its qualified name)."""
-    code = _CODE.get((name, written))
-    if code is None:
+def _defined(name: str, written: str, text_of: Callable[[str, str], str], constants: dict[str, Any], where: str,
+             program) -> Callable:
+    """The function `name` defined by `text_of(name, written)`, its constants in its namespace; named `where`
+    in tracebacks, profiles and Position.key (which names a function by its qualified name). Its code is
+    compiled once per process, and not at all when the keeper of `program` (the engine's symbols: the
+    checked program, kept_code.py) holds it from an earlier process."""
+    made = _CODE.get((name, written))
+    if made is None:
         if len(_CODE) >= _MAX_CODE:
             _CODE.clear()
-        code = _CODE[(name, written)] = compile(text_of(name, written), "<umpire expression>", "exec")
+        made = _CODE[(name, written)] = kept_code.compiled(text_of(name, written), "<umpire expression>", program)
+    else:
+        kept_code.used(made, program)
     namespace = {**_BASE, **constants}
-    exec(code, namespace)  # defines the function (the text holds only this module's templates and reprs)
+    exec(made.code, namespace)  # defines the function (the text holds only this module's templates and reprs)
     fn = namespace[name]
     fn.__code__ = fn.__code__.replace(co_filename=f"<{where}>")
     fn.__qualname__ = where
@@ -503,7 +508,7 @@ def block(comp, run: list[tuple[Any, int]], ops: list, end: int, first: dict[int
     span = run[0][0].span
     name = function_name(comp.rule, f"line_{span.line}" if span is not None else None)
     written = "\n".join(_line(line, False) for line in lines)
-    fn = _defined(name, written, block_source, writer.w.constants, f"statements at {span}")
+    fn = _defined(name, written, block_source, writer.w.constants, f"statements at {span}", comp.engine.sym)
     shown = os.environ.get(SHOW_VARIABLE)
     if shown:
         text = f"def {name}(env, _f):\n" + "\n".join(_line(line, True) for line in lines) + "\n"
