@@ -79,6 +79,13 @@ class CodeFrame(Frame):
         self.code, self.pc, self.env, self.loops, self.done, self.asked, self.label = code, 0, env, [], done, None, label
 
     def advance(self, proc: Process) -> Any:
+        body = self.code.body
+        if body is not None:  # the body written as one function, run from pc (generated_code.body)
+            return body(proc, self)
+        return self.instructions(proc)
+
+    def instructions(self, proc: Process) -> Any:
+        """The body's instructions one by one from pc, until one waits or pushes a frame, or the body ends."""
         ops, engine, env = self.code.ops, proc.engine, self.env
         while self.pc < len(ops):
             op = ops[self.pc]
@@ -903,12 +910,13 @@ def _liveness(ops: list[Op]) -> list[frozenset[str]]:
 
 
 class Code:
-    """A body as flat instructions."""
+    """A body as flat instructions, and as one generated function that runs them from a frame's pc
+    (`body`, generated_code.body; None: the machine runs the instructions)."""
 
-    __slots__ = ("name", "ops", "_live")
+    __slots__ = ("name", "ops", "_live", "body")
 
-    def __init__(self, name, ops: list[Op]):
-        self.name, self.ops, self._live = name, ops, None
+    def __init__(self, name, ops: list[Op], body=None):
+        self.name, self.ops, self._live, self.body = name, ops, None, body
 
     def live(self, pc: int) -> frozenset[str]:
         """The locals an instruction still to run may read, for a frame at `pc` (the instruction
@@ -991,12 +999,21 @@ class Lowering:
             outer, self.comp.rule = self.comp.rule, rule_name(key)
             lowering, (self._first, self._fusing, self._tail) = (self._first, self._fusing, self._tail), ({}, True, None)
             try:
-                self.emit(citations.effective(stmts, cite) if cite is not None else stmts, ops)
+                stmts = citations.effective(stmts, cite) if cite is not None else stmts
+                self.emit(stmts, ops)
+                body = self.body(stmts, ops)
             finally:  # a body lowered while another is lowered leaves the other's runs as they were
                 self.comp.rule = outer
                 self._first, self._fusing, self._tail = lowering
-            code = self.codes[key] = Code(key, ops)
+            code = self.codes[key] = Code(key, ops, body)
         return code
+
+    def body(self, stmts, ops: list[Op]):
+        """The body written as one function that runs it from a frame's pc (generated_code.body), where runs
+        are written as blocks and bodies are not turned off (`Engine.BODIES = False`)."""
+        if not (self.engine.bodies and self.blocks()):
+            return None
+        return generated_code.body(self.comp, ops, stmts, self._first, straight, CodeFrame.instructions, _DONE)
 
     def code_named(self, name: tuple) -> Code | None:
         """The code a frame names (a saved position names code by its key): lowered now if it has
