@@ -156,7 +156,7 @@ def test_a_bodys_readable_text_is_the_code_compiled(monkeypatch, tmp_path):
     _played("eop_land_3018", True, 0, monkeypatch)
     readable = [f for f in ast.parse(shown.read_text()).body
                 if isinstance(f, ast.FunctionDef) and [a.arg for a in f.args.args] == ["_p", "_f"]]
-    assert len(compiled) == len(readable) > 5
+    assert len(compiled) == len(readable) >= 4  # land_combat, land_battle, lone_plus_check, the hook
     for (name, written), f in zip(compiled, readable):
         assert f.name == name
         assert ast.dump(f) == ast.dump(ast.parse(source(name, written)).body[0])

@@ -681,14 +681,15 @@ def body(comp, ops: list, stmts: list, first: dict[int, tuple[Any, int]], straig
     runs from (`if pc <= 12:`), so the function can begin at any place a frame can stand: a forward jump
     sets `pc` past what it skips, and a loop goes round with `pc` set back to 0, where every guard holds.
     A place the function does not name (`_entries`), and the statements in _LEFT_TO_THE_MACHINE, are run by
-    the machine itself (`machine`). None for a body with no statement, or one nested too deep to write."""
+    the machine itself (`machine`). Returns the function and the instructions it leaves to the machine
+    (`left`); None for a body with no statement, or one nested too deep to write."""
     if not stmts:
-        return None
+        return None, set()
     writer = _BodyWriter(comp, ops, first, straight)
     try:
         lines = writer.sequence(stmts, len(ops), 1)
     except _TooDeep:
-        return None
+        return None, set()
     writer.entries.add(len(ops))
     constants = writer.w.constants
     constants.update(_entries=frozenset(writer.entries), _machine=machine, _done=done)
@@ -700,7 +701,7 @@ def body(comp, ops: list, stmts: list, first: dict[int, tuple[Any, int]], straig
     if shown:
         text = _BODY_HEAD.format(name=name) + "\n".join(_line(line, True) for line in lines) + "\n    return _done\n"
         show_source(shown, f"# {span}: the body of {comp.rule}", text, constants)
-    return fn
+    return fn, writer.left
 
 
 _BODY_HEAD = ("def {name}(_p, _f):\n    env, pc = _f.env, _f.pc\n"
@@ -723,6 +724,7 @@ class _BodyWriter(_BlockWriter):
         super().__init__(comp, ops, first)
         self.straight = straight
         self.entries: set[int] = set()
+        self.left: set[int] = set()  # the instructions the machine runs (vm.CodeFrame.instructions)
         self.loops = 0
 
     def at(self, s) -> int:
@@ -750,14 +752,13 @@ class _BodyWriter(_BlockWriter):
     def machine(self, at: int, end: int, depth: int) -> list:
         """Instructions `at` to `end` run by the machine, from wherever the frame stands in them."""
         self.entries.update(range(at, end))
+        self.left.update(range(at, end))
         return [("    " * depth, f"if pc < {end}: return _machine(_f, _p)", None, "")]
 
     def run(self, run: list, end: int, depth: int) -> list:
         if not run:
             return []
         at = run[0][1]
-        if self.ops[at].block is None:  # the lowering wrote no block for it: the machine runs it
-            return self.machine(at, end, depth)
         guard = self.guard(at, depth)
         try:
             lines = self.statements(run, depth + 1)

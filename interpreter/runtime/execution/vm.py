@@ -959,6 +959,7 @@ class Lowering:
         self._first: dict[int, tuple[Any, int]] = {}  # id of a statement lowered -> (it, its first instruction)
         self._fusing = True  # off while a statement already inside a run is lowered
         self._tail = None  # the statement that waits being lowered right after a run (its tail)
+        self._runs: list[tuple] = []  # runs whose blocks wait for the body: written only where the machine runs them
 
     # ── entry points: a Process the driver runs like a generator ──
     def call(self, procedure, args) -> Process:
@@ -997,23 +998,32 @@ class Lowering:
         if code is None:
             ops: list[Op] = []
             outer, self.comp.rule = self.comp.rule, rule_name(key)
-            lowering, (self._first, self._fusing, self._tail) = (self._first, self._fusing, self._tail), ({}, True, None)
+            lowering = (self._first, self._fusing, self._tail, self._runs)
+            self._first, self._fusing, self._tail, self._runs = {}, True, None, []
             try:
                 stmts = citations.effective(stmts, cite) if cite is not None else stmts
                 self.emit(stmts, ops)
                 body = self.body(stmts, ops)
             finally:  # a body lowered while another is lowered leaves the other's runs as they were
                 self.comp.rule = outer
-                self._first, self._fusing, self._tail = lowering
+                self._first, self._fusing, self._tail, self._runs = lowering
             code = self.codes[key] = Code(key, ops, body)
         return code
 
     def body(self, stmts, ops: list[Op]):
         """The body written as one function that runs it from a frame's pc (generated_code.body), where runs
-        are written as blocks and bodies are not turned off (`Engine.BODIES = False`)."""
-        if not (self.engine.bodies and self.blocks()):
+        are written as blocks and bodies are not turned off (`Engine.BODIES = False`). The runs the body
+        leaves to the machine (generated_code.body's `left`) are written as blocks for it, the others not."""
+        if not self.bodies():
             return None
-        return generated_code.body(self.comp, ops, stmts, self._first, straight, CodeFrame.instructions, _DONE)
+        fn, left = generated_code.body(self.comp, ops, stmts, self._first, straight, CodeFrame.instructions, _DONE)
+        for run, end, tail in self._runs:
+            if fn is None or run[0][1] in left:
+                self.write_block(run, end, ops, tail)
+        return fn
+
+    def bodies(self) -> bool:
+        return self.engine.bodies and self.blocks()
 
     def code_named(self, name: tuple) -> Code | None:
         """The code a frame names (a saved position names code by its key): lowered now if it has
@@ -1109,15 +1119,22 @@ class Lowering:
         """A run of straight statements ending at instruction `end`, written as one function; with `tail`
         (the `if` or `for each` at `end`, which waits), the function also begins it: the test read and
         the branch taken, or the list read and the loop opened."""
-        if run and self.blocks():
-            fn = generated_code.block(self.comp, run, ops, end, self._first, tail)
-            if fn is not None:
-                ops[run[0][1]].block = fn
+        if not run or not self.blocks():
+            return
+        if self.bodies():  # the body runs it, unless it leaves it to the machine: written, if ever, with the body
+            self._runs.append((run, end, tail))
+            return
+        self.write_block(run, end, ops, tail)
+
+    def write_block(self, run: list[tuple[Any, int]], end: int, ops: list[Op], tail) -> None:
+        fn = generated_code.block(self.comp, run, ops, end, self._first, tail)
+        if fn is not None:
+            ops[run[0][1]].block = fn
 
     def expr(self, e, s):
-        """An expression of `s`, an `if`, `for each` or `repeat … times`; inside a run written as a block, or
-        read by the block before it (its tail), made only if the machine ever needs it."""
-        if self._fusing and self._tail is not s:
+        """An expression of `s`, an `if`, `for each` or `repeat … times`; inside a run written as a block, read
+        by the block before it (its tail), or written in the body, made only if the machine ever needs it."""
+        if self._fusing and self._tail is not s and not self.bodies():
             return self.comp.expr(e)
         return self.comp.expr_later(e)
 
