@@ -16,7 +16,9 @@ explaining) is a call of the compiler's closure, whose own subexpressions come b
 
 A run of statements that never wait is written the same way as one function (`block`): its
 statements one a line, its locals Python locals written through to the frame, each statement
-begun as the machine begins its instruction (vm.py).
+begun as the machine begins its instruction (vm.py). A whole body is one function too (`body`):
+its runs written as blocks are, around them the statements that wait, and it begins wherever the
+frame's `pc` stands.
 """
 
 from __future__ import annotations
@@ -682,7 +684,7 @@ def body(comp, ops: list, stmts: list, first: dict[int, tuple[Any, int]], straig
     sets `pc` past what it skips, and a loop goes round with `pc` set back to 0, where every guard holds.
     A place the function does not name (`_entries`), and the statements in _LEFT_TO_THE_MACHINE, are run by
     the machine itself (`machine`). Returns the function and the instructions it leaves to the machine
-    (`left`); None for a body with no statement, or one nested too deep to write."""
+    (`left`); no function for a body with no statement, or one nested too deep to write."""
     if not stmts:
         return None, set()
     writer = _BodyWriter(comp, ops, first, straight)
@@ -801,7 +803,7 @@ class _BodyWriter(_BlockWriter):
         """The test as Python, then each branch from the place it begins at; the then-branch's jump past the
         else-branch is a Python jump forward, `pc` set to the statement's end."""
         ind, inner = "    " * depth, "    " * (depth + 1)
-        test, orelse = self.ops[at], self.ops[at].orelse
+        orelse = self.ops[at].orelse  # where the test sends a frame when it fails
         lines = [self.guard(at, depth)] + self.begun_at(at, inner)
         lines.append((inner, "if not (", self.expr(s.test), f"): _f.pc = pc = {orelse}"))
         if not s.orelse:

@@ -11,7 +11,9 @@ Bodies are lowered to flat instructions (`Lowering`, one `l_` method per stateme
 waits or steers): statements that never wait run as the compiler's closures (`Do`), and a run of
 them (with the `if`s and loops around only such) is also written as one Python function that the
 run's first instruction calls (`Op.block`, generated_code.block), pc and steps kept as the
-instructions keep them; `if`,
+instructions keep them. A whole body is also one generated function that runs it from the frame's pc
+(`Code.body`, generated_code.body), which `CodeFrame.advance` calls in place of stepping through the
+instructions (`CodeFrame.instructions`, the reference; `Engine.BODIES = False`); `if`,
 `for`, `repeat` and `stop` are jumps and cursors, `end game` raises `GameEnded` out of the process; `roll`, `draw`, `pick` and `choose`
 suspend; `call` and `lookup` push frames. `umpire explain` reads its statement and calls from the frames
 (`Process.where`). A position (the game state and this stack) is read out and put back by
