@@ -28,6 +28,7 @@ COMBATS = ("eop_land_3018", "eop_naval_3018")
 def _engine(stem: str, blocks: bool, monkeypatch):
     monkeypatch.chdir(ROOT)
     monkeypatch.setattr(Engine, "BLOCKS", blocks)
+    monkeypatch.setattr(Engine, "BODIES", False)  # the blocks themselves (a body writes its runs in itself)
     path = next((ROOT / "scenarios").rglob(f"{stem}.scenario"))
     sources = Sources()
     scenario = load_scenario(str(path.relative_to(ROOT)), sources)

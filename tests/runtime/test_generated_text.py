@@ -20,12 +20,15 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 TOYS = sorted((ROOT / "tests" / "lang").glob("*.scenario"))
 
 
-def run_toys(monkeypatch) -> list[tuple[str, str]]:
-    """Every (name, expression text) generated while the toy games' scenarios run."""
+def run_toys(monkeypatch, bodies: list[str] | None = None) -> list[tuple[str, str]]:
+    """Every (name, expression text) generated while the toy games' scenarios run; the names of the bodies
+    written (generated_code.body) added to `bodies`."""
     monkeypatch.chdir(ROOT)
     made: list[tuple[str, str]] = []
-    source = generated_code.source
+    source, body_source = generated_code.source, generated_code.body_source
     monkeypatch.setattr(generated_code, "source", lambda name, written: made.append((name, written)) or source(name, written))
+    if bodies is not None:
+        monkeypatch.setattr(generated_code, "body_source", lambda name, written: bodies.append(name) or body_source(name, written))
     monkeypatch.setattr(generated_code, "_CODE", {})  # every text compiled again, so seen
     for path in TOYS:
         sources = Sources()
@@ -65,8 +68,10 @@ def test_a_long_expression_breaks_at_its_brackets_parts():
 
 
 def test_functions_are_named_after_their_rule(monkeypatch):
-    names = {name for name, _ in run_toys(monkeypatch)}
-    assert "reinforce__5_1" in names  # procedure reinforce's statements cited 5.1 (tests/lang/parts/unsequenced.rules)
+    bodies: list[str] = []
+    names = {name for name, _ in run_toys(monkeypatch, bodies)}
+    assert "reinforce__body" in bodies  # procedure reinforce's body, its statements in it (tests/lang/parts/unsequenced.rules)
+    assert "supply_sources__5_1" in names  # function supply_sources, cited 5.1
     assert generated_code.function_name("green", "9.1") == "green__9_1"
     assert generated_code.function_name("row_crt_1_2", None) == "row_crt_1_2__"
     assert generated_code.function_name(None, "9.1 (a) é") == "expression__9_1_a_"
@@ -80,7 +85,7 @@ def test_the_generated_source_is_written_where_the_variable_says(monkeypatch, tm
     text = shown.read_text(encoding="utf-8")
     ast.parse(text)  # the file is Python
     assert text.count("\ndef ") > 100
-    assert "def reinforce__5_1(env):" in text
+    assert "def reinforce__body(_p, _f):" in text and "def supply_sources__5_1(env):" in text
     assert "# tests/lang/parts/unsequenced.rules:" in text  # where in the rules each function comes from
 
 

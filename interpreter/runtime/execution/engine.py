@@ -95,6 +95,7 @@ class Engine:
     INLINE = True  # write small functions in place of their calls (generated_code.py; tests turn it off to compare)
     GENERATE = True  # expressions as generated Python (generated_code.py); off, every node is a closure (compile.py)
     BLOCKS = True  # runs of statements that never wait as one generated function each (generated_code.block)
+    BODIES = True  # every body as one generated function that runs it from its frame's pc (generated_code.body)
 
     def __init__(self, sym: Symbols, sources=None, explain: bool = False):
         self.sym = sym
@@ -150,6 +151,7 @@ class Engine:
         self.inline = Engine.INLINE
         self.generate = Engine.GENERATE
         self.blocks = Engine.BLOCKS
+        self.bodies = Engine.BODIES
         self.inlinable: dict[str, tuple] = {}  # function name -> (its declaration, whether calls of it are written in place)
         self._builtins = implementations(self)
         # The position the latest scenario set up on this engine left, to set the same scenario up

@@ -16,7 +16,9 @@ explaining) is a call of the compiler's closure, whose own subexpressions come b
 
 A run of statements that never wait is written the same way as one function (`block`): its
 statements one a line, its locals Python locals written through to the frame, each statement
-begun as the machine begins its instruction (vm.py).
+begun as the machine begins its instruction (vm.py). A whole body is one function too (`body`):
+its runs written as blocks are, around them the statements that wait, and it begins wherever the
+frame's `pc` stands.
 """
 
 from __future__ import annotations
@@ -660,3 +662,199 @@ class _BlockWriter:
     def s_repeat_times(self, s, at, ind, depth):
         count = f"{self.w.const(ops.times)}({self.expr(s.count)}, {self.w.const(s.span)})"
         return [(ind, f"for {self.w.temp()} in range(", count, "):")] + self.nested(s.body, depth + 1)
+
+
+# ───────────────────────────── bodies ─────────────────────────────
+
+# Statements that wait whose instruction always hands the process something (a request, or a frame pushed):
+# the body returns what the instruction returns.
+_ALWAYS_RETURNS = frozenset({"call", "lookup", "eliminate", "reroll", "choose"})
+# Statements the body leaves to the machine (vm.CodeFrame.instructions) from their first instruction on:
+# loops of rounds and impulses, whose hooks, limits and `stop`s move `pc` from inside other instructions.
+_LEFT_TO_THE_MACHINE = frozenset({"repeat", "impulses", "stop", "pass"})
+
+
+def body(comp, ops: list, stmts: list, first: dict[int, tuple[Any, int]], straight, machine, done):
+    """A body (a procedure, a step, a hook, a row's effect) as one Python function of the process and the
+    frame, which runs it from the frame's `pc` as the machine runs its instructions (vm.CodeFrame.advance)
+    and returns what the machine would return: a request, a frame pushed, or `done` at the body's end.
+
+    `pc` stays data: the function begins where `pc` says, every instruction it runs sets `pc`, the epoch
+    and the steps as the machine does, and a statement that waits returns with `pc` past it, so a position,
+    its key and a save read the frame as the machine leaves it. Runs of statements that never wait are
+    written inline (`_BlockWriter`); the test of an `if` and the steps of a `for each` or `repeat … times`
+    whose body waits are written as Python, the loop's cursor kept in the frame's loops; any other statement
+    that waits calls its instruction's `run`. Each piece of the body is guarded by the first instruction it
+    runs from (`if pc <= 12:`), so the function can begin at any place a frame can stand: a forward jump
+    sets `pc` past what it skips, and a loop goes round with `pc` set back to 0, where every guard holds.
+    A place the function does not name (`_entries`), and the statements in _LEFT_TO_THE_MACHINE, are run by
+    the machine itself (`machine`). Returns the function and the instructions it leaves to the machine
+    (`left`); no function for a body with no statement, or one nested too deep to write."""
+    if not stmts:
+        return None, set()
+    writer = _BodyWriter(comp, ops, first, straight)
+    try:
+        lines = writer.sequence(stmts, len(ops), 1)
+    except _TooDeep:
+        return None, set()
+    writer.entries.add(len(ops))
+    constants = writer.w.constants
+    constants.update(_entries=frozenset(writer.entries), _machine=machine, _done=done)
+    span = stmts[0].span
+    name = function_name(comp.rule, "body")
+    written = "\n".join(_line(line, False) for line in lines)
+    fn = _defined(name, written, body_source, constants, f"body at {span}")
+    shown = os.environ.get(SHOW_VARIABLE)
+    if shown:
+        text = _BODY_HEAD.format(name=name) + "\n".join(_line(line, True) for line in lines) + "\n    return _done\n"
+        show_source(shown, f"# {span}: the body of {comp.rule}", text, constants)
+    return fn, writer.left
+
+
+_BODY_HEAD = ("def {name}(_p, _f):\n    env, pc = _f.env, _f.pc\n"
+              "    if pc not in _entries:  # a place no piece of the body begins at: the machine runs on from it\n"
+              "        return _machine(_f, _p)\n")
+
+
+def body_source(name: str, written: str) -> str:
+    """A body's text as it is compiled: its pieces one statement a line, each expression on one line."""
+    return _BODY_HEAD.format(name=name) + f"{written}\n    return _done\n"
+
+
+class _BodyWriter(_BlockWriter):
+    """Writes one body: its runs of statements that never wait as a block writes them, and around them the
+    statements that wait, each piece guarded by the instruction it begins at (`entries`: every place the
+    function may begin). A Python local of the rules' locals (`known`) holds only within a run: a piece can
+    be begun at, after the frame waited, with nothing of the pieces before it run."""
+
+    def __init__(self, comp, ops: list, first: dict[int, tuple[Any, int]], straight):
+        super().__init__(comp, ops, first)
+        self.straight = straight
+        self.entries: set[int] = set()
+        self.left: set[int] = set()  # the instructions the machine runs (vm.CodeFrame.instructions)
+        self.loops = 0
+
+    def at(self, s) -> int:
+        return self.first[id(s)][1]
+
+    def sequence(self, stmts: list, end: int, depth: int) -> list:
+        """Statements from their first instruction to `end`: each run of straight ones a piece, each other
+        statement its own."""
+        starts = [self.at(s) for s in stmts] + [end]
+        lines, run = [], []
+        for i, s in enumerate(stmts):
+            if self.straight(s):
+                run.append((s, starts[i]))
+                continue
+            lines += self.run(run, starts[i], depth)
+            run = []
+            lines += self.piece(s, starts[i], starts[i + 1], depth)
+        return lines + self.run(run, end, depth)
+
+    def guard(self, at: int, depth: int) -> tuple:
+        self.entries.add(at)
+        self.known = {}
+        return ("    " * depth, f"if pc <= {at}:", None, "")
+
+    def machine(self, at: int, end: int, depth: int) -> list:
+        """Instructions `at` to `end` run by the machine, from wherever the frame stands in them."""
+        self.entries.update(range(at, end))
+        self.left.update(range(at, end))
+        return [("    " * depth, f"if pc < {end}: return _machine(_f, _p)", None, "")]
+
+    def run(self, run: list, end: int, depth: int) -> list:
+        if not run:
+            return []
+        at = run[0][1]
+        guard = self.guard(at, depth)
+        try:
+            lines = self.statements(run, depth + 1)
+        except _TooDeep:
+            return self.machine(at, end, depth)
+        return [guard] + lines + [("    " * (depth + 1), f"_f.pc = {end}", None, "")]
+
+    def piece(self, s, at: int, end: int, depth: int) -> list:
+        if s.kind in _LEFT_TO_THE_MACHINE or depth + 2 > MAX_BLOCK_NESTING:
+            return self.machine(at, end, depth)
+        self.known = {}  # a piece may be begun at with nothing before it run: no Python local holds yet
+        outer, self.comp.cite = self.comp.cite, s.cite  # its expressions carry its citation, as the machine's
+        try:
+            note = ("    " * depth, f"# line {s.span.line if s.span is not None else '?'}: {s.kind}", None, "")
+            write = getattr(self, "p_" + s.kind, None)
+            return [note] + (write(s, at, end, depth) if write is not None else self.instruction(s.kind, at, depth))
+        finally:
+            self.comp.cite = outer
+
+    def begun_at(self, at: int, ind: str) -> list:
+        """An instruction begun as the machine begins it (`begun`, or for one that is no statement's first,
+        `pc` and the epoch only)."""
+        if self.ops[at].counts:
+            return self.begun(self.ops[at], at, ind)
+        return [(ind, f"_f.pc = {at + 1}", None, ""), (ind, "_e.epoch += 1", None, "")]
+
+    def instruction(self, kind: str, at: int, depth: int) -> list:
+        """An instruction that waits, run by its own `run`, returning what it returns unless that is nothing."""
+        ind = "    " * (depth + 1)
+        run = self.w.const(self.ops[at].run)
+        if kind in _ALWAYS_RETURNS:
+            done = [(ind, f"return {run}(_p, _f)", None, "")]
+        elif kind == "return":  # the frame is over: `pc` is at its end
+            done = [(ind, f"_r = {run}(_p, _f)", None, ""), (ind, "return _done if _r is None else _r", None, "")]
+        else:
+            done = [(ind, f"_r = {run}(_p, _f)", None, ""), (ind, "if _r is not None: return _r", None, "")]
+        return [self.guard(at, depth)] + self.begun_at(at, ind) + done
+
+    def p_if(self, s, at, end, depth):
+        """The test as Python, then each branch from the place it begins at; the then-branch's jump past the
+        else-branch is a Python jump forward, `pc` set to the statement's end."""
+        ind, inner = "    " * depth, "    " * (depth + 1)
+        orelse = self.ops[at].orelse  # where the test sends a frame when it fails
+        lines = [self.guard(at, depth)] + self.begun_at(at, inner)
+        lines.append((inner, "if not (", self.expr(s.test), f"): _f.pc = pc = {orelse}"))
+        if not s.orelse:
+            return lines + [(ind, f"if pc < {orelse}:", None, "")] + self.sequence(s.body, orelse, depth + 1)
+        jump = orelse - 1  # the then-branch ends with a jump to the statement's end
+        self.entries.add(jump)
+        lines += [(ind, f"if pc <= {jump}:", None, "")] + self.sequence(s.body, jump, depth + 1)
+        lines += [(inner, "_e.epoch += 1", None, ""), (inner, f"_f.pc = pc = {end}", None, "")]
+        return lines + [(ind, f"if pc < {end}:", None, "")] + self.sequence(s.orelse, end, depth + 1)
+
+    def p_for(self, s, at, end, depth):
+        opened = f'_f.loops.append(["for", {self.w.const(ops.loop_items)}('
+        return self.loop(s, at, end, depth, (opened, self.expr(s.iterable), f", {self.w.const(s.span)}), 0])"))
+
+    def p_repeat_times(self, s, at, end, depth):
+        opened = f'_f.loops.append(["for", list(range(1, {self.w.const(ops.times)}('
+        return self.loop(s, at, end, depth, (opened, self.expr(s.count), f", {self.w.const(s.span)}) + 1)), 0])"))
+
+    def loop(self, s, at, end, depth, opened) -> list:
+        """A loop whose body waits: opened in the frame's loops, then round a Python loop whose every turn
+        takes the next item as the machine's `ForNext` does (its cursor stays in the frame), and whose end
+        (the machine's jump back) sets `pc` to 0, so the next turn runs its body from the top."""
+        ind, inner, turn = "    " * depth, "    " * (depth + 1), "    " * (depth + 2)
+        top, back = at + 1, end - 1  # ForNext; the jump back to it
+        self.entries.update((top, back))
+        lines = [self.guard(at, depth)] + self.begun_at(at, inner) + [(inner, *opened)]
+        self.loops += 1
+        cursor = f"_l{self.loops}"
+        lines += [(ind, f"if pc < {end}:", None, ""), (inner, "while True:", None, ""),
+                  (turn, f"if pc <= {top}:", None, "")]
+        step = turn + "    "
+        lines += [(step, f"_f.pc = {top + 1}", None, ""), (step, "_e.epoch += 1", None, ""),
+                  (step, f"{cursor} = _f.loops[-1]", None, ""), (step, f"if {cursor}[2] >= len({cursor}[1]):", None, ""),
+                  (step + "    ", "_f.loops.pop()", None, ""), (step + "    ", f"_f.pc = {end}", None, ""),
+                  (step + "    ", "break", None, "")]
+        if s.kind == "for":
+            lines.append((step, f"env[{s.var!r}] = {cursor}[1][{cursor}[2]]", None, ""))
+        lines.append((step, f"{cursor}[2] += 1", None, ""))
+        lines += self.sequence(s.body, back, depth + 2)
+        return lines + [(turn, "_e.epoch += 1", None, ""), (turn, "pc = 0", None, "")]
+
+    def p_simultaneously(self, s, at, end, depth):
+        """`simultaneously`: its opening and its end are instructions run as they are, its body a sequence."""
+        return (self.instruction(s.kind, at, depth) + self.sequence(s.body, end - 1, depth)
+                + self.instruction(s.kind, end - 1, depth))
+
+    def p_secretly(self, s, at, end, depth):
+        """`secretly`: its opening, each decision, and its reveal, one instruction after another."""
+        return [line for k in range(at, end) for line in self.instruction("secretly" if k in (at, end - 1) else "choose", k, depth)]

@@ -11,7 +11,9 @@ Bodies are lowered to flat instructions (`Lowering`, one `l_` method per stateme
 waits or steers): statements that never wait run as the compiler's closures (`Do`), and a run of
 them (with the `if`s and loops around only such) is also written as one Python function that the
 run's first instruction calls (`Op.block`, generated_code.block), pc and steps kept as the
-instructions keep them; `if`,
+instructions keep them. A whole body is also one generated function that runs it from the frame's pc
+(`Code.body`, generated_code.body), which `CodeFrame.advance` calls in place of stepping through the
+instructions (`CodeFrame.instructions`, the reference; `Engine.BODIES = False`); `if`,
 `for`, `repeat` and `stop` are jumps and cursors, `end game` raises `GameEnded` out of the process; `roll`, `draw`, `pick` and `choose`
 suspend; `call` and `lookup` push frames. `umpire explain` reads its statement and calls from the frames
 (`Process.where`). A position (the game state and this stack) is read out and put back by
@@ -79,6 +81,13 @@ class CodeFrame(Frame):
         self.code, self.pc, self.env, self.loops, self.done, self.asked, self.label = code, 0, env, [], done, None, label
 
     def advance(self, proc: Process) -> Any:
+        body = self.code.body
+        if body is not None:  # the body written as one function, run from pc (generated_code.body)
+            return body(proc, self)
+        return self.instructions(proc)
+
+    def instructions(self, proc: Process) -> Any:
+        """The body's instructions one by one from pc, until one waits or pushes a frame, or the body ends."""
         ops, engine, env = self.code.ops, proc.engine, self.env
         while self.pc < len(ops):
             op = ops[self.pc]
@@ -903,12 +912,13 @@ def _liveness(ops: list[Op]) -> list[frozenset[str]]:
 
 
 class Code:
-    """A body as flat instructions."""
+    """A body as flat instructions, and as one generated function that runs them from a frame's pc
+    (`body`, generated_code.body; None: the machine runs the instructions)."""
 
-    __slots__ = ("name", "ops", "_live")
+    __slots__ = ("name", "ops", "_live", "body")
 
-    def __init__(self, name, ops: list[Op]):
-        self.name, self.ops, self._live = name, ops, None
+    def __init__(self, name, ops: list[Op], body=None):
+        self.name, self.ops, self._live, self.body = name, ops, None, body
 
     def live(self, pc: int) -> frozenset[str]:
         """The locals an instruction still to run may read, for a frame at `pc` (the instruction
@@ -951,6 +961,7 @@ class Lowering:
         self._first: dict[int, tuple[Any, int]] = {}  # id of a statement lowered -> (it, its first instruction)
         self._fusing = True  # off while a statement already inside a run is lowered
         self._tail = None  # the statement that waits being lowered right after a run (its tail)
+        self._runs: list[tuple] = []  # runs whose blocks wait for the body: written only where the machine runs them
 
     # ── entry points: a Process the driver runs like a generator ──
     def call(self, procedure, args) -> Process:
@@ -989,14 +1000,32 @@ class Lowering:
         if code is None:
             ops: list[Op] = []
             outer, self.comp.rule = self.comp.rule, rule_name(key)
-            lowering, (self._first, self._fusing, self._tail) = (self._first, self._fusing, self._tail), ({}, True, None)
+            lowering = (self._first, self._fusing, self._tail, self._runs)
+            self._first, self._fusing, self._tail, self._runs = {}, True, None, []
             try:
-                self.emit(citations.effective(stmts, cite) if cite is not None else stmts, ops)
+                stmts = citations.effective(stmts, cite) if cite is not None else stmts
+                self.emit(stmts, ops)
+                body = self.body(stmts, ops)
             finally:  # a body lowered while another is lowered leaves the other's runs as they were
                 self.comp.rule = outer
-                self._first, self._fusing, self._tail = lowering
-            code = self.codes[key] = Code(key, ops)
+                self._first, self._fusing, self._tail, self._runs = lowering
+            code = self.codes[key] = Code(key, ops, body)
         return code
+
+    def body(self, stmts, ops: list[Op]):
+        """The body written as one function that runs it from a frame's pc (generated_code.body), where runs
+        are written as blocks and bodies are not turned off (`Engine.BODIES = False`). The runs the body
+        leaves to the machine (generated_code.body's `left`) are written as blocks for it, the others not."""
+        if not self.bodies():
+            return None
+        fn, left = generated_code.body(self.comp, ops, stmts, self._first, straight, CodeFrame.instructions, _DONE)
+        for run, end, tail in self._runs:
+            if fn is None or run[0][1] in left:
+                self.write_block(run, end, ops, tail)
+        return fn
+
+    def bodies(self) -> bool:
+        return self.engine.bodies and self.blocks()
 
     def code_named(self, name: tuple) -> Code | None:
         """The code a frame names (a saved position names code by its key): lowered now if it has
@@ -1092,15 +1121,22 @@ class Lowering:
         """A run of straight statements ending at instruction `end`, written as one function; with `tail`
         (the `if` or `for each` at `end`, which waits), the function also begins it: the test read and
         the branch taken, or the list read and the loop opened."""
-        if run and self.blocks():
-            fn = generated_code.block(self.comp, run, ops, end, self._first, tail)
-            if fn is not None:
-                ops[run[0][1]].block = fn
+        if not run or not self.blocks():
+            return
+        if self.bodies():  # the body runs it, unless it leaves it to the machine: written, if ever, with the body
+            self._runs.append((run, end, tail))
+            return
+        self.write_block(run, end, ops, tail)
+
+    def write_block(self, run: list[tuple[Any, int]], end: int, ops: list[Op], tail) -> None:
+        fn = generated_code.block(self.comp, run, ops, end, self._first, tail)
+        if fn is not None:
+            ops[run[0][1]].block = fn
 
     def expr(self, e, s):
-        """An expression of `s`, an `if`, `for each` or `repeat … times`; inside a run written as a block, or
-        read by the block before it (its tail), made only if the machine ever needs it."""
-        if self._fusing and self._tail is not s:
+        """An expression of `s`, an `if`, `for each` or `repeat … times`; inside a run written as a block, read
+        by the block before it (its tail), or written in the body, made only if the machine ever needs it."""
+        if self._fusing and self._tail is not s and not self.bodies():
             return self.comp.expr(e)
         return self.comp.expr_later(e)
 
