@@ -703,7 +703,7 @@ def body(comp, ops: list, stmts: list, first: dict[int, tuple[Any, int]], straig
     span = stmts[0].span
     name = function_name(comp.rule, "body")
     written = "\n".join(_line(line, False) for line in lines)
-    fn = _defined(name, written, body_source, constants, f"body at {span}")
+    fn = _defined(name, written, body_source, constants, f"body at {span}", comp.engine.sym)
     shown = os.environ.get(SHOW_VARIABLE)
     if shown:
         text = _BODY_HEAD.format(name=name) + "\n".join(_line(line, True) for line in lines) + "\n    return _done\n"
