@@ -227,6 +227,7 @@ class LastingMemo:
         # function and the values of the states it reads, then by memo key.
         self.trees: dict = {}
         self.state = None  # the game state the values belong to
+        self.paths: dict = {}  # what the built-ins of paths keep over the map for the game (world/paths.py `Rings`)
         self.recording: list[list] = []
 
     def key_of(self, key):
@@ -246,6 +247,7 @@ class LastingMemo:
         if self.state is not self.engine.state:
             self.values.clear()
             self.trees.clear()
+            self.paths.clear()
             self.state = self.engine.state
         return self.values
 
