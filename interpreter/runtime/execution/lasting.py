@@ -185,6 +185,8 @@ def _copied(value) -> bool:
 
 
 def _reader(states: tuple[str, ...]) -> Callable:
+    if not states:
+        return lambda now: ()
     if len(states) == 1:
         only = itemgetter(states[0])
         return lambda now: (only(now),)
@@ -209,12 +211,16 @@ class _Unkept(Exception):
 
 
 class LastingMemo:
-    """The values of lasting functions for one game: kept key -> (value, its own steps, the memo keys of its calls);
-    a map's entry also holds the map as made, copied for each epoch (`_copied`). A kept key is the memo
-    key, then the values of the game states the function reads, if any.
+    """The values of lasting functions for one game: an entry is (value, its own steps, the memo keys of its
+    calls); a map's entry also holds the map as made, copied for each epoch (`_copied`). A function that
+    reads no game state keeps its entries by memo key. One that may read some keeps them by memo key,
+    then by the names of the states the evaluation read (noted as it ran: `note`, and those its calls
+    read), then by their values: a value is used again only where every state its evaluation read holds
+    the same value (Sea of Glory's cost of a move reads the wind of the hex entered, not both winds).
 
     `recording` is the stack of lasting evaluations under way: each a list [the keys of its calls,
-    the steps counted when it began, the steps its calls counted, whether it may be kept]."""
+    the steps counted when it began, the steps its calls counted, whether it may be kept, the names of
+    the game states its body read itself]."""
 
     def __init__(self, engine) -> None:
         self.engine = engine
@@ -222,6 +228,7 @@ class LastingMemo:
         self.names = frozenset(self.reads)
         # name -> the values of the game states it reads, as a tuple, from the state's game-wide values
         self.readers = {name: _reader(states) for name, states in self.reads.items() if states}
+        self.read_by: dict[tuple[str, ...], Callable] = {}  # names of states read -> their values, as a tuple
         self.values: dict = {}
         # Kept evaluations counting no steps, as trees of the calls a replay enters (`frequent`): by the
         # function and the values of the states it reads, then by memo key.
@@ -230,17 +237,48 @@ class LastingMemo:
         self.paths: dict = {}  # what the built-ins of paths keep over the map for the game (world/paths.py `Rings`)
         self.recording: list[list] = []
 
-    def key_of(self, key):
-        """The key a call's value is kept under: its memo key, and the values of the game states its
-        function reads; None when one of them has no key (a list, a map)."""
-        states = self.reads[key[0]]
-        if not states:
-            return key
-        values = self.readers[key[0]](self.engine.state.globals)
-        for v in values:
-            if v.__class__ not in _KEYED:
-                return None
-        return (*key, values)
+    def find(self, key):
+        """The kept entry of a call (by its memo key) that holds in the present state, or None."""
+        found = self.owned().get(key)
+        if found is None or not self.reads[key[0]]:
+            return found
+        read = self._read(found)
+        return None if read is None else read[1]
+
+    def _read(self, variants):
+        """(the names of the states read, the entry) of the variant of a call whose states read hold the
+        values they held when it was kept, or None: at most one can (an evaluation reads what the
+        values it read lead it to)."""
+        now = self.engine.state.globals
+        for names, (reader, by_values) in variants.items():
+            values = reader(now)
+            for v in values:
+                if v.__class__ not in _KEYED:
+                    break
+            else:
+                entry = by_values.get(values)
+                if entry is not None:
+                    return names, entry
+        return None
+
+    def note(self, name: str) -> None:
+        """A game state read by the body of the lasting evaluation under way (Engine.global_value)."""
+        self.recording[-1][4].append(name)
+
+    def _names_read(self, key, frame: list) -> tuple[str, ...]:
+        """The names of the game states an evaluation read: its body's, and those each of its calls read
+        (the variant of the call kept, which holds in this state); every state its function may read
+        where a call's value was not kept."""
+        names = set(frame[4])
+        values, reads = self.values, self.reads
+        for k in frame[0]:
+            if reads[k[0]]:
+                variants = values.get(k)
+                read = self._read(variants) if variants is not None else None
+                if read is None:
+                    return reads[key[0]]
+                names.update(read[0])
+        return tuple(sorted(names))
 
     def owned(self) -> dict:
         """The values, emptied when the engine plays another game (its state is another object)."""
@@ -281,8 +319,7 @@ class LastingMemo:
         for k in inner:
             if k in memo:
                 continue  # known in this epoch: the evaluation would not have run it
-            kept = self.key_of(k) if self.reads[k[0]] else k
-            found = self.values.get(kept) if kept is not None else None
+            found = self.find(k)
             if found is None:
                 raise _Unkept
             steps += self._replay(k, found, depth + 1, memo, added)
@@ -339,8 +376,7 @@ class LastingMemo:
         evaluation counting no steps whose calls are all kept and count none; None otherwise."""
         if depth >= MAX_FUNCTION_DEPTH:
             return None
-        kept = self.key_of(key) if self.reads[key[0]] else key
-        entry = self.values.get(kept) if kept is not None else None
+        entry = self.find(key)
         if entry is None or entry[1]:
             return None
         calls = []
@@ -353,21 +389,40 @@ class LastingMemo:
         return (key, entry[0], entry[3] if len(entry) == 4 else None, tuple(calls), height)
 
     def begin(self) -> list:
-        frame = [[], self.engine.steps, 0, True]
+        frame = [[], self.engine.steps, 0, True, []]
         self.recording.append(frame)
         return frame
 
-    def end(self, kept, value, frame: list) -> None:
-        """An evaluation finished: its value kept with its own steps and calls, and its steps told to the
-        evaluation that called it (the caller has taken its frame off the stack)."""
+    def end(self, key, value, frame: list) -> None:
+        """An evaluation finished: its value kept with its own steps and calls (under the values of the
+        states it read), and its steps told to the evaluation that called it (the caller has taken its
+        frame off the stack)."""
         total = self.engine.steps - frame[1]
-        if frame[3] and kept is not None:
+        if frame[3]:
             if _unchangeable(value):
-                self.values[kept] = (value, total - frame[2], tuple(frame[0]))
+                self._keep(key, frame, (value, total - frame[2], tuple(frame[0])))
             elif _copied(value):  # [the copy last handed out, steps, calls, the map as made]
-                self.values[kept] = [value, total - frame[2], tuple(frame[0]), dict(value)]
+                self._keep(key, frame, [value, total - frame[2], tuple(frame[0]), dict(value)])
         if self.recording:
             self.recording[-1][2] += total
+
+    def _keep(self, key, frame: list, entry) -> None:
+        if not self.reads[key[0]]:
+            self.values[key] = entry
+            return
+        names = self._names_read(key, frame)
+        reader = self.read_by.get(names)
+        if reader is None:
+            reader = self.read_by[names] = _reader(names)
+        values = reader(self.engine.state.globals)
+        for v in values:
+            if v.__class__ not in _KEYED:
+                return  # a state holding a list or a map: no key
+        variants = self.values.setdefault(key, {})
+        kept = variants.get(names)
+        if kept is None:
+            kept = variants[names] = (reader, {})
+        kept[1][values] = entry
 
     def unkept(self) -> None:
         """A call whose value has no key (a map given to it): the evaluation under way runs it every time, so is not kept."""
