@@ -233,13 +233,21 @@ class LastingMemo:
         # Kept evaluations counting no steps, as trees of the calls a replay enters (`frequent`): by the
         # function and the values of the states it reads, then by memo key.
         self.trees: dict = {}
+        # Kept evaluations' calls, and theirs, flattened for their replays (`charge`): by the entry's
+        # identity, (the entry, {the memo key of every call below it: (its value, its own steps, a map
+        # as made or None)}, the height of its tree), or (the entry, None, 0) where one is not kept.
+        self.flats: dict = {}
         self.state = None  # the game state the values belong to
         self.paths: dict = {}  # what the built-ins of paths keep over the map for the game (world/paths.py `Rings`)
         self.recording: list[list] = []
 
     def find(self, key):
         """The kept entry of a call (by its memo key) that holds in the present state, or None."""
-        found = self.owned().get(key)
+        self.owned()
+        return self._found(key)
+
+    def _found(self, key):
+        found = self.values.get(key)
         if found is None or not self.reads[key[0]]:
             return found
         read = self._read(found)
@@ -285,6 +293,7 @@ class LastingMemo:
         if self.state is not self.engine.state:
             self.values.clear()
             self.trees.clear()
+            self.flats.clear()
             self.paths.clear()
             self.state = self.engine.state
         return self.values
@@ -297,10 +306,14 @@ class LastingMemo:
             return False  # explaining notes every call the body makes: it runs
         memo = engine._memo
         added: list = []
-        try:
-            steps = self._replay(key, entry, engine.calls, memo, added)
-        except _Unkept:
-            steps = None
+        _, calls, height = self._flat(entry)
+        if calls is not None and engine.calls + height - 1 < MAX_FUNCTION_DEPTH - 2:
+            steps = self._enter_flat(key, entry, calls, memo, added)
+        else:
+            try:
+                steps = self._replay(key, entry, engine.calls, memo, added)
+            except _Unkept:
+                steps = None
         if steps is None or engine.steps + steps > engine.max_steps:
             for k in added:
                 del memo[k]
@@ -319,11 +332,62 @@ class LastingMemo:
         for k in inner:
             if k in memo:
                 continue  # known in this epoch: the evaluation would not have run it
-            found = self.find(k)
+            found = self._found(k)
             if found is None:
                 raise _Unkept
             steps += self._replay(k, found, depth + 1, memo, added)
         if len(entry) == 4:  # a map: this epoch's own copy of the one kept (`_copied`), which the caller hands out
+            value = entry[0] = dict(entry[3])
+        memo[key] = value
+        added.append(key)
+        return steps
+
+    def _flat(self, entry):
+        """The calls below a kept evaluation, flattened (`flats`): each its value, its own steps and, for a
+        map, the map as made; None where one of them is not kept. Those of a function reading game states
+        are the ones holding in the state its value holds in, as every state they read is one it read."""
+        kept = self.flats.get(id(entry))
+        if kept is None or kept[0] is not entry:
+            calls: dict = {}
+            try:
+                height = self._flatten(entry, calls, {}, 1)
+            except _Unkept:
+                kept = self.flats[id(entry)] = (entry, None, 0)
+            else:
+                kept = self.flats[id(entry)] = (entry, calls, height)
+        return kept
+
+    def _flatten(self, entry, calls: dict, heights: dict, level: int) -> int:
+        """The height of an evaluation's tree of calls (itself 1), its calls entered in `calls`."""
+        if level > MAX_FUNCTION_DEPTH:
+            raise _Unkept
+        height = 1
+        for k in entry[2]:
+            below = heights.get(k)
+            if below is None:
+                found = self._found(k)
+                if found is None:
+                    raise _Unkept
+                calls[k] = (found[0], found[1], found[3] if len(found) == 4 else None)
+                below = heights[k] = self._flatten(found, calls, heights, level + 1)
+            height = max(height, below + 1)
+        return height
+
+    @staticmethod
+    def _enter_flat(key, entry, calls: dict, memo: dict, added: list) -> int:
+        """`_replay` of an evaluation from its flattened calls: those not known in this epoch entered (a
+        map as this epoch's own copy) and their steps counted with its own. Where a call is known, so
+        is every call below it (it was run or replayed in this epoch), so these are the calls `_replay`
+        would visit, each once. The tree is lower than the depth where `_replay` gives way to the body."""
+        steps = entry[1]
+        missing = calls.keys() - memo.keys()
+        for k in missing:
+            value, own, made = calls[k]
+            memo[k] = value if made is None else dict(made)
+            steps += own
+        added.extend(missing)
+        value = entry[0]
+        if len(entry) == 4:  # a map: this epoch's own copy (`_copied`)
             value = entry[0] = dict(entry[3])
         memo[key] = value
         added.append(key)
@@ -376,7 +440,7 @@ class LastingMemo:
         evaluation counting no steps whose calls are all kept and count none; None otherwise."""
         if depth >= MAX_FUNCTION_DEPTH:
             return None
-        entry = self.find(key)
+        entry = self._found(key)
         if entry is None or entry[1]:
             return None
         calls = []
