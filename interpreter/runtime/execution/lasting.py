@@ -216,7 +216,7 @@ class LastingMemo:
     reads no game state keeps its entries by memo key. One that may read some keeps them by memo key,
     then by the names of the states the evaluation read (noted as it ran: `note`, and those its calls
     read), then by their values: a value is used again only where every state its evaluation read holds
-    the same value (Sea of Glory's cost of a move reads the wind of the hex entered, not both winds).
+    the same value (a move's cost may read the wind of the hex entered, not every wind).
 
     `recording` is the stack of lasting evaluations under way: each a list [the keys of its calls,
     the steps counted when it began, the steps its calls counted, whether it may be kept, the names of
@@ -380,12 +380,13 @@ class LastingMemo:
         is every call below it (it was run or replayed in this epoch), so these are the calls `_replay`
         would visit, each once. The tree is lower than the depth where `_replay` gives way to the body."""
         steps = entry[1]
-        missing = calls.keys() - memo.keys()
-        for k in missing:
-            value, own, made = calls[k]
-            memo[k] = value if made is None else dict(made)
-            steps += own
-        added.extend(missing)
+        if calls:
+            missing = calls.keys() - memo.keys()
+            for k in missing:
+                value, own, made = calls[k]
+                memo[k] = value if made is None else dict(made)
+                steps += own
+            added.extend(missing)
         value = entry[0]
         if len(entry) == 4:  # a map: this epoch's own copy (`_copied`)
             value = entry[0] = dict(entry[3])

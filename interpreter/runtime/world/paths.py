@@ -12,7 +12,7 @@ values last the game (execution/lasting.py) is called, for one path, through `La
 its kept costs replayed from trees made once for the values of the game states it reads, with the
 caller's effects (design decision 22b).
 
-Moves counted over one list of places the rules pass again and again (Sea of Glory's sea hexes, a kept
+Moves counted over one list of places the rules pass again and again (a naval game's sea, a kept
 value) are counted once from each start (`Rings`): a list is never changed in place and adjacency is
 fixed for a game, so the same list object gives the same rings.
 """
