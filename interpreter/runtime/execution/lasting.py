@@ -220,7 +220,7 @@ class LastingMemo:
 
     `recording` is the stack of lasting evaluations under way: each a list [the keys of its calls,
     the steps counted when it began, the steps its calls counted, whether it may be kept, the names of
-    the game states its body read itself]."""
+    the game states its body read itself (None until it reads one)]."""
 
     def __init__(self, engine) -> None:
         self.engine = engine
@@ -234,8 +234,10 @@ class LastingMemo:
         # function and the values of the states it reads, then by memo key.
         self.trees: dict = {}
         # Kept evaluations' calls, and theirs, flattened for their replays (`charge`): by the entry's
-        # identity, (the entry, {the memo key of every call below it: (its value, its own steps, a map
-        # as made or None)}, the height of its tree), or (the entry, None, 0) where one is not kept.
+        # identity, (the entry, {the memo key of every call below it: its value}, {the same: its own
+        # steps, where it counts some}, {the same: the map as made, where it gives one}, the height of
+        # its tree), or (the entry, None, None, None, 0) where one is not kept. A few objects an entry,
+        # as what a game keeps is walked by each full sweep of Python's collector.
         self.flats: dict = {}
         self.state = None  # the game state the values belong to
         self.paths: dict = {}  # what the built-ins of paths keep over the map for the game (world/paths.py `Rings`)
@@ -271,13 +273,17 @@ class LastingMemo:
 
     def note(self, name: str) -> None:
         """A game state read by the body of the lasting evaluation under way (Engine.global_value)."""
-        self.recording[-1][4].append(name)
+        frame = self.recording[-1]
+        if frame[4] is None:
+            frame[4] = [name]
+        else:
+            frame[4].append(name)
 
     def _names_read(self, key, frame: list) -> tuple[str, ...]:
         """The names of the game states an evaluation read: its body's, and those each of its calls read
         (the variant of the call kept, which holds in this state); every state its function may read
         where a call's value was not kept."""
-        names = set(frame[4])
+        names = set(frame[4] or ())
         values, reads = self.values, self.reads
         for k in frame[0]:
             if reads[k[0]]:
@@ -306,9 +312,9 @@ class LastingMemo:
             return False  # explaining notes every call the body makes: it runs
         memo = engine._memo
         added: list = []
-        _, calls, height = self._flat(entry)
-        if calls is not None and engine.calls + height - 1 < MAX_FUNCTION_DEPTH - 2:
-            steps = self._enter_flat(key, entry, calls, memo, added)
+        flat = self._flat(entry)
+        if flat[1] is not None and engine.calls + flat[4] - 1 < MAX_FUNCTION_DEPTH - 2:
+            steps = self._enter_flat(key, entry, flat, memo, added)
         else:
             try:
                 steps = self._replay(key, entry, engine.calls, memo, added)
@@ -343,22 +349,24 @@ class LastingMemo:
         return steps
 
     def _flat(self, entry):
-        """The calls below a kept evaluation, flattened (`flats`): each its value, its own steps and, for a
+        """The calls below a kept evaluation, flattened (`flats`): their values, their own steps and, for a
         map, the map as made; None where one of them is not kept. Those of a function reading game states
         are the ones holding in the state its value holds in, as every state they read is one it read."""
         kept = self.flats.get(id(entry))
         if kept is None or kept[0] is not entry:
-            calls: dict = {}
+            values: dict = {}
+            counted: dict = {}
+            made: dict = {}
             try:
-                height = self._flatten(entry, calls, {}, 1)
+                height = self._flatten(entry, (values, counted, made), {}, 1)
             except _Unkept:
-                kept = self.flats[id(entry)] = (entry, None, 0)
+                kept = self.flats[id(entry)] = (entry, None, None, None, 0)
             else:
-                kept = self.flats[id(entry)] = (entry, calls, height)
+                kept = self.flats[id(entry)] = (entry, values, counted or None, made or None, height)
         return kept
 
-    def _flatten(self, entry, calls: dict, heights: dict, level: int) -> int:
-        """The height of an evaluation's tree of calls (itself 1), its calls entered in `calls`."""
+    def _flatten(self, entry, into: tuple[dict, dict, dict], heights: dict, level: int) -> int:
+        """The height of an evaluation's tree of calls (itself 1), its calls entered in `into`."""
         if level > MAX_FUNCTION_DEPTH:
             raise _Unkept
         height = 1
@@ -368,25 +376,29 @@ class LastingMemo:
                 found = self._found(k)
                 if found is None:
                     raise _Unkept
-                calls[k] = (found[0], found[1], found[3] if len(found) == 4 else None)
-                below = heights[k] = self._flatten(found, calls, heights, level + 1)
+                into[0][k] = found[0]
+                if found[1]:
+                    into[1][k] = found[1]
+                if len(found) == 4:
+                    into[2][k] = found[3]
+                below = heights[k] = self._flatten(found, into, heights, level + 1)
             height = max(height, below + 1)
         return height
 
     @staticmethod
-    def _enter_flat(key, entry, calls: dict, memo: dict, added: list) -> int:
+    def _enter_flat(key, entry, flat: tuple, memo: dict, added: list) -> int:
         """`_replay` of an evaluation from its flattened calls: those not known in this epoch entered (a
         map as this epoch's own copy) and their steps counted with its own. Where a call is known, so
         is every call below it (it was run or replayed in this epoch), so these are the calls `_replay`
         would visit, each once. The tree is lower than the depth where `_replay` gives way to the body."""
+        _, values, counted, made, _ = flat
         steps = entry[1]
-        if calls:
-            missing = calls.keys() - memo.keys()
-            for k in missing:
-                value, own, made = calls[k]
-                memo[k] = value if made is None else dict(made)
-                steps += own
-            added.extend(missing)
+        for k in values:
+            if k not in memo:
+                memo[k] = values[k] if made is None or k not in made else dict(made[k])
+                added.append(k)
+                if counted is not None:
+                    steps += counted.get(k, 0)
         value = entry[0]
         if len(entry) == 4:  # a map: this epoch's own copy (`_copied`)
             value = entry[0] = dict(entry[3])
@@ -454,7 +466,7 @@ class LastingMemo:
         return (key, entry[0], entry[3] if len(entry) == 4 else None, tuple(calls), height)
 
     def begin(self) -> list:
-        frame = [[], self.engine.steps, 0, True, []]
+        frame = [[], self.engine.steps, 0, True, None]
         self.recording.append(frame)
         return frame
 

@@ -73,12 +73,13 @@ class Rings:
 
     def __init__(self) -> None:
         # id -> (the list, held so that no other list takes its identity; a start (a place, or a tuple
-        # of them) -> ([(moves, place)] in `_rings`' order, {place: moves})), oldest first
+        # of them) -> ([place] in `_rings`' order, {place: moves})), oldest first: a few objects a start,
+        # as what a game keeps is walked by each full sweep of Python's collector
         self.lists: dict[int, tuple[list, dict]] = {}
         self.once: list | None = None  # the last list passed that is not kept
 
     def of(self, span, start, through, fn: str):
-        """The full rings from `start` as ([(moves, place)], {place: moves}), or None where they are not
+        """The full rings from `start` as ([place] in order, {place: moves}), or None where they are not
         kept (a list seen for the first time, or not a list)."""
         if through.__class__ is not list:
             return None
@@ -94,8 +95,8 @@ class Rings:
         key = start if start.__class__ is Place else tuple(_places(span, start, fn, "a place or a list of places to start from"))
         found = kept[1].get(key)
         if found is None:
-            order = list(_rings(span, start, through, fn))  # checks the start and the list as it always did
-            found = kept[1][key] = (order, {p: moves for moves, p in order})
+            moves = {p: m for m, p in _rings(span, start, through, fn)}  # checks the start and the list as it always did
+            found = kept[1][key] = (list(moves), moves)
         return found
 
 
@@ -111,9 +112,15 @@ def within(engine, span, start, n, through):
     if not isinstance(n, int) or isinstance(n, bool):
         raise RuleError(f"within needs a number of moves, not {show(n)}", span)
     kept = _kept_rings(engine, span, start, through, "within")
-    rings = _rings(span, start, through, "within") if kept is None else kept[0]
     out = []
-    for moves, p in rings:
+    if kept is not None:
+        order, moves = kept
+        for p in order:
+            if moves[p] > n:
+                break
+            out.append(p)
+        return out
+    for moves, p in _rings(span, start, through, "within"):
         if moves > n:
             break
         out.append(p)
