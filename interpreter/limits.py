@@ -39,6 +39,7 @@ MAX_INT = 10**MAX_DIGITS - 1  # the largest number arithmetic may give (18 digit
 MAX_STRING = 100_000  # characters of a string built by interpolation
 MAX_LIST = 1_000_000  # items of a list built by a comprehension or by joining lists ('+')
 MAX_FUNCTION_DEPTH = 200  # ruleset functions calling functions, nested
+KEPT_RING_LISTS = 4  # lists of places a game keeps the rings of moves over (`distance`, `within`); the oldest is let go
 MAX_PROCEDURE_DEPTH = 100  # procedures calling procedures, nested (each level costs more Python stack)
 MAX_RANGE = 100_000  # numbers of one range(): a rules author's list, never a loop counter gone astray
 MAX_REPEAT = 10_000  # rounds of one 'repeat' (or of one impulse loop) before it is taken for a runaway loop

@@ -58,13 +58,13 @@ def factory(engine, compile_body, name, names, cite, span, {keys}):
 
 # The caller of a lasting function (lasting.py): the same, but a value not known in this epoch is looked
 # for among the game's kept values (replayed over the epoch: its steps counted), and an evaluation is
-# recorded (the calls it makes, the steps it counts) and its value kept for the game.
+# recorded (the calls it makes, the steps it counts, the game states it reads) and its value kept for the game.
 _LASTING_TEMPLATE = '''
 def factory(engine, compile_body, name, names, cite, span, {keys}):
     memo = engine._memo  # the engine's one cache: cleared at each epoch, never replaced
     lasting = engine.lasting
     recording = lasting.recording
-    states = lasting.reads[name]  # the game states it reads: their values are part of its kept key
+    states = lasting.reads[name]  # the game states it may read: a kept value holds while those it read hold their values
     prefix = (name, names)
     body = None
 
@@ -86,11 +86,9 @@ def factory(engine, compile_body, name, names, cite, span, {keys}):
             found = memo.get(key, _MISS)
             if found is not _MISS:
                 return found
-            kept_key = lasting.key_of(key) if states else key
-            if kept_key is not None:
-                kept = lasting.owned().get(kept_key)
-                if kept is not None and lasting.charge(key, kept):
-                    return kept[0]
+            kept = lasting.find(key) if states else lasting.owned().get(key)
+            if kept is not None and lasting.charge(key, kept):
+                return kept[0]
         if engine.calls >= MAX_FUNCTION_DEPTH:
             raise function_too_deep(name, cite, span)
         frame = lasting.begin() if key is not None else None
@@ -105,7 +103,7 @@ def factory(engine, compile_body, name, names, cite, span, {keys}):
                 recording.pop()  # an error leaves it unkept
         if key is not None:
             memo[key] = value
-            lasting.end(kept_key, value, frame)
+            lasting.end(key, value, frame)
         return value
 
     return call

@@ -296,6 +296,8 @@ class Engine:
             return values[None] if None in values else dict(values)  # read-only: tracks change by 'adjust'
         if name in st.globals:
             value = st.globals[name]
+            if self.lasting.recording:  # read by a function whose values last (kept under the values it read)
+                self.lasting.note(name)
             # a per-key state's map is a copy: its values change by 'set NAME[key]', which traces them
             return dict(value) if value.__class__ is dict and self.sym.state_keys(name) is not None else value
         if name in st.cups:  # the chits gone through are steps of the budget, as a comprehension's items are

@@ -185,6 +185,8 @@ def _copied(value) -> bool:
 
 
 def _reader(states: tuple[str, ...]) -> Callable:
+    if not states:
+        return lambda now: ()
     if len(states) == 1:
         only = itemgetter(states[0])
         return lambda now: (only(now),)
@@ -209,12 +211,16 @@ class _Unkept(Exception):
 
 
 class LastingMemo:
-    """The values of lasting functions for one game: kept key -> (value, its own steps, the memo keys of its calls);
-    a map's entry also holds the map as made, copied for each epoch (`_copied`). A kept key is the memo
-    key, then the values of the game states the function reads, if any.
+    """The values of lasting functions for one game: an entry is (value, its own steps, the memo keys of its
+    calls); a map's entry also holds the map as made, copied for each epoch (`_copied`). A function that
+    reads no game state keeps its entries by memo key. One that may read some keeps them by memo key,
+    then by the names of the states the evaluation read (noted as it ran: `note`, and those its calls
+    read), then by their values: a value is used again only where every state its evaluation read holds
+    the same value (a move's cost may read the wind of the hex entered, not every wind).
 
     `recording` is the stack of lasting evaluations under way: each a list [the keys of its calls,
-    the steps counted when it began, the steps its calls counted, whether it may be kept]."""
+    the steps counted when it began, the steps its calls counted, whether it may be kept, the names of
+    the game states its body read itself (None until it reads one)]."""
 
     def __init__(self, engine) -> None:
         self.engine = engine
@@ -222,30 +228,79 @@ class LastingMemo:
         self.names = frozenset(self.reads)
         # name -> the values of the game states it reads, as a tuple, from the state's game-wide values
         self.readers = {name: _reader(states) for name, states in self.reads.items() if states}
+        self.read_by: dict[tuple[str, ...], Callable] = {}  # names of states read -> their values, as a tuple
         self.values: dict = {}
         # Kept evaluations counting no steps, as trees of the calls a replay enters (`frequent`): by the
         # function and the values of the states it reads, then by memo key.
         self.trees: dict = {}
+        # Kept evaluations' calls, and theirs, flattened for their replays (`charge`): by the entry's
+        # identity, (the entry, {the memo key of every call below it: its value}, {the same: its own
+        # steps, where it counts some}, {the same: the map as made, where it gives one}, the height of
+        # its tree), or (the entry, None, None, None, 0) where one is not kept. A few objects an entry,
+        # as what a game keeps is walked by each full sweep of Python's collector.
+        self.flats: dict = {}
         self.state = None  # the game state the values belong to
+        self.paths: dict = {}  # what the built-ins of paths keep over the map for the game (world/paths.py `Rings`)
         self.recording: list[list] = []
 
-    def key_of(self, key):
-        """The key a call's value is kept under: its memo key, and the values of the game states its
-        function reads; None when one of them has no key (a list, a map)."""
-        states = self.reads[key[0]]
-        if not states:
-            return key
-        values = self.readers[key[0]](self.engine.state.globals)
-        for v in values:
-            if v.__class__ not in _KEYED:
-                return None
-        return (*key, values)
+    def find(self, key):
+        """The kept entry of a call (by its memo key) that holds in the present state, or None."""
+        self.owned()
+        return self._found(key)
+
+    def _found(self, key):
+        found = self.values.get(key)
+        if found is None or not self.reads[key[0]]:
+            return found
+        read = self._read(found)
+        return None if read is None else read[1]
+
+    def _read(self, variants):
+        """(the names of the states read, the entry) of the variant of a call whose states read hold the
+        values they held when it was kept, or None: at most one can (an evaluation reads what the
+        values it read lead it to)."""
+        now = self.engine.state.globals
+        for names, (reader, by_values) in variants.items():
+            values = reader(now)
+            for v in values:
+                if v.__class__ not in _KEYED:
+                    break
+            else:
+                entry = by_values.get(values)
+                if entry is not None:
+                    return names, entry
+        return None
+
+    def note(self, name: str) -> None:
+        """A game state read by the body of the lasting evaluation under way (Engine.global_value)."""
+        frame = self.recording[-1]
+        if frame[4] is None:
+            frame[4] = [name]
+        else:
+            frame[4].append(name)
+
+    def _names_read(self, key, frame: list) -> tuple[str, ...]:
+        """The names of the game states an evaluation read: its body's, and those each of its calls read
+        (the variant of the call kept, which holds in this state); every state its function may read
+        where a call's value was not kept."""
+        names = set(frame[4] or ())
+        values, reads = self.values, self.reads
+        for k in frame[0]:
+            if reads[k[0]]:
+                variants = values.get(k)
+                read = self._read(variants) if variants is not None else None
+                if read is None:
+                    return reads[key[0]]
+                names.update(read[0])
+        return tuple(sorted(names))
 
     def owned(self) -> dict:
         """The values, emptied when the engine plays another game (its state is another object)."""
         if self.state is not self.engine.state:
             self.values.clear()
             self.trees.clear()
+            self.flats.clear()
+            self.paths.clear()
             self.state = self.engine.state
         return self.values
 
@@ -257,10 +312,14 @@ class LastingMemo:
             return False  # explaining notes every call the body makes: it runs
         memo = engine._memo
         added: list = []
-        try:
-            steps = self._replay(key, entry, engine.calls, memo, added)
-        except _Unkept:
-            steps = None
+        flat = self._flat(entry)
+        if flat[1] is not None and engine.calls + flat[4] - 1 < MAX_FUNCTION_DEPTH - 2:
+            steps = self._enter_flat(key, entry, flat, memo, added)
+        else:
+            try:
+                steps = self._replay(key, entry, engine.calls, memo, added)
+            except _Unkept:
+                steps = None
         if steps is None or engine.steps + steps > engine.max_steps:
             for k in added:
                 del memo[k]
@@ -279,12 +338,69 @@ class LastingMemo:
         for k in inner:
             if k in memo:
                 continue  # known in this epoch: the evaluation would not have run it
-            kept = self.key_of(k) if self.reads[k[0]] else k
-            found = self.values.get(kept) if kept is not None else None
+            found = self._found(k)
             if found is None:
                 raise _Unkept
             steps += self._replay(k, found, depth + 1, memo, added)
         if len(entry) == 4:  # a map: this epoch's own copy of the one kept (`_copied`), which the caller hands out
+            value = entry[0] = dict(entry[3])
+        memo[key] = value
+        added.append(key)
+        return steps
+
+    def _flat(self, entry):
+        """The calls below a kept evaluation, flattened (`flats`): their values, their own steps and, for a
+        map, the map as made; None where one of them is not kept. Those of a function reading game states
+        are the ones holding in the state its value holds in, as every state they read is one it read."""
+        kept = self.flats.get(id(entry))
+        if kept is None or kept[0] is not entry:
+            values: dict = {}
+            counted: dict = {}
+            made: dict = {}
+            try:
+                height = self._flatten(entry, (values, counted, made), {}, 1)
+            except _Unkept:
+                kept = self.flats[id(entry)] = (entry, None, None, None, 0)
+            else:
+                kept = self.flats[id(entry)] = (entry, values, counted or None, made or None, height)
+        return kept
+
+    def _flatten(self, entry, into: tuple[dict, dict, dict], heights: dict, level: int) -> int:
+        """The height of an evaluation's tree of calls (itself 1), its calls entered in `into`."""
+        if level > MAX_FUNCTION_DEPTH:
+            raise _Unkept
+        height = 1
+        for k in entry[2]:
+            below = heights.get(k)
+            if below is None:
+                found = self._found(k)
+                if found is None:
+                    raise _Unkept
+                into[0][k] = found[0]
+                if found[1]:
+                    into[1][k] = found[1]
+                if len(found) == 4:
+                    into[2][k] = found[3]
+                below = heights[k] = self._flatten(found, into, heights, level + 1)
+            height = max(height, below + 1)
+        return height
+
+    @staticmethod
+    def _enter_flat(key, entry, flat: tuple, memo: dict, added: list) -> int:
+        """`_replay` of an evaluation from its flattened calls: those not known in this epoch entered (a
+        map as this epoch's own copy) and their steps counted with its own. Where a call is known, so
+        is every call below it (it was run or replayed in this epoch), so these are the calls `_replay`
+        would visit, each once. The tree is lower than the depth where `_replay` gives way to the body."""
+        _, values, counted, made, _ = flat
+        steps = entry[1]
+        for k in values:
+            if k not in memo:
+                memo[k] = values[k] if made is None or k not in made else dict(made[k])
+                added.append(k)
+                if counted is not None:
+                    steps += counted.get(k, 0)
+        value = entry[0]
+        if len(entry) == 4:  # a map: this epoch's own copy (`_copied`)
             value = entry[0] = dict(entry[3])
         memo[key] = value
         added.append(key)
@@ -337,8 +453,7 @@ class LastingMemo:
         evaluation counting no steps whose calls are all kept and count none; None otherwise."""
         if depth >= MAX_FUNCTION_DEPTH:
             return None
-        kept = self.key_of(key) if self.reads[key[0]] else key
-        entry = self.values.get(kept) if kept is not None else None
+        entry = self._found(key)
         if entry is None or entry[1]:
             return None
         calls = []
@@ -351,21 +466,40 @@ class LastingMemo:
         return (key, entry[0], entry[3] if len(entry) == 4 else None, tuple(calls), height)
 
     def begin(self) -> list:
-        frame = [[], self.engine.steps, 0, True]
+        frame = [[], self.engine.steps, 0, True, None]
         self.recording.append(frame)
         return frame
 
-    def end(self, kept, value, frame: list) -> None:
-        """An evaluation finished: its value kept with its own steps and calls, and its steps told to the
-        evaluation that called it (the caller has taken its frame off the stack)."""
+    def end(self, key, value, frame: list) -> None:
+        """An evaluation finished: its value kept with its own steps and calls (under the values of the
+        states it read), and its steps told to the evaluation that called it (the caller has taken its
+        frame off the stack)."""
         total = self.engine.steps - frame[1]
-        if frame[3] and kept is not None:
+        if frame[3]:
             if _unchangeable(value):
-                self.values[kept] = (value, total - frame[2], tuple(frame[0]))
+                self._keep(key, frame, (value, total - frame[2], tuple(frame[0])))
             elif _copied(value):  # [the copy last handed out, steps, calls, the map as made]
-                self.values[kept] = [value, total - frame[2], tuple(frame[0]), dict(value)]
+                self._keep(key, frame, [value, total - frame[2], tuple(frame[0]), dict(value)])
         if self.recording:
             self.recording[-1][2] += total
+
+    def _keep(self, key, frame: list, entry) -> None:
+        if not self.reads[key[0]]:
+            self.values[key] = entry
+            return
+        names = self._names_read(key, frame)
+        reader = self.read_by.get(names)
+        if reader is None:
+            reader = self.read_by[names] = _reader(names)
+        values = reader(self.engine.state.globals)
+        for v in values:
+            if v.__class__ not in _KEYED:
+                return  # a state holding a list or a map: no key
+        variants = self.values.setdefault(key, {})
+        kept = variants.get(names)
+        if kept is None:
+            kept = variants[names] = (reader, {})
+        kept[1][values] = entry
 
     def unkept(self) -> None:
         """A call whose value has no key (a map given to it): the evaluation under way runs it every time, so is not kept."""

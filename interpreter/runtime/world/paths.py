@@ -11,6 +11,10 @@ are cached for the position); the compiler passes it here as a callable of two p
 values last the game (execution/lasting.py) is called, for one path, through `LastingMemo.frequent`:
 its kept costs replayed from trees made once for the values of the game states it reads, with the
 caller's effects (design decision 22b).
+
+Moves counted over one list of places the rules pass again and again (a naval game's sea, a kept
+value) are counted once from each start (`Rings`): a list is never changed in place and adjacency is
+fixed for a game, so the same list object gives the same rings.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterator
 
+from ...limits import KEPT_RING_LISTS
 from ..common.builtin_table import Implementation, registrar
 from ..common.requests import RuleError
 from ..common.values import Place, show
@@ -57,11 +62,64 @@ def _rings(span, start, through, fn):
         frontier = nxt
 
 
+class Rings:
+    """The rings of moves over lists of places the rules pass again and again, from each start: a list
+    is never changed in place and adjacency is fixed for a game, so the same list object gives the
+    rings `_rings` would count. A list is kept from its second use on (a list made by a comprehension
+    at each call is never counted out in full), and at most KEPT_RING_LISTS lists at once, the oldest
+    let go."""
+
+    __slots__ = ("lists", "once")
+
+    def __init__(self) -> None:
+        # id -> (the list, held so that no other list takes its identity; a start (a place, or a tuple
+        # of them) -> ([place] in `_rings`' order, {place: moves})), oldest first: a few objects a start,
+        # as what a game keeps is walked by each full sweep of Python's collector
+        self.lists: dict[int, tuple[list, dict]] = {}
+        self.once: list | None = None  # the last list passed that is not kept
+
+    def of(self, span, start, through, fn: str):
+        """The full rings from `start` as ([place] in order, {place: moves}), or None where they are not
+        kept (a list seen for the first time, or not a list)."""
+        if through.__class__ is not list:
+            return None
+        kept = self.lists.get(id(through))
+        if kept is None or kept[0] is not through:
+            if through is not self.once:
+                self.once = through
+                return None
+            self.once = None
+            if len(self.lists) >= KEPT_RING_LISTS:
+                del self.lists[next(iter(self.lists))]
+            kept = self.lists[id(through)] = (through, {})
+        key = start if start.__class__ is Place else tuple(_places(span, start, fn, "a place or a list of places to start from"))
+        found = kept[1].get(key)
+        if found is None:
+            moves = {p: m for m, p in _rings(span, start, through, fn)}  # checks the start and the list as it always did
+            found = kept[1][key] = (list(moves), moves)
+        return found
+
+
+def _kept_rings(engine, span, start, through, fn: str):
+    rings = engine.lasting.paths.get("rings")
+    if rings is None:
+        rings = engine.lasting.paths["rings"] = Rings()
+    return rings.of(span, start, through, fn)
+
+
 @builtin("within")
 def within(engine, span, start, n, through):
     if not isinstance(n, int) or isinstance(n, bool):
         raise RuleError(f"within needs a number of moves, not {show(n)}", span)
+    kept = _kept_rings(engine, span, start, through, "within")
     out = []
+    if kept is not None:
+        order, moves = kept
+        for p in order:
+            if moves[p] > n:
+                break
+            out.append(p)
+        return out
     for moves, p in _rings(span, start, through, "within"):
         if moves > n:
             break
@@ -72,6 +130,9 @@ def within(engine, span, start, n, through):
 @builtin("distance")
 def distance(engine, span, a, b, through):
     goal = _places(span, b, "distance", "a place to reach")[0]
+    kept = _kept_rings(engine, span, a, through, "distance")
+    if kept is not None:
+        return kept[1].get(goal)
     return next((moves for moves, p in _rings(span, a, through, "distance") if p == goal), None)
 
 
