@@ -1,10 +1,12 @@
 """The two ways an expression is evaluated agree: generated Python (generated_code.py, with small
 functions written in place and runs of statements that never wait written as blocks) and the
 compiler's closures of every node and statement (compile.py, `Engine.GENERATE = False`) narrate every
-toy game's scenarios byte for byte alike, errors included."""
+toy game's scenarios byte for byte alike, errors included; with UMPIRE_LONG=1 every scenario of the five
+games as well (about five minutes)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from interpreter.syntax.diagnostics import Sources, UmpireError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TOYS = sorted((ROOT / "tests" / "lang").glob("*.scenario"))
+GAMES = sorted((ROOT / "scenarios").rglob("*.scenario"))
 
 
 def narrated(path: Path, generate: bool, monkeypatch) -> tuple[str, str | None]:
@@ -43,5 +46,12 @@ def test_there_are_toy_scenarios():
 
 @pytest.mark.parametrize("path", TOYS, ids=lambda p: p.stem)
 def test_generated_code_and_closures_narrate_alike(path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert narrated(path, True, monkeypatch) == narrated(path, False, monkeypatch)
+
+
+@pytest.mark.skipif(not os.environ.get("UMPIRE_LONG"), reason="every game scenario both ways takes minutes: UMPIRE_LONG=1")
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: str(p.relative_to(ROOT / "scenarios")))
+def test_every_game_scenario_narrates_alike_both_ways(path, monkeypatch):
     monkeypatch.chdir(ROOT)
     assert narrated(path, True, monkeypatch) == narrated(path, False, monkeypatch)
