@@ -151,6 +151,21 @@ def _described(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _kind_filtered(e, sym) -> str | None:
+    """The kind `k` of `[… for u in all_units() where u is k and …]` (the built-in, no ruleset function of
+    that name): the filter's first test is false, with no effect and no error, for every unit not of
+    that kind, so going through the units of the kind alone (GameState.units_that_are, in the same
+    order) keeps the same items, makes the same calls and raises the same errors. None: any other."""
+    it, where = e.iterable, e.where
+    if not (it.kind == "call" and it.func == "all_units" and not it.args and "all_units" not in sym.functions):
+        return None
+    first = where.items[0] if where is not None and where.kind == "boolop" and where.op == "and" else where
+    if first is None or first.kind != "is" or first.negate:
+        return None
+    operand = first.operand
+    return first.name if operand.kind == "var" and operand.name == e.var else None
+
+
 class _Writer:
     """Writes one function: the text of its expression, and the constants it names."""
 
@@ -405,6 +420,9 @@ class _Writer:
             return None
         # Python refuses ':=' in a comprehension's iterable: the items are named first, in a tuple.
         checked = f"{self.const(ops.items)}({seq}, {self.const(self.engine)}, {self.const(e.span)}, {self.const(self.comp.cite)})"
+        kind = _kind_filtered(e, self.sym)
+        if kind is not None:  # every unit counted as a step, those of the kind gone through (decision 30a)
+            return f"(({t} := {checked}), [{body} for {local} in {self.const(self.engine)}.state.units_that_are({kind!r}){where}])[1]"
         return f"(({t} := {checked}), [{body} for {local} in {t}{where}])[1]"
 
     def w_matching(self, e, d):
