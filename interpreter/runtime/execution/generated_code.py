@@ -60,8 +60,11 @@ _BASE = {"_Unit": Unit, "_Place": Place, "_Pool": Pool, "_MISSING": MISSING, "_X
 _PY_ARITH = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}  # the language's / is whole-number division
 _PY_ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
-# A function whose body has at most this many nodes may be written in place of its calls (Writer.inline).
+# A function whose body has at most this many nodes may be written in place of its calls (Writer.inline);
+# called for each item of a comprehension (in its value or its filter), one of twice as many: a call of
+# a test for every pair of a list's items is made thousands of times a turn.
 MAX_INLINE_NODES = 64
+MAX_INLINE_NODES_PER_ITEM = 128
 # What an inlined body may not hold: a comprehension or a matching counts steps; a list or a map is
 # built again at every call, where the cached value of a call is built once a state (Engine.memo).
 _NOT_INLINED = frozenset({"comprehension", "matching", "list", "map"})
@@ -178,6 +181,7 @@ class _Writer:
         self.deeper = 0  # calls made so far from bodies written in place (`_deeper`)
         self.inlining: list[str] = []  # the functions whose bodies are being written in place, outermost first
         self.in_body = False  # writing an inlined body: a name that is no parameter is never a local of the frame
+        self.per_item = 0  # comprehensions whose value or filter is being written (their calls made for each item)
 
     def const(self, value: Any) -> str:
         name = f"_c{len(self.constants)}"
@@ -312,7 +316,8 @@ class _Writer:
         a call it makes of a function not written in place made as deep as from the function's own body
         (`_deeper`); a function whose body holds a comprehension or a matching (steps), or a list or a map
         (built once a state by the cache of calls), is called."""
-        if not self.engine.inline or not _inlinable(decl, len(e.args), self.engine) or decl.name in self.inlining:
+        limit = MAX_INLINE_NODES_PER_ITEM if self.per_item else MAX_INLINE_NODES
+        if not self.engine.inline or not _inlinable(decl, len(e.args), self.engine, limit) or decl.name in self.inlining:
             return None
         kept = self.comp.rule in self.engine.lasting.names
         if kept and self.inlining:
@@ -408,10 +413,12 @@ class _Writer:
         seq, t, local = self.write(e.iterable, d), self.temp(), self.temp()
         closures, outer = self.closures, self.locals.get(e.var)
         self.locals[e.var] = local
+        self.per_item += 1
         try:
             body = self.write(e.expr, d)
             where = f" if {self.write(e.where, d)}" if e.where is not None else ""
         finally:
+            self.per_item -= 1
             if outer is None:
                 del self.locals[e.var]
             else:
@@ -476,18 +483,16 @@ def _too_deep(name: str, cite: str | None, span) -> None:
     raise function_too_deep(name, cite, span)
 
 
-def _inlinable(decl, arity: int, engine) -> bool:
-    """Whether calls of `decl` with `arity` positional values may be written in place: a body small enough,
-    counting no steps, calling only functions that may be written in place too, with every table it
-    needs supplied (else its call stops the run with the reason)."""
+def _inlinable(decl, arity: int, engine, limit: int = MAX_INLINE_NODES) -> bool:
+    """Whether calls of `decl` with `arity` positional values may be written in place: a body of at most
+    `limit` nodes, counting no steps, calling only functions that may be written in place too, with every
+    table it needs supplied (else its call stops the run with the reason)."""
     known = engine.inlinable.get(decl.name)
-    if known is not None and known[0] is decl:
-        return known[1] and arity == len(decl.params)
-    nodes = list(descendants([decl.body]))
-    verdict = (len(nodes) <= MAX_INLINE_NODES and not engine.missing_tables(decl.needs)
-               and not any(getattr(x, "kind", None) in _NOT_INLINED for x in nodes))
-    engine.inlinable[decl.name] = (decl, verdict)
-    return verdict and arity == len(decl.params)
+    if known is None or known[0] is not decl:
+        nodes = list(descendants([decl.body]))
+        fit = not engine.missing_tables(decl.needs) and not any(getattr(x, "kind", None) in _NOT_INLINED for x in nodes)
+        known = engine.inlinable[decl.name] = (decl, len(nodes), fit)
+    return known[2] and known[1] <= limit and arity == len(decl.params)
 
 
 # ───────────────────────────── blocks of statements ─────────────────────────────
