@@ -1,7 +1,8 @@
 """A comprehension over `all_units()` whose filter begins with `u is KIND` goes through the units of that
-kind alone (GameState.units_that_are, generated_code's `_kind_filtered`): the same items in the same
-order, every unit still counted as a step of the budget, and the kind's units kept while the game's
-units are the same (a restored position, a set-up put back)."""
+kind alone (GameState.units_that_are, generated_code's `_kind_filtered`), and one over `places()` whose
+filter begins with a fixed test of the place (a function of the place alone, written in place) goes
+through the places it holds for (`_places_where`): the same items in the same order, every unit and
+place still counted as a step of the budget."""
 
 from __future__ import annotations
 
@@ -116,3 +117,88 @@ def test_every_unit_is_still_a_step_of_the_budget(tmp_path, monkeypatch):
     # 40 steps: the five rounds' statements and 5 x 6 units, then the veterans' comprehension (six more)
     said = generated[1] + generated[2]
     assert "has taken 40 steps" in said and "[2.2]; a rule that never ends?" in said
+
+
+PLACES = """game g "G" [1.0] {
+  sides red "Red", blue "Blue" [1.1]
+  die d6 1..6 [1.2]
+  turns 1 [1.3]
+}
+
+map sea [1.6] {
+  grid points [1.6]
+  property port: int [1.6]
+  state held: bool [1.7]
+}
+
+function is_port(p: place) [2.0] = p.port > 0
+function watched(p: place) [2.0] = is_port(p) and p.held
+
+procedure main() [3.0] {
+  for each i in [1, 2, 3, 4] [3.1] {
+    say "ports held: {[p for p in places() where is_port(p) and p.held]}" [3.1]
+    let q = [p for p in places() where p.id == "d"][0]
+    set q.held = true [3.1]
+  }
+  say "watched: {[p for p in places() where watched(p)]}" [3.2]
+}
+"""
+
+PLACES_SCENARIO = """scenario "ports" uses "g.rules" [1.0] {
+  places {
+    points a { port: 0 }
+    points b { port: 2 }
+    points c { port: 0 held: true }
+    points d { port: 1 }
+    points e { port: 3 held: true }
+  }
+  at turn 1
+  run main()
+}
+"""
+
+
+def test_a_filter_that_begins_with_a_fixed_test_of_the_place_goes_through_the_places_it_holds_for(tmp_path, monkeypatch):
+    """`is_port(p)` depends on the place alone: asked once of each of the five places, then only of the
+    three ports in each of the four rounds (5 + 4 x 3 reads of `port`); `watched` reads a state, so its
+    comprehension goes through every place (5 more). Going through every place reads 4 x 5 + 5."""
+    (tmp_path / "g.rules").write_text(PLACES, encoding="utf-8")
+    (tmp_path / "g.scenario").write_text(PLACES_SCENARIO, encoding="utf-8")
+    args = ["run", str(tmp_path / "g.scenario")]
+    generated = run(args, True, monkeypatch)
+    assert generated == run(args, False, monkeypatch)
+    assert generated[1].count("ports held: [e]") == 1 and generated[1].count("ports held: [d, e]") == 3
+    assert "watched: [d, e]" in generated[1]
+    reads = counting_port_reads(monkeypatch)
+    assert run(args, True, monkeypatch) == generated
+    assert reads[0] == 5 + 4 * 3 + 5
+    for budget in (30, 44):  # the rounds' statements and 5 places each: the budget stops where it did
+        monkeypatch.setenv("UMPIRE_MAX_STEPS", str(budget))
+        assert run(args, True, monkeypatch) == run(args, False, monkeypatch)
+
+
+def counting_port_reads(monkeypatch) -> list[int]:
+    """Every read of a place's property `port` counted (the map's properties are read through `props`)."""
+    from interpreter.runtime.common.values import Place
+
+    reads = [0]
+    slot = Place.__dict__["props"]
+
+    class Counted(dict):
+        def __getitem__(self, k):
+            reads[0] += k == "port"
+            return dict.__getitem__(self, k)
+
+        def get(self, k, default=None):
+            reads[0] += k == "port"
+            return dict.get(self, k, default)
+
+    def read(p):
+        props = slot.__get__(p, Place)
+        if not isinstance(props, Counted):  # the place's own map, counted from now on
+            props = Counted(props)
+            slot.__set__(p, props)
+        return props
+
+    monkeypatch.setattr(Place, "props", property(read, slot.__set__))
+    return reads

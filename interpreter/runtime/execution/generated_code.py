@@ -154,6 +154,23 @@ def _described(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _places_where(engine, name: str, places: list, test: Callable) -> Any:
+    """The places, in their order, for which `test` (the fixed test `name` of `fixed_test`) holds: found once
+    a game's map, kept by the state (GameState.fixed_places). A test that raises on any place keeps
+    nothing: every place is gone through, and the filter raises where it always did."""
+    st = engine.state
+    kept = st.fixed_places
+    if kept is None or kept[0] is not st.places or kept[1] != len(st.places):
+        kept = st.fixed_places = (st.places, len(st.places), {})
+    found = kept[2].get(name)
+    if found is None:
+        try:
+            found = kept[2][name] = tuple(p for p in places if test(p))
+        except Exception:  # noqa: BLE001 - the comprehension itself raises it, at the same place
+            return places
+    return found
+
+
 def _kind_filtered(e, sym) -> str | None:
     """The kind `k` of `[… for u in all_units() where u is k and …]` (the built-in, no ruleset function of
     that name): the filter's first test is false, with no effect and no error, for every unit not of
@@ -430,7 +447,43 @@ class _Writer:
         kind = _kind_filtered(e, self.sym)
         if kind is not None:  # every unit counted as a step, those of the kind gone through (decision 30a)
             return f"(({t} := {checked}), [{body} for {local} in {self.const(self.engine)}.state.units_that_are({kind!r}){where}])[1]"
+        fixed = self.fixed_test(e, d)
+        if fixed is not None:  # every place counted as a step, those the fixed test keeps gone through (30a)
+            (name, test), kept = fixed, self.temp()
+            found = f"{self.const(_places_where)}({self.const(self.engine)}, {name!r}, {t}, {test})"
+            return f"(({t} := {checked}), ({kept} := {found}), [{body} for {local} in {kept}{where}])[2]"
         return f"(({t} := {checked}), [{body} for {local} in {t}{where}])[1]"
+
+    def fixed_test(self, e, d) -> tuple[str, str] | None:
+        """`[… for p in places() where f(p) and …]`, f a function written in place whose value depends on its
+        argument alone (lasting, reading no game state): f's name and a Python function of the place giving
+        f(p) as the filter writes it. None: any other comprehension."""
+        it, where, engine = e.iterable, e.where, self.engine
+        if not (it.kind == "call" and it.func == "places" and not it.args and "places" not in self.sym.functions):
+            return None
+        first = where.items[0] if where is not None and where.kind == "boolop" and where.op == "and" else where
+        if first is None or first.kind != "call" or len(first.args) != 1 or first.args[0].name is not None:
+            return None
+        arg, decl = first.args[0].value, self.sym.functions.get(first.func)
+        if (decl is None or arg.kind != "var" or arg.name != e.var or engine.explain or not engine.inline
+                or engine.lasting.reads.get(decl.name) != () or self.inlining
+                or not _inlinable(decl, 1, engine, MAX_INLINE_NODES_PER_ITEM)):
+            return None
+        local, closures = self.temp(), self.closures
+        outer = self.locals.get(e.var)
+        self.locals[e.var] = local
+        self.per_item += 1
+        try:
+            test = self.write(first, d)
+        finally:
+            self.per_item -= 1
+            if outer is None:
+                del self.locals[e.var]
+            else:
+                self.locals[e.var] = outer
+        if self.closures != closures or not test.startswith("("):
+            return None  # not written in place
+        return decl.name, f"(lambda {local}: {test})"
 
     def w_matching(self, e, d):
         """compile.py's matching with its test written inline, the die and the unit locals of a comprehension

@@ -37,6 +37,9 @@ class GameState:
     # The units of each class, type or flag, in the order of `units` (units_that_are), with the units
     # they were taken from: kept while `units` is the same map of the same size.
     kinds: tuple | None = field(default=None, repr=False, compare=False)
+    # The places a fixed test of a place holds for (a function of the place alone: generated_code's
+    # `fixed_test`), in the order of `places`, by the function's name: kept while `places` is the same map.
+    fixed_places: tuple | None = field(default=None, repr=False, compare=False)
 
     def every_place(self):
         """The map's places, then every box (a box may be one place or one per side)."""
