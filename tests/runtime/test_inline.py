@@ -126,3 +126,23 @@ procedure main() [3.0] {
 """)
     out = both(["run", path], monkeypatch)
     assert "199: 1" in out and "200: 1" not in out and "'deep' [2.0] is called more than 200 deep" in out
+
+
+def test_a_larger_function_is_written_in_place_where_a_comprehension_calls_it_for_each_item(tmp_path, monkeypatch):
+    """`weight` has more nodes than a call anywhere may write in place (MAX_INLINE_NODES) but no more than
+    a call made for each item of a comprehension may (MAX_INLINE_NODES_PER_ITEM): the comprehension's
+    calls are written in place, the lone call is made; both give the values the calls give."""
+    terms = " + ".join(f"n * {k}" for k in range(1, 13))
+    body = (f"function weight(n: int) [3.0] = {terms}\n"
+            'procedure main() [2.1] {\n'
+            '  say "{[weight(i) for i in range(1, 3) where weight(i) > 0]}" [2.1]\n'
+            '  say "{weight(4)}" [2.2]\n'
+            '}\n')
+    calls = []
+    real = Engine.function_positional
+    monkeypatch.setattr(Engine, "function_positional", lambda self, decl, *a: calls.append(decl.name) or real(self, decl, *a))
+    out = both(["run", scenario(tmp_path, body)], monkeypatch)
+    assert "[2.1] [78, 156, 234]" in out and "[2.2] 312" in out
+    calls.clear()
+    run(["run", scenario(tmp_path, body)], True, monkeypatch)
+    assert calls == ["weight"]  # the lone call's caller; none for the comprehension's two calls

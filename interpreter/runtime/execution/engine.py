@@ -152,7 +152,7 @@ class Engine:
         self.generate = Engine.GENERATE
         self.blocks = Engine.BLOCKS
         self.bodies = Engine.BODIES
-        self.inlinable: dict[str, tuple] = {}  # function name -> (its declaration, whether calls of it are written in place)
+        self.inlinable: dict[str, tuple] = {}  # function name -> (its declaration, its nodes, whether it may be written in place)
         self._builtins = implementations(self)
         # The position the latest scenario set up on this engine left, to set the same scenario up
         # again by putting it back (setup.py); it holds this engine's rules, which never change.

@@ -60,8 +60,11 @@ _BASE = {"_Unit": Unit, "_Place": Place, "_Pool": Pool, "_MISSING": MISSING, "_X
 _PY_ARITH = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%"}  # the language's / is whole-number division
 _PY_ORDER = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
-# A function whose body has at most this many nodes may be written in place of its calls (Writer.inline).
+# A function whose body has at most this many nodes may be written in place of its calls (Writer.inline);
+# called for each item of a comprehension (in its value or its filter), one of twice as many: a call of
+# a test for every pair of a list's items is made thousands of times a turn.
 MAX_INLINE_NODES = 64
+MAX_INLINE_NODES_PER_ITEM = 128
 # What an inlined body may not hold: a comprehension or a matching counts steps; a list or a map is
 # built again at every call, where the cached value of a call is built once a state (Engine.memo).
 _NOT_INLINED = frozenset({"comprehension", "matching", "list", "map"})
@@ -151,6 +154,38 @@ def _described(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _places_where(engine, name: str, places: list, test: Callable) -> Any:
+    """The places, in their order, for which `test` (the fixed test `name` of `fixed_test`) holds: found once
+    a game's map, kept by the state (GameState.fixed_places). A test that raises on any place keeps
+    nothing: every place is gone through, and the filter raises where it always did."""
+    st = engine.state
+    kept = st.fixed_places
+    if kept is None or kept[0] is not st.places or kept[1] != len(st.places):
+        kept = st.fixed_places = (st.places, len(st.places), {})
+    found = kept[2].get(name)
+    if found is None:
+        try:
+            found = kept[2][name] = tuple(p for p in places if test(p))
+        except Exception:  # noqa: BLE001 - the comprehension itself raises it, at the same place
+            return places
+    return found
+
+
+def _kind_filtered(e, sym) -> str | None:
+    """The kind `k` of `[… for u in all_units() where u is k and …]` (the built-in, no ruleset function of
+    that name): the filter's first test is false, with no effect and no error, for every unit not of
+    that kind, so going through the units of the kind alone (GameState.units_that_are, in the same
+    order) keeps the same items, makes the same calls and raises the same errors. None: any other."""
+    it, where = e.iterable, e.where
+    if not (it.kind == "call" and it.func == "all_units" and not it.args and "all_units" not in sym.functions):
+        return None
+    first = where.items[0] if where is not None and where.kind == "boolop" and where.op == "and" else where
+    if first is None or first.kind != "is" or first.negate:
+        return None
+    operand = first.operand
+    return first.name if operand.kind == "var" and operand.name == e.var else None
+
+
 class _Writer:
     """Writes one function: the text of its expression, and the constants it names."""
 
@@ -163,6 +198,7 @@ class _Writer:
         self.deeper = 0  # calls made so far from bodies written in place (`_deeper`)
         self.inlining: list[str] = []  # the functions whose bodies are being written in place, outermost first
         self.in_body = False  # writing an inlined body: a name that is no parameter is never a local of the frame
+        self.per_item = 0  # comprehensions whose value or filter is being written (their calls made for each item)
 
     def const(self, value: Any) -> str:
         name = f"_c{len(self.constants)}"
@@ -297,7 +333,8 @@ class _Writer:
         a call it makes of a function not written in place made as deep as from the function's own body
         (`_deeper`); a function whose body holds a comprehension or a matching (steps), or a list or a map
         (built once a state by the cache of calls), is called."""
-        if not self.engine.inline or not _inlinable(decl, len(e.args), self.engine) or decl.name in self.inlining:
+        limit = MAX_INLINE_NODES_PER_ITEM if self.per_item else MAX_INLINE_NODES
+        if not self.engine.inline or not _inlinable(decl, len(e.args), self.engine, limit) or decl.name in self.inlining:
             return None
         kept = self.comp.rule in self.engine.lasting.names
         if kept and self.inlining:
@@ -393,10 +430,12 @@ class _Writer:
         seq, t, local = self.write(e.iterable, d), self.temp(), self.temp()
         closures, outer = self.closures, self.locals.get(e.var)
         self.locals[e.var] = local
+        self.per_item += 1
         try:
             body = self.write(e.expr, d)
             where = f" if {self.write(e.where, d)}" if e.where is not None else ""
         finally:
+            self.per_item -= 1
             if outer is None:
                 del self.locals[e.var]
             else:
@@ -405,7 +444,46 @@ class _Writer:
             return None
         # Python refuses ':=' in a comprehension's iterable: the items are named first, in a tuple.
         checked = f"{self.const(ops.items)}({seq}, {self.const(self.engine)}, {self.const(e.span)}, {self.const(self.comp.cite)})"
+        kind = _kind_filtered(e, self.sym)
+        if kind is not None:  # every unit counted as a step, those of the kind gone through (decision 30a)
+            return f"(({t} := {checked}), [{body} for {local} in {self.const(self.engine)}.state.units_that_are({kind!r}){where}])[1]"
+        fixed = self.fixed_test(e, d)
+        if fixed is not None:  # every place counted as a step, those the fixed test keeps gone through (30a)
+            (name, test), kept = fixed, self.temp()
+            found = f"{self.const(_places_where)}({self.const(self.engine)}, {name!r}, {t}, {test})"
+            return f"(({t} := {checked}), ({kept} := {found}), [{body} for {local} in {kept}{where}])[2]"
         return f"(({t} := {checked}), [{body} for {local} in {t}{where}])[1]"
+
+    def fixed_test(self, e, d) -> tuple[str, str] | None:
+        """`[… for p in places() where f(p) and …]`, f a function written in place whose value depends on its
+        argument alone (lasting, reading no game state): f's name and a Python function of the place giving
+        f(p) as the filter writes it. None: any other comprehension."""
+        it, where, engine = e.iterable, e.where, self.engine
+        if not (it.kind == "call" and it.func == "places" and not it.args and "places" not in self.sym.functions):
+            return None
+        first = where.items[0] if where is not None and where.kind == "boolop" and where.op == "and" else where
+        if first is None or first.kind != "call" or len(first.args) != 1 or first.args[0].name is not None:
+            return None
+        arg, decl = first.args[0].value, self.sym.functions.get(first.func)
+        if (decl is None or arg.kind != "var" or arg.name != e.var or engine.explain or not engine.inline
+                or engine.lasting.reads.get(decl.name) != () or self.inlining
+                or not _inlinable(decl, 1, engine, MAX_INLINE_NODES_PER_ITEM)):
+            return None
+        local, closures = self.temp(), self.closures
+        outer = self.locals.get(e.var)
+        self.locals[e.var] = local
+        self.per_item += 1
+        try:
+            test = self.write(first, d)
+        finally:
+            self.per_item -= 1
+            if outer is None:
+                del self.locals[e.var]
+            else:
+                self.locals[e.var] = outer
+        if self.closures != closures or not test.startswith("("):
+            return None  # not written in place
+        return decl.name, f"(lambda {local}: {test})"
 
     def w_matching(self, e, d):
         """compile.py's matching with its test written inline, the die and the unit locals of a comprehension
@@ -458,18 +536,16 @@ def _too_deep(name: str, cite: str | None, span) -> None:
     raise function_too_deep(name, cite, span)
 
 
-def _inlinable(decl, arity: int, engine) -> bool:
-    """Whether calls of `decl` with `arity` positional values may be written in place: a body small enough,
-    counting no steps, calling only functions that may be written in place too, with every table it
-    needs supplied (else its call stops the run with the reason)."""
+def _inlinable(decl, arity: int, engine, limit: int = MAX_INLINE_NODES) -> bool:
+    """Whether calls of `decl` with `arity` positional values may be written in place: a body of at most
+    `limit` nodes, counting no steps, calling only functions that may be written in place too, with every
+    table it needs supplied (else its call stops the run with the reason)."""
     known = engine.inlinable.get(decl.name)
-    if known is not None and known[0] is decl:
-        return known[1] and arity == len(decl.params)
-    nodes = list(descendants([decl.body]))
-    verdict = (len(nodes) <= MAX_INLINE_NODES and not engine.missing_tables(decl.needs)
-               and not any(getattr(x, "kind", None) in _NOT_INLINED for x in nodes))
-    engine.inlinable[decl.name] = (decl, verdict)
-    return verdict and arity == len(decl.params)
+    if known is None or known[0] is not decl:
+        nodes = list(descendants([decl.body]))
+        fit = not engine.missing_tables(decl.needs) and not any(getattr(x, "kind", None) in _NOT_INLINED for x in nodes)
+        known = engine.inlinable[decl.name] = (decl, len(nodes), fit)
+    return known[2] and known[1] <= limit and arity == len(decl.params)
 
 
 # ───────────────────────────── blocks of statements ─────────────────────────────
