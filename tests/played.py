@@ -3,7 +3,9 @@ scenario's odds.
 
 ``play_cli(capsys, *args)`` runs `umpire play` and gives its output; ``load_for_odds(path)`` reads a
 scenario and its ruleset as the odds functions take them (test_play.py, test_odds.py,
-test_end_game.py).
+test_end_game.py). ``cli_output(*args)`` runs any command and gives its exit code and all it printed;
+``toy_scenario(tmp_path, rules, places)`` writes a toy game whose scenario runs `main()` (the tests of
+kept values and paths).
 
 ``HeaderGames.load(ROOT, RULES, demo=NAME)`` reads the ruleset with its demo data and errata, as
 `umpire play` does, and every set-up its header names (`scenario NAME "FILE"`), with the demo set-up
@@ -17,6 +19,7 @@ test_yj_play.py.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 from pathlib import Path
 
@@ -33,6 +36,23 @@ def play_cli(capsys, *args: str) -> str:
     assert code == 0, out.err
     assert "Traceback" not in out.err and "internal error" not in out.err
     return out.out
+
+
+def cli_output(*argv: str) -> tuple[int, str]:
+    """`umpire ARGV`'s exit code and everything it printed, standard output and error as they came."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        code = main(list(argv))
+    return code, out.getvalue()
+
+
+def toy_scenario(tmp_path: Path, rules: str, places: str) -> Path:
+    """A toy game in `tmp_path`: `g.rules` holding `rules`, and `g.scenario` on `places` that runs `main()`."""
+    (tmp_path / "g.rules").write_text(rules, encoding="utf-8")
+    path = tmp_path / "g.scenario"
+    path.write_text('scenario "s" uses "g.rules" [1.0] {\n  places {\n    ' + places + '\n  }\n'
+                    '  run main()\n}\n', encoding="utf-8")
+    return path
 
 
 def load_for_odds(path: str):

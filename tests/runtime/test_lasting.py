@@ -4,17 +4,16 @@ the step budget counts a kept value's steps as the evaluation it stands for woul
 
 from __future__ import annotations
 
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
 from interpreter.files import Sources
 from interpreter.load import load_rules
 from interpreter.runtime.execution import lasting
 from interpreter.runtime.execution.lasting import lasting_functions
+from tests.played import cli_output as cli
+from tests.played import toy_scenario
 
 HEADER = """game g "G" [1.0] {
   sides a "A", b "B" [1.1]
@@ -51,13 +50,6 @@ procedure main() [4.0] { say "{far(hill())} {rough_places()} {calls_state()} {we
 """
 
 
-def cli(*argv: str) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = main(list(argv))
-    return code, out.getvalue()
-
-
 def test_only_functions_that_read_no_state_last_the_game(tmp_path: Path):
     (tmp_path / "g.rules").write_text(HEADER + FUNCTIONS, encoding="utf-8")
     loaded = load_rules(str(tmp_path / "g.rules"), Sources())
@@ -71,11 +63,7 @@ def test_only_functions_that_read_no_state_last_the_game(tmp_path: Path):
 
 
 def scenario(tmp_path: Path, body: str, cells: str = "hex 0101  hex 0102") -> Path:
-    (tmp_path / "g.rules").write_text(HEADER + body, encoding="utf-8")
-    path = tmp_path / "g.scenario"
-    path.write_text('scenario "s" uses "g.rules" [1.0] {\n  places {\n    ' + cells + '\n  }\n'
-                    '  run main()\n}\n', encoding="utf-8")
-    return path
+    return toy_scenario(tmp_path, HEADER + body, cells)
 
 
 STATE_READ = """state level: int [2.0]

@@ -5,12 +5,11 @@ is compared with the same run keeping no values."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 from pathlib import Path
 
-from interpreter.cli import main
 from interpreter.runtime.execution import lasting
+from tests.played import cli_output as cli
+from tests.played import toy_scenario
 
 HEADER = """game g "G" [1.0] {
   sides a "A", b "B" [1.1]
@@ -46,19 +45,8 @@ DEEP = """procedure main() [4.0] {
 """
 
 
-def cli(*argv: str) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = main(list(argv))
-    return code, out.getvalue()
-
-
 def scenario(tmp_path: Path, body: str) -> Path:
-    (tmp_path / "g.rules").write_text(HEADER + body, encoding="utf-8")
-    path = tmp_path / "g.scenario"
-    path.write_text('scenario "s" uses "g.rules" [1.0] {\n  places {\n    hex 0101  hex 0102\n  }\n'
-                    '  run main()\n}\n', encoding="utf-8")
-    return path
+    return toy_scenario(tmp_path, HEADER + body, "hex 0101  hex 0102")
 
 
 def both(tmp_path: Path, monkeypatch, body: str) -> tuple[tuple[int, str], int]:

@@ -5,12 +5,11 @@ same run keeping no values."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 from pathlib import Path
 
-from interpreter.cli import main
 from interpreter.runtime.execution import lasting
+from tests.played import cli_output as cli
+from tests.played import toy_scenario
 
 HEADER = """game g "G" [1.0] {
   sides a "A", b "B" [1.1]
@@ -51,19 +50,8 @@ WINDS = """procedure main() [4.0] {
 """
 
 
-def cli(*argv: str) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = main(list(argv))
-    return code, out.getvalue()
-
-
 def scenario(tmp_path: Path, body: str) -> Path:
-    (tmp_path / "g.rules").write_text(HEADER + body, encoding="utf-8")
-    path = tmp_path / "g.scenario"
-    path.write_text('scenario "s" uses "g.rules" [1.0] {\n  places {\n    ' + CELLS + '\n  }\n'
-                    '  run main()\n}\n', encoding="utf-8")
-    return path
+    return toy_scenario(tmp_path, HEADER + body, CELLS)
 
 
 def both(tmp_path: Path, monkeypatch, body: str, *argv: str) -> tuple[tuple[int, str], dict[str, int]]:

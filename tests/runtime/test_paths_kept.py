@@ -6,15 +6,14 @@ they always did. Each test compares a run with the trees against the same run wi
 
 from __future__ import annotations
 
-import contextlib
-import io
 from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
 from interpreter.runtime.execution import lasting
 from interpreter.runtime.world import paths
+from tests.played import cli_output as cli
+from tests.played import toy_scenario
 
 HEADER = """game g "G" [1.0] {
   sides a "A", b "B" [1.1]
@@ -36,19 +35,8 @@ CELLS = ("hex 0101 { rough: 1 }  hex 0102 { rough: 3 }  hex 0103 { rough: 1 }  h
          "hex 0303 { rough: 3 }")
 
 
-def cli(*argv: str) -> tuple[int, str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-        code = main(list(argv))
-    return code, out.getvalue()
-
-
 def scenario(tmp_path: Path, body: str) -> Path:
-    (tmp_path / "g.rules").write_text(HEADER + body, encoding="utf-8")
-    path = tmp_path / "g.scenario"
-    path.write_text('scenario "s" uses "g.rules" [1.0] {\n  places {\n    ' + CELLS + '\n  }\n'
-                    '  run main()\n}\n', encoding="utf-8")
-    return path
+    return toy_scenario(tmp_path, HEADER + body, CELLS)
 
 
 def both(tmp_path: Path, monkeypatch, body: str, *argv: str) -> tuple[tuple[int, str], int]:
