@@ -23,6 +23,7 @@ frame's `pc` stands.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -428,18 +429,10 @@ class _Writer:
         if e.flat:
             return None
         seq, t, local = self.write(e.iterable, d), self.temp(), self.temp()
-        closures, outer = self.closures, self.locals.get(e.var)
-        self.locals[e.var] = local
-        self.per_item += 1
-        try:
+        closures = self.closures
+        with self.each_item(e.var, local):
             body = self.write(e.expr, d)
             where = f" if {self.write(e.where, d)}" if e.where is not None else ""
-        finally:
-            self.per_item -= 1
-            if outer is None:
-                del self.locals[e.var]
-            else:
-                self.locals[e.var] = outer
         if self.closures != closures:
             return None
         # Python refuses ':=' in a comprehension's iterable: the items are named first, in a tuple.
@@ -453,6 +446,22 @@ class _Writer:
             found = f"{self.const(_places_where)}({self.const(self.engine)}, {name!r}, {t}, {test})"
             return f"(({t} := {checked}), ({kept} := {found}), [{body} for {local} in {kept}{where}])[2]"
         return f"(({t} := {checked}), [{body} for {local} in {t}{where}])[1]"
+
+    @contextlib.contextmanager
+    def each_item(self, var: str, local: str):
+        """Within: what is written for each item of a comprehension, its variable `var` read as the Python
+        local `local` (calls written there may be larger: `per_item`)."""
+        outer = self.locals.get(var)
+        self.locals[var] = local
+        self.per_item += 1
+        try:
+            yield
+        finally:
+            self.per_item -= 1
+            if outer is None:
+                del self.locals[var]
+            else:
+                self.locals[var] = outer
 
     def fixed_test(self, e, d) -> tuple[str, str] | None:
         """`[… for p in places() where f(p) and …]`, f a function written in place whose value depends on its
@@ -470,17 +479,8 @@ class _Writer:
                 or not _inlinable(decl, 1, engine, MAX_INLINE_NODES_PER_ITEM)):
             return None
         local, closures = self.temp(), self.closures
-        outer = self.locals.get(e.var)
-        self.locals[e.var] = local
-        self.per_item += 1
-        try:
+        with self.each_item(e.var, local):
             test = self.write(first, d)
-        finally:
-            self.per_item -= 1
-            if outer is None:
-                del self.locals[e.var]
-            else:
-                self.locals[e.var] = outer
         if self.closures != closures or not test.startswith("("):
             return None  # not written in place
         return decl.name, f"(lambda {local}: {test})"
